@@ -1,0 +1,57 @@
+// The full-chain (IBD) projection: how long verifying every signature of Bitcoin's history would
+// take on this machine, at the throughput just measured.
+//
+// Skeleton model (the projection issue replaces it with per-era workload tables):
+//   workload_checks = CHAIN_TX_COUNT x checks_per_transaction
+//   hours           = workload_checks x (ecdsa_share / ecdsa_rate + schnorr_share / schnorr_rate) / 3600
+// where checks_per_transaction and the ECDSA/Schnorr shares are measured over the fixture blocks
+// that were run, and the rates are the measured aggregate rates of all workers (sig/s).
+
+/** Transactions in the chain, coinbases included: Bitcoin Core v29.0, src/kernel/chainparams.cpp,
+ *  CMainParams::chainTxData (getchaintxstats 4096 at block
+ *  00000000000000000001b658dd1120e82e66d2790811f89ede9742ada3ed6d77, nTime 1741017141). */
+export const CHAIN_TX_DATA = Object.freeze({
+  tx_count: 1_161_875_261,
+  time: '2025-03-03',
+  source: 'Bitcoin Core v29.0 chainparams.cpp CMainParams::chainTxData.tx_count (2025-03-03)',
+});
+
+/**
+ * Projects the time to verify every signature check of the chain.
+ * @param {object} args
+ * @param {number} args.ecdsaPerSecond   measured ECDSA rate of the whole pool, sig/s (> 0)
+ * @param {number} args.schnorrPerSecond measured Schnorr rate of the whole pool, sig/s (> 0, or any
+ *                                       value when the sample has no Schnorr checks)
+ * @param {number} args.workers          workers that produced those rates
+ * @param {{transactions:number, ecdsa:number, schnorr:number}} args.sample
+ *        the fixture blocks run: transactions (coinbases included) and checks by type
+ * @returns {{hours:number, workload_checks:number, workload_transactions:number,
+ *            checks_per_transaction:number, schnorr_share:number, workers:number, source:string}}
+ * @throws {RangeError} when the sample is empty or a needed rate is not a positive number
+ */
+export function projectIbd({ ecdsaPerSecond, schnorrPerSecond, workers, sample }) {
+  const checks = sample.ecdsa + sample.schnorr;
+  if (!(sample.transactions > 0) || !(checks > 0)) {
+    throw new RangeError('projection needs a sample with transactions and signature checks');
+  }
+  const schnorrShare = sample.schnorr / checks;
+  const ecdsaShare = 1 - schnorrShare;
+  if (ecdsaShare > 0 && !(ecdsaPerSecond > 0)) throw new RangeError(`ECDSA rate ${ecdsaPerSecond} is not positive`);
+  if (schnorrShare > 0 && !(schnorrPerSecond > 0)) throw new RangeError(`Schnorr rate ${schnorrPerSecond} is not positive`);
+
+  const checksPerTx = checks / sample.transactions;
+  const workload = Math.round(CHAIN_TX_DATA.tx_count * checksPerTx);
+  const secondsPerCheck = (ecdsaShare > 0 ? ecdsaShare / ecdsaPerSecond : 0) +
+                          (schnorrShare > 0 ? schnorrShare / schnorrPerSecond : 0);
+  return {
+    hours: (workload * secondsPerCheck) / 3600,
+    workload_checks: workload,
+    workload_transactions: CHAIN_TX_DATA.tx_count,
+    checks_per_transaction: checksPerTx,
+    schnorr_share: schnorrShare,
+    workers,
+    source: `${CHAIN_TX_DATA.source} x ${checksPerTx.toFixed(3)} checks/transaction measured over ` +
+            `${sample.transactions} fixture transactions (skeleton model: the fixture mix stands in for ` +
+            'the chain\'s, and input types the engine does not yet evaluate add no checks)',
+  };
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// Set-up for ibd-wasm, run by `npm start` and `npm test` (and on its own: `node scripts/setup.mjs`).
+// Idempotent: a second run finds everything in place and only lets CMake confirm the builds are
+// up to date.
+//
+//   1. Debian packages: installs the missing ones when run as root, else says what to install.
+//   2. libsecp256k1 v0.5.0 source into build/deps/, checked by SHA-256 before use
+//      (see scripts/secp256k1-source.mjs for where it comes from).
+//   3. npm dependencies (npm ci) when node_modules is missing or stale.
+//   4. The native build (build/native) and the wasm build (build/wasm, variants simd and scalar).
+//
+// Flags: --skip-build (steps 1-3 only), --only native|wasm, --quiet.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+import { ensureSecp256k1Source } from './secp256k1-source.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BUILD = path.join(ROOT, 'build');
+
+/** Debian packages the build and tests need, each with the command or file that shows it is there. */
+const DEBIAN_PACKAGES = [
+  'cmake', 'g++', 'make', 'xz-utils', 'emscripten', 'nlohmann-json3-dev',
+  'libgtest-dev', 'libbenchmark-dev',
+];
+
+const { values: opts } = parseArgs({
+  options: {
+    'skip-build': { type: 'boolean', default: false },
+    only: { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+  },
+});
+
+const log = (msg) => { if (!opts.quiet) process.stderr.write(`[setup] ${msg}\n`); };
+
+function run(cmd, args, { env, cwd = ROOT, capture = false } = {}) {
+  const r = spawnSync(cmd, args, {
+    cwd, env: { ...process.env, ...env }, encoding: 'utf8',
+    stdio: capture ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
+  });
+  if (r.error) throw new Error(`${cmd}: ${r.error.message}`);
+  if (r.status !== 0) {
+    const detail = capture ? `\n${r.stdout}${r.stderr}` : '';
+    throw new Error(`'${cmd} ${args.join(' ')}' failed with exit code ${r.status}${detail}`);
+  }
+  return r.stdout;
+}
+
+function missingDebianPackages() {
+  return DEBIAN_PACKAGES.filter((pkg) => {
+    const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
+    return r.status !== 0 || !r.stdout.includes('install ok installed');
+  });
+}
+
+function ensureDebianPackages() {
+  const missing = missingDebianPackages();
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0) {
+    throw new Error(
+      `missing Debian packages: ${missing.join(' ')}\n` +
+      `  install them with:  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`);
+  }
+  log(`installing Debian packages: ${missing.join(' ')}`);
+  const env = { DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-qq'], { env });
+  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
+}
+
+function ensureNpmDependencies() {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  const deps = { ...pkg.dependencies, ...pkg.devDependencies };
+  if (Object.keys(deps).length === 0) return;
+  const lock = path.join(ROOT, 'package-lock.json');
+  const installed = path.join(ROOT, 'node_modules', '.package-lock.json');
+  if (existsSync(installed) && existsSync(lock) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
+  log('installing npm dependencies (npm ci)');
+  run('npm', existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']);
+}
+
+/** Emscripten's optimizer needs acorn; Debian ships it under /usr/share/nodejs. */
+function emscriptenEnv() {
+  const nodePath = [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(path.delimiter);
+  return { NODE_PATH: nodePath };
+}
+
+function cmakeBuild(kind, secpDir) {
+  const dir = path.join(BUILD, kind);
+  const jobs = String(os.availableParallelism?.() ?? os.cpus().length);
+  const env = kind === 'wasm' ? emscriptenEnv() : {};
+  if (!existsSync(path.join(dir, 'CMakeCache.txt'))) {
+    log(`configuring the ${kind} build in build/${kind}`);
+    const configure = ['-S', ROOT, '-B', dir, `-DIBD_SECP256K1_DIR=${secpDir}`, '-DCMAKE_BUILD_TYPE=Release'];
+    if (kind === 'wasm') run('emcmake', ['cmake', ...configure], { env });
+    else run('cmake', configure, { env });
+  }
+  log(`building ${kind}`);
+  run('cmake', ['--build', dir, '--parallel', jobs], { env });
+}
+
+async function main() {
+  ensureDebianPackages();
+  const secpDir = await ensureSecp256k1Source(path.join(BUILD, 'deps'), log);
+  ensureNpmDependencies();
+  if (opts['skip-build']) return;
+  if (!opts.only || opts.only === 'native') cmakeBuild('native', secpDir);
+  if (!opts.only || opts.only === 'wasm') cmakeBuild('wasm', secpDir);
+}
+
+main().catch((err) => {
+  process.stderr.write(`[setup] error: ${err.message}\n`);
+  process.exit(1);
+});
