@@ -27,6 +27,10 @@ struct BatchStatus {
  *  not an error. A malformed record (truncated, unknown type, Schnorr lengths other than
  *  32/64, ECDSA sig_len > 520) stops the batch: BatchStatus says where; records before it keep
  *  their verdicts and the rest are left as kInvalid. Never reads outside `checks`.
+ *  Each record is checked in this order: its 36-byte header fits (else error 1), its type is
+ *  known (else 2), its lengths are allowed (else 3), its pubkey + sig fit (else 1); error_offset
+ *  is then the record's first byte. Bytes after the `count`-th record are not read.
+ *  `verdicts` must hold `count` bytes; `checks` may be null only if `checks_len` is 0.
  *  Thread-safe: uses only secp256k1_context_static. */
 BatchStatus VerifyBatch(const uint8_t* checks, size_t checks_len, uint32_t count, uint8_t* verdicts);
 
