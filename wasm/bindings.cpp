@@ -1,0 +1,120 @@
+// Embind surface of the wasm module; the contract is API.md beside this file. This file only
+// converts between JS values and the engine's types (native/engine.h, native/batch_verify.h).
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include "batch_verify.h"
+#include "engine.h"
+#include "error.h"
+
+namespace {
+
+using emscripten::val;
+
+/** Copies a JS Uint8Array into wasm memory with one TypedArray.set (no per-byte calls). */
+std::vector<uint8_t> CopyIn(const val& bytes) {
+    const size_t n = bytes["length"].as<size_t>();
+    std::vector<uint8_t> out(n);
+    if (n > 0) val(emscripten::typed_memory_view(n, out.data())).call<void>("set", bytes);
+    return out;
+}
+
+/** A JS-owned copy of `n` elements at `data` (new Uint8Array(view) / new Uint32Array(view)
+ *  copies), so the result survives memory growth and frees of the C++ side. */
+template <typename T>
+val CopyOut(const char* array_type, const T* data, size_t n) {
+    if (n == 0) return val::global(array_type).new_(0);
+    return val::global(array_type).new_(emscripten::typed_memory_view(n, data));
+}
+
+val CountsObject(const std::map<std::string, uint32_t>& counts) {
+    val obj = val::object();
+    for (const auto& [name, n] : counts) obj.set(name, n);
+    return obj;
+}
+
+/** { ok: false, error, reason, blockHash, txIndex, inputIndex, byteOffset }; -1 (or "" for
+ *  blockHash) where unknown. int64 fields become JS numbers (exact below 2^53). */
+val Failure(const std::string& message, const std::string& reason, const ibd::Location& where) {
+    val r = val::object();
+    r.set("ok", false);
+    r.set("error", message);
+    r.set("reason", reason);
+    r.set("blockHash", where.block_hash);
+    r.set("txIndex", static_cast<double>(where.tx_index));
+    r.set("inputIndex", static_cast<double>(where.input_index));
+    r.set("byteOffset", static_cast<double>(where.byte_offset));
+    return r;
+}
+
+/** extractBlock(block: Uint8Array, spentOutputsJson: string, expectedHashHex: string). */
+val ExtractBlock(val block, std::string spent_outputs_json, std::string expected_hash_hex) {
+    try {
+        const std::vector<uint8_t> raw = CopyIn(block);
+        const std::vector<ibd::SpentOutputEntry> spent = ibd::ParseSpentOutputsJson(spent_outputs_json);
+        const ibd::BlockChecks bc = ibd::ExtractBlockChecks(raw.data(), raw.size(), spent, expected_hash_hex);
+
+        std::vector<uint32_t> origins;
+        origins.reserve(bc.origins.size() * 2);
+        for (const ibd::CheckOrigin& o : bc.origins) {
+            origins.push_back(o.tx_index);
+            origins.push_back(o.input_index);
+        }
+        val r = val::object();
+        r.set("ok", true);
+        r.set("hash", bc.hash_hex);
+        r.set("txCount", bc.tx_count);
+        r.set("inputs", bc.inputs);
+        r.set("ecdsa", bc.ecdsa_checks);
+        r.set("schnorr", bc.schnorr_checks);
+        r.set("checks", CopyOut("Uint8Array", bc.checks.data(), bc.checks.size()));
+        r.set("origins", CopyOut("Uint32Array", origins.data(), origins.size()));
+        r.set("inputsByType", CountsObject(bc.inputs_by_type));
+        r.set("unsupportedByType", CountsObject(bc.unsupported_by_type));
+        return r;
+    } catch (const ibd::Error& e) {
+        return Failure(e.what(), e.reason(), e.where());
+    } catch (const std::exception& e) {  // bad_alloc, or a library error the engine let through
+        return Failure(e.what(), e.what(), ibd::Location{});
+    }
+}
+
+/** verifyBatch(checksPtr, checksLen, count, verdictsPtr) -> { error, errorOffset, errorRecord }.
+ *  Pointers are offsets into the module's memory (from _malloc). */
+val VerifyBatch(uintptr_t checks_ptr, size_t checks_len, uint32_t count, uintptr_t verdicts_ptr) {
+    const ibd::BatchStatus st = ibd::VerifyBatch(reinterpret_cast<const uint8_t*>(checks_ptr), checks_len,
+                                                 count, reinterpret_cast<uint8_t*>(verdicts_ptr));
+    val r = val::object();
+    r.set("error", st.error);
+    r.set("errorOffset", static_cast<double>(st.error_offset));
+    r.set("errorRecord", st.error_record);
+    return r;
+}
+
+/** engineInfo() -> { variant, secp256k1, field, simd }. */
+val EngineInfo() {
+    val r = val::object();
+    r.set("variant", std::string(IBD_VARIANT));
+    r.set("secp256k1", std::string(IBD_SECP256K1_VERSION));
+    r.set("field", std::string(IBD_SECP256K1_FIELD));
+#ifdef __wasm_simd128__
+    r.set("simd", true);
+#else
+    r.set("simd", false);
+#endif
+    return r;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(ibd) {
+    emscripten::function("extractBlock", &ExtractBlock);
+    emscripten::function("verifyBatch", &VerifyBatch);
+    emscripten::function("engineInfo", &EngineInfo);
+}
