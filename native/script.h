@@ -1,0 +1,103 @@
+// Script bytes, as far as signature extraction needs them: opcodes, Core's GetScriptOp, the
+// standard output templates (Core's script/solver.cpp and script.cpp predicates), evaluation
+// of push-only scripts (the part of EvalScript a scriptSig of a standard spend exercises), and
+// FindAndDelete. No general interpreter here: scripts that need one are reported unsupported.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ibd {
+
+/** Opcodes used by the engine (Core's opcodetype, script/script.h). */
+enum Opcode : uint8_t {
+    OP_0 = 0x00,
+    OP_PUSHDATA1 = 0x4c,
+    OP_PUSHDATA2 = 0x4d,
+    OP_PUSHDATA4 = 0x4e,
+    OP_1NEGATE = 0x4f,
+    OP_RESERVED = 0x50,
+    OP_1 = 0x51,
+    OP_16 = 0x60,
+    OP_RETURN = 0x6a,
+    OP_DUP = 0x76,
+    OP_EQUAL = 0x87,
+    OP_EQUALVERIFY = 0x88,
+    OP_HASH160 = 0xa9,
+    OP_CODESEPARATOR = 0xab,
+    OP_CHECKSIG = 0xac,
+    OP_CHECKMULTISIG = 0xae,
+};
+
+/** Core's MAX_SCRIPT_ELEMENT_SIZE, MAX_SCRIPT_SIZE, MAX_STACK_SIZE (script/script.h). */
+constexpr size_t kMaxScriptElementSize = 520;
+constexpr size_t kMaxScriptSize = 10000;
+constexpr size_t kMaxStackSize = 1000;
+/** BIP341 annex tag: the first byte of an annex. */
+constexpr uint8_t kAnnexTag = 0x50;
+
+/** Core's GetScriptOp (script/script.cpp): reads one opcode at `pc` (< end), advancing `pc`.
+ *  For pushes (opcodes 0x00..0x4e) also sets `*push` / `*push_len` to the pushed bytes inside
+ *  the script. Returns false when `pc` is at `end` or a push is truncated; as in Core, `pc`
+ *  may then have advanced past the opcode and its length bytes (SerializeScriptCode and
+ *  FindAndDelete depend on that exact position). */
+bool GetScriptOp(const uint8_t*& pc, const uint8_t* end, uint8_t& opcode, const uint8_t** push = nullptr,
+                 size_t* push_len = nullptr);
+
+/** Core's CScript::IsPayToScriptHash: exactly a9 14 <20 bytes> 87 (23 bytes). */
+bool IsPayToScriptHash(const std::vector<uint8_t>& spk);
+
+/** P2PKH template (Core's Solver, TxoutType::PUBKEYHASH): exactly 76 a9 14 <20 bytes> 88 ac
+ *  (25 bytes). */
+bool IsPayToPubKeyHash(const std::vector<uint8_t>& spk);
+
+/** P2PK template (Core's Solver, TxoutType::PUBKEY, by size only): a direct push of a 33- or
+ *  65-byte key then OP_CHECKSIG (35 or 67 bytes). Sets `pubkey_len`; the key starts at byte 1.
+ *  The key's first byte is not checked: an invalid key is a verdict, not a template question. */
+bool MatchPayToPubKey(const std::vector<uint8_t>& spk, size_t& pubkey_len);
+
+/** Core's CScript::IsWitnessProgram (BIP141 "Witness program"): 4..42 bytes, a version opcode
+ *  (OP_0 or OP_1..OP_16) then one direct push of 2..40 bytes filling the rest. Sets `version`
+ *  (0..16) and `program` (pointer into `spk`) / `program_len`. */
+bool IsWitnessProgram(const std::vector<uint8_t>& spk, int& version, const uint8_t*& program, size_t& program_len);
+
+/** Bare multisig template (Core's Solver, TxoutType::MULTISIG shape): OP_m, one or more key
+ *  pushes, OP_n, OP_CHECKMULTISIG, with 1 <= m <= n = number of keys. Key sizes not checked. */
+bool IsBareMultisig(const std::vector<uint8_t>& spk);
+
+/** Core's CastToBool: false for an empty vector, all zero bytes, or zeros ending in 0x80. */
+bool CastToBool(const uint8_t* data, size_t len);
+
+/** Outcome of EvalPushOnly. */
+enum class PushOnlyStatus {
+    kOk,           // every opcode was a push; `stack` holds the result
+    kNotPushOnly,  // an opcode above OP_16 was found (the script needs the interpreter)
+    kScriptSize,   // SCRIPT_ERR_SCRIPT_SIZE: script longer than 10,000 bytes
+    kBadOpcode,    // SCRIPT_ERR_BAD_OPCODE: truncated push, or OP_RESERVED executed
+    kPushSize,     // SCRIPT_ERR_PUSH_SIZE: a push longer than 520 bytes
+    kStackSize,    // SCRIPT_ERR_STACK_SIZE: more than 1,000 stack elements
+};
+
+/** Evaluates `script` as Core's EvalScript would if every opcode is a push: OP_0 pushes an
+ *  empty element, OP_1NEGATE and OP_1..OP_16 push their minimal number encoding, data pushes
+ *  push their bytes (minimal encoding is policy, not consensus, and not required). Stops at
+ *  the first non-push opcode with kNotPushOnly. `stack` is cleared first; bottom first. */
+PushOnlyStatus EvalPushOnly(const std::vector<uint8_t>& script, std::vector<std::vector<uint8_t>>& stack);
+
+/** Human-readable Core ScriptError name of a failing status ("SCRIPT_ERR_BAD_OPCODE", ...). */
+const char* PushOnlyStatusName(PushOnlyStatus status);
+
+/** `CScript() << data` (Core's CScript::operator<< for a byte vector): the push opcode form
+ *  for data.size() (direct below 76 bytes, then OP_PUSHDATA1/2/4) followed by the data. An
+ *  empty vector gives the single byte 0x00. */
+std::vector<uint8_t> SerializePush(const uint8_t* data, size_t len);
+
+/** Core's FindAndDelete (script/interpreter.cpp): removes every occurrence of the byte string
+ *  `pattern` that starts at an opcode boundary of `script` (consecutive occurrences included),
+ *  walking opcodes with GetScriptOp. Returns the number removed; `script` is unchanged when
+ *  that is 0 or `pattern` is empty. Legacy (SigVersion::BASE) CHECKSIG applies it to the
+ *  scriptCode with the signature push before hashing. */
+int FindAndDelete(std::vector<uint8_t>& script, const std::vector<uint8_t>& pattern);
+
+}  // namespace ibd
