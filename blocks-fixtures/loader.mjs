@@ -1,0 +1,123 @@
+// Finds the fixture blocks (../shared/blocks-fixtures, never copied into the repo) and loads
+// them, checking each file against manifest.json. One bad block is reported as that block's
+// error; the others still load.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** Absolute path of the repository root (the parent of blocks-fixtures/). */
+export const REPO_ROOT = path.resolve(HERE, '..');
+/** Absolute path of the repo's manifest (heights, hashes, SHA-256 of every fixture file). */
+export const MANIFEST_PATH = path.join(HERE, 'manifest.json');
+
+/**
+ * The fixtures directory, as an absolute path. Precedence: `cliOverride` (the --fixtures flag),
+ * then the IBD_FIXTURES environment variable, then ../shared/blocks-fixtures relative to the
+ * repo root. Does not check that the directory exists (loadBlocks does).
+ * @param {string|undefined} cliOverride
+ * @returns {string}
+ */
+export function fixturesDir(cliOverride) {
+  if (cliOverride) return path.resolve(cliOverride);
+  if (process.env.IBD_FIXTURES) return path.resolve(process.env.IBD_FIXTURES);
+  return path.resolve(REPO_ROOT, '..', 'shared', 'blocks-fixtures');
+}
+
+/**
+ * Reads the manifest that describes `dir`: `<dir>/manifest.json` when the fixture set carries
+ * its own (a test's temporary set does), else the repo's blocks-fixtures/manifest.json.
+ * @param {string} dir fixtures directory
+ * @returns {{path: string, blocks: Array<{height: number, hash: string, dir: string,
+ *   block_raw_sha256: string, spent_outputs_sha256: string, inputs: number}>}}
+ * @throws Error naming the manifest file when it is unreadable or has no `blocks` array.
+ */
+export function readManifest(dir) {
+  const own = path.join(dir, 'manifest.json');
+  const file = existsSync(own) ? own : MANIFEST_PATH;
+  let parsed;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`cannot read fixture manifest ${file}: ${err.message}`);
+  }
+  if (!Array.isArray(parsed.blocks)) throw new Error(`fixture manifest ${file} has no "blocks" array`);
+  return { path: file, blocks: parsed.blocks };
+}
+
+/** SHA-256 of `bytes`, lowercase hex. */
+function sha256Hex(bytes) {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Reads one file of a block folder and checks its SHA-256.
+ * @returns {Promise<Buffer>}
+ * @throws Error naming the file (missing, unreadable, or checksum mismatch).
+ */
+async function readChecked(file, expectedSha256) {
+  let bytes;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    throw new Error(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+  }
+  const actual = sha256Hex(bytes);
+  if (actual !== expectedSha256) {
+    throw new Error(`${file}: sha256 ${actual} does not match the manifest's ${expectedSha256} ` +
+      `(${bytes.length} bytes; file changed or truncated)`);
+  }
+  return bytes;
+}
+
+/**
+ * Loads the fixture blocks of `dir`, in manifest order (ascending height).
+ * @param {string} dir fixtures directory (see fixturesDir)
+ * @param {{heights?: number[]}} [options] only these heights, in the given order; a height that
+ *   the manifest does not list becomes an error entry.
+ * @returns {Promise<Array<{height: number, hash: string|null, dir: string, inputs: number|null,
+ *   block?: Uint8Array, spentOutputsJson?: string, error?: string}>>} one entry per block:
+ *   `block` (block.raw bytes) and `spentOutputsJson` (spent_outputs.json text) on success, else
+ *   `error`, a message naming the folder or file (missing folder, unreadable file, checksum
+ *   mismatch). Never rejects for one block's problem.
+ * @throws Error when `dir` does not exist or the manifest is unreadable (nothing can load).
+ */
+export async function loadBlocks(dir, { heights } = {}) {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new Error(`fixtures directory ${dir} does not exist (use --fixtures DIR or set IBD_FIXTURES)`);
+  }
+  const manifest = readManifest(dir);
+  const byHeight = new Map(manifest.blocks.map((b) => [b.height, b]));
+  const wanted = heights ?? manifest.blocks.map((b) => b.height);
+  const out = [];
+  for (const height of wanted) {
+    const entry = byHeight.get(height);
+    if (!entry) {
+      out.push({ height, hash: null, dir: path.join(dir, 'mainnet', String(height)), inputs: null,
+        error: `height ${height} is not listed in the fixture manifest ${manifest.path}` });
+      continue;
+    }
+    out.push(await loadOne(dir, entry));
+  }
+  return out;
+}
+
+/** Loads one manifest entry; returns the block or an error entry, never throws. */
+async function loadOne(dir, entry) {
+  const blockDir = path.join(dir, entry.dir);
+  const base = { height: entry.height, hash: entry.hash, dir: blockDir, inputs: entry.inputs };
+  if (!existsSync(blockDir)) return { ...base, error: `fixture folder ${blockDir} is missing` };
+  try {
+    const block = await readChecked(path.join(blockDir, 'block.raw'), entry.block_raw_sha256);
+    const spent = await readChecked(path.join(blockDir, 'spent_outputs.json'), entry.spent_outputs_sha256);
+    return {
+      ...base,
+      block: new Uint8Array(block.buffer, block.byteOffset, block.byteLength),
+      spentOutputsJson: spent.toString('utf8'),
+    };
+  } catch (err) {
+    return { ...base, error: err.message };
+  }
+}
