@@ -1,0 +1,42 @@
+// Loads one wasm variant of the engine under Node: the one place that knows where the build is
+// and how Emscripten's MODULARIZE factory is called (wasm/API.md).
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+
+/** The wasm variants the build produces (wasm/API.md). */
+export const VARIANTS = Object.freeze(['simd', 'scalar']);
+
+/** Default build output folder: <repo>/build/wasm, or IBD_WASM_DIR when set. */
+export function wasmDir() {
+  if (process.env.IBD_WASM_DIR) return path.resolve(process.env.IBD_WASM_DIR);
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'build', 'wasm');
+}
+
+/**
+ * Instantiates the engine's wasm module for `variant`.
+ * @param {'simd'|'scalar'} [variant='simd']
+ * @param {{dir?: string}} [options] folder holding ibd-<variant>.js/.wasm (default: wasmDir()).
+ * @returns {Promise<object>} the Emscripten module: extractBlock, verifyBatch, engineInfo,
+ *   _malloc, _free, HEAPU8 (wasm/API.md).
+ * @throws Error naming the variant or the missing file (with the command that builds it).
+ */
+export async function loadEngine(variant = 'simd', { dir = wasmDir() } = {}) {
+  if (!VARIANTS.includes(variant)) {
+    throw new Error(`unknown wasm variant "${variant}" (expected one of: ${VARIANTS.join(', ')})`);
+  }
+  const jsFile = path.join(dir, `ibd-${variant}.js`);
+  const wasmFile = path.join(dir, `ibd-${variant}.wasm`);
+  for (const file of [jsFile, wasmFile]) {
+    if (!existsSync(file)) {
+      throw new Error(`wasm build not found: ${file} is missing; build it with ` +
+        '`emcmake cmake -S . -B build/wasm && cmake --build build/wasm` (or node scripts/setup.mjs)');
+    }
+  }
+  const factory = require(jsFile);
+  if (typeof factory !== 'function') throw new Error(`${jsFile} does not export an Emscripten factory`);
+  return factory({ wasmBinary: readFileSync(wasmFile) });
+}

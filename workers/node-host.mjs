@@ -1,0 +1,34 @@
+// The Node.js host for the verify pool: one worker_threads Worker per slot. This is the only
+// host-specific part of the pool; a Web Worker host implements the same interface.
+//
+// Host interface (used by pool.mjs):
+//   host.spawn(index, { onMessage(msg), onError(err), onExit(code) }) -> endpoint
+//   endpoint.post(msg, transfer)   send one message, transferring the listed ArrayBuffers
+//   endpoint.ref() / unref()       keep / stop keeping the process alive for this worker
+//                                  (no-ops where the host has no such notion, e.g. browsers)
+//   endpoint.terminate()           -> Promise, stops the worker
+import { Worker } from 'node:worker_threads';
+
+/**
+ * A host that runs `workerUrl` in worker_threads.
+ * @param {{workerUrl?: URL, workerData?: any}} [options] the worker script (default: the wasm
+ *   verify worker, verify-worker.mjs) and the data it receives (e.g. {variant: 'simd'}).
+ * @returns {{spawn: Function}} see the host interface above.
+ */
+export function nodeHost({ workerUrl = new URL('./verify-worker.mjs', import.meta.url), workerData } = {}) {
+  return {
+    spawn(index, { onMessage, onError, onExit }) {
+      const worker = new Worker(workerUrl, { workerData, name: `ibd-verify-${index}` });
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('messageerror', (err) => onError(new Error(`message could not be deserialized: ${err?.message ?? err}`)));
+      worker.on('exit', onExit);
+      return {
+        post: (msg, transfer) => worker.postMessage(msg, transfer),
+        ref: () => worker.ref(),
+        unref: () => worker.unref(),
+        terminate: () => worker.terminate(),
+      };
+    },
+  };
+}
