@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// The main job (`npm start`): every fixture block's signature checks, extracted on the main
+// thread and verified through a pool of wasm workers; a terminal report or, with --json, one
+// JSON document on stdout. Progress goes to stderr. Usage and exit codes: bench/options.mjs.
+import { formatReport } from './report.mjs';
+import { parseOptions, UsageError, USAGE } from './options.mjs';
+import { runBench } from './run.mjs';
+
+const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+
+/** Exit code for a finished run: 1 failed block or inconsistent passes, 3 invalid signature, else 0. */
+function exitCodeOf(doc) {
+  if (doc.errors.length > 0 || doc.disagreements.length > 0) return 1;
+  if (doc.totals.invalid > 0) return 3;
+  return 0;
+}
+
+async function main() {
+  let options;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`error: ${err.message}\n(node bench/main.mjs --help for usage)\n`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  let doc;
+  try {
+    doc = await runBench(options, log);
+  } catch (err) {
+    log(`error: ${err.message}`);
+    if (options.json) process.stdout.write(`${JSON.stringify({ error: err.message, exit_code: 1 }, null, 1)}\n`);
+    return 1;
+  }
+  const code = exitCodeOf(doc);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ ...doc, exit_code: code }, null, 1)}\n`);
+  } else {
+    process.stdout.write(formatReport(doc));
+  }
+  if (code !== 0) log(`exit code ${code}: ${doc.errors.length} failed block(s), ${doc.totals.invalid} invalid check(s)`);
+  return code;
+}
+
+process.exitCode = await main();

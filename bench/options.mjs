@@ -1,0 +1,84 @@
+// Command line of the benchmark (bench/main.mjs): parsing and validation, nothing else.
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { VARIANTS } from '../workers/engine.mjs';
+import { DEFAULT_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
+
+export const USAGE = `usage: node bench/main.mjs [options]    (npm start)
+
+Extracts the signature checks of every fixture block, verifies them all through a pool of wasm
+workers, and reports counts, verdicts, throughput and the full-chain (IBD) projection.
+
+  --fixtures DIR     fixture set (default: $IBD_FIXTURES, else ../shared/blocks-fixtures)
+  --heights LIST     only these block heights, comma-separated (e.g. 170,866342)
+  --workers N        verify workers, 1..${MAX_WORKERS} (default: available parallelism, ${os.availableParallelism()} here)
+  --variant NAME     wasm build: ${VARIANTS.join(' | ')} (default: simd)
+  --batch-size N     checks per worker message (default: ${DEFAULT_BATCH_SIZE})
+  --json             one JSON document on stdout (progress stays on stderr)
+  -h, --help         this text
+
+Exit code: 0 all checks valid; 1 a block failed to load or parse, or the run failed;
+2 bad command line; 3 an invalid signature was found (and no block failed).`;
+
+/** A command-line mistake: main prints the message and USAGE and exits with 2. */
+export class UsageError extends Error {}
+
+/** Parses a decimal integer flag value in [min, max]; throws UsageError naming the flag. */
+function integerFlag(name, text, min, max) {
+  const ok = /^\s*\d+\s*$/.test(text ?? '');
+  const value = ok ? Number(text) : NaN;
+  if (!ok || value < min || value > max) {
+    const kind = min >= 1 ? 'a positive integer' : 'an integer';
+    throw new UsageError(`--${name} must be ${kind} (${min} to ${max}), got "${text}"`);
+  }
+  return value;
+}
+
+/**
+ * Parses and validates the benchmark's arguments.
+ * @param {string[]} argv arguments after the script name
+ * @returns {{help: boolean, fixtures?: string, heights?: number[], workers: number,
+ *   variant: 'simd'|'scalar', batchSize: number, json: boolean}}
+ * @throws UsageError with a message naming the bad flag.
+ */
+export function parseOptions(argv) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        fixtures: { type: 'string' },
+        heights: { type: 'string' },
+        workers: { type: 'string' },
+        variant: { type: 'string', default: 'simd' },
+        'batch-size': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+  if (!VARIANTS.includes(values.variant)) {
+    throw new UsageError(`--variant must be one of ${VARIANTS.join(', ')}, got "${values.variant}"`);
+  }
+  let heights;
+  if (values.heights !== undefined) {
+    const items = values.heights.split(',').map((s) => s.trim()).filter(Boolean);
+    if (items.length === 0) throw new UsageError('--heights needs at least one height, e.g. --heights 170,866342');
+    heights = [...new Set(items.map((s) => integerFlag('heights', s, 0, 2 ** 31 - 1)))];
+  }
+  return {
+    help: values.help,
+    fixtures: values.fixtures,
+    heights,
+    workers: values.workers === undefined ? Math.min(os.availableParallelism(), MAX_WORKERS)
+      : integerFlag('workers', values.workers, 1, MAX_WORKERS),
+    variant: values.variant,
+    batchSize: values['batch-size'] === undefined ? DEFAULT_BATCH_SIZE
+      : integerFlag('batch-size', values['batch-size'], 1, 1 << 20),
+    json: values.json,
+  };
+}

@@ -1,0 +1,154 @@
+// The benchmark run: load fixtures, extract checks (main thread), verify them through the pool,
+// and assemble the result document (the same schema for --json, the terminal and later the page).
+import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
+import { loadEngine } from '../workers/engine.mjs';
+import { checkTypeName, concatChecks, walkChecks } from '../workers/job-buffer.mjs';
+import { createPool } from '../workers/pool.mjs';
+import { extractBlocks } from './extract.mjs';
+import { machineInfo } from './machine.mjs';
+import { projectIbd } from './projection.mjs';
+import { runVerifyPasses } from './verify-passes.mjs';
+
+const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds : null);
+
+/**
+ * Runs the whole benchmark.
+ * @param {{fixtures?: string, heights?: number[], workers: number, variant: string,
+ *   batchSize: number}} options as from parseOptions (bench/options.mjs)
+ * @param {(msg: string) => void} log progress sink (stderr)
+ * @returns {Promise<object>} the result document: {variant, workers, batch_size, fixtures,
+ *   engine, blocks[], totals, projection, machine, errors[], disagreements[]}. Per block:
+ *   {height, hash, tx_count, inputs, checks: {ecdsa, schnorr}, valid, invalid, inputs_by_type,
+ *   unsupported_by_type, parse_sighash_ms, invalid_checks: [{index, type, tx, input}], error}.
+ *   Totals: counts, `seconds` (combined pass wall time, s), `checks_per_second` and
+ *   `per_worker` (sig/s), `by_type.{ecdsa,schnorr}.{checks, seconds, checks_per_second}`,
+ *   `parse_sighash_seconds` (main thread). Rates are null when there is nothing to measure.
+ * @throws Error when nothing can run: no fixtures directory or manifest, no wasm build, a
+ *   worker that fails, a malformed check buffer.
+ */
+export async function runBench(options, log) {
+  const dir = fixturesDir(options.fixtures);
+  log(`fixtures: ${dir}`);
+  const loaded = await loadBlocks(dir, { heights: options.heights });
+  let engineInfo;
+  const reload = async () => {
+    const engine = await loadEngine(options.variant);
+    engineInfo ??= { ...engine.engineInfo() };
+    return engine;
+  };
+  // Extraction first, alone on the machine, so its timing is not shared with worker start-up.
+  const extracted = await extractBlocks(reload, loaded, log);
+  const ok = extracted.filter((b) => !b.error);
+  const checks = concatChecks(ok.map((b) => b.checks));
+  const walked = walkChecks(checks);
+  const pool = createPool({ workers: options.workers, variant: options.variant });
+  try {
+    await pool.ready();
+    const passes = await runVerifyPasses(pool, checks, walked, { batchSize: options.batchSize, log });
+
+    const blocks = [];
+    let first = 0;
+    for (const b of extracted) {
+      if (b.error) {
+        blocks.push(errorBlock(b));
+        continue;
+      }
+      const count = b.ecdsa + b.schnorr;
+      blocks.push(blockResult(b, passes.verdicts.subarray(first, first + count)));
+      first += count;
+    }
+    const totals = totalsOf(blocks, passes, options.workers);
+    return {
+      variant: options.variant,
+      workers: options.workers,
+      batch_size: options.batchSize,
+      fixtures: dir,
+      engine: engineInfo,
+      blocks,
+      totals,
+      projection: projection(totals, ok, options.workers),
+      machine: machineInfo(engineInfo),
+      errors: blocks.filter((b) => b.error).map((b) => ({ height: b.height, hash: b.hash, error: b.error })),
+      disagreements: passes.disagreements,
+    };
+  } finally {
+    await pool.close();
+  }
+}
+
+function errorBlock(b) {
+  return {
+    height: b.height, hash: b.hash, tx_count: null, inputs: b.inputs, checks: null, valid: null,
+    invalid: null, inputs_by_type: null, unsupported_by_type: null, parse_sighash_ms: null,
+    invalid_checks: [], error: b.error,
+  };
+}
+
+/** One block's report entry; `verdicts` are its records' verdicts. Invalid checks are listed
+ *  with their index within the block's records and their origin (tx, input). */
+function blockResult(b, verdicts) {
+  const invalidChecks = [];
+  verdicts.forEach((v, i) => {
+    if (v !== 1) {
+      invalidChecks.push({ index: i, type: checkTypeName(b.types[i]), tx: b.origins[2 * i], input: b.origins[2 * i + 1] });
+    }
+  });
+  return {
+    height: b.height,
+    hash: b.hash,
+    tx_count: b.txCount,
+    inputs: b.inputs,
+    checks: { ecdsa: b.ecdsa, schnorr: b.schnorr },
+    valid: verdicts.length - invalidChecks.length,
+    invalid: invalidChecks.length,
+    inputs_by_type: b.inputsByType,
+    unsupported_by_type: b.unsupportedByType,
+    parse_sighash_ms: b.parseMs,
+    invalid_checks: invalidChecks,
+    error: null,
+  };
+}
+
+function totalsOf(blocks, passes, workers) {
+  const ok = blocks.filter((b) => !b.error);
+  const sum = (f) => ok.reduce((n, b) => n + f(b), 0);
+  const checks = sum((b) => b.checks.ecdsa + b.checks.schnorr);
+  const cps = rate(checks, passes.seconds);
+  const byType = {};
+  for (const name of ['ecdsa', 'schnorr']) {
+    const t = passes.byType[name];
+    byType[name] = { checks: t.checks, seconds: t.seconds, checks_per_second: rate(t.checks, t.seconds) };
+  }
+  return {
+    blocks: blocks.length,
+    blocks_failed: blocks.length - ok.length,
+    inputs: sum((b) => b.inputs),
+    unsupported_inputs: sum((b) => Object.values(b.unsupported_by_type).reduce((n, v) => n + v, 0)),
+    checks,
+    valid: sum((b) => b.valid),
+    invalid: sum((b) => b.invalid),
+    seconds: passes.seconds,
+    checks_per_second: cps,
+    per_worker: cps === null ? null : cps / workers,
+    by_type: byType,
+    parse_sighash_seconds: sum((b) => b.parse_sighash_ms) / 1000,
+  };
+}
+
+/** projectIbd (bench/projection.mjs) at the measured per-type rates; {error} when it cannot. */
+function projection(totals, okBlocks, workers) {
+  try {
+    return projectIbd({
+      ecdsaPerSecond: totals.by_type.ecdsa.checks_per_second,
+      schnorrPerSecond: totals.by_type.schnorr.checks_per_second,
+      workers,
+      sample: {
+        transactions: okBlocks.reduce((n, b) => n + b.txCount, 0),
+        ecdsa: totals.by_type.ecdsa.checks,
+        schnorr: totals.by_type.schnorr.checks,
+      },
+    });
+  } catch (err) {
+    return { hours: null, workload_checks: null, source: null, error: err.message };
+  }
+}
