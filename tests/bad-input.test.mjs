@@ -1,0 +1,143 @@
+// Bad input is reported where it is, and costs no other result: truncated blocks, spent-output
+// lists that do not match the block, missing or altered fixture files, a run of the main job
+// with one good and one bad block, and bad command-line values.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { promisify } from 'node:util';
+import { fixturesDir, loadBlocks, readManifest, REPO_ROOT } from '../blocks-fixtures/loader.mjs';
+import { loadEngine } from '../workers/engine.mjs';
+
+const FIXTURES = fixturesDir();
+const MAIN = path.join(REPO_ROOT, 'bench', 'main.mjs');
+const manifest = readManifest(FIXTURES);
+const entry = (height) => manifest.blocks.find((b) => b.height === height);
+const fileOf = (height, name) => path.join(FIXTURES, 'mainnet', String(height), name);
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+const tmpRoot = mkdtempSync(path.join(os.tmpdir(), 'ibd-bad-input-'));
+after(() => rmSync(tmpRoot, { recursive: true, force: true }));
+
+const engine = await loadEngine('simd');
+
+/** extractBlock on fixture `height` with its block bytes and spent-outputs JSON replaced. */
+function extract(height, { block, spent } = {}) {
+  const raw = block ?? new Uint8Array(readFileSync(fileOf(height, 'block.raw')));
+  const json = spent ?? readFileSync(fileOf(height, 'spent_outputs.json'), 'utf8');
+  return engine.extractBlock(raw, json, entry(height).hash);
+}
+
+/** spent_outputs.json of `height`, passed through `edit(list)`. */
+function editedSpent(height, edit) {
+  const doc = JSON.parse(readFileSync(fileOf(height, 'spent_outputs.json'), 'utf8'));
+  edit(doc.spent_outputs);
+  return JSON.stringify(doc);
+}
+
+test('a truncated block.raw is an error naming the byte offset', () => {
+  const full = readFileSync(fileOf(24835, 'block.raw'));
+  assert.equal(full.length, 8833);
+  for (const cut of [50, 5000, full.length - 1]) {
+    const res = extract(24835, { block: new Uint8Array(full.subarray(0, cut)) });
+    assert.equal(res.ok, false, `cut at ${cut}`);
+    assert.ok(res.byteOffset >= 0 && res.byteOffset <= cut, `cut at ${cut}: byteOffset ${res.byteOffset}`);
+    assert.match(res.error, new RegExp(`byte ${res.byteOffset}\\b`));
+    if (cut > 80) assert.ok(res.byteOffset >= 80, 'past the header');
+  }
+});
+
+test('a spent-outputs list shorter than the inputs names the first uncovered tx and input', () => {
+  // 24835: the coinbase and one transaction with 74 inputs (README table).
+  const res = extract(24835, { spent: editedSpent(24835, (list) => list.pop()) });
+  assert.equal(res.ok, false);
+  assert.deepEqual([res.txIndex, res.inputIndex], [1, 73]);
+  assert.match(res.error, /tx 1\b/);
+  assert.match(res.error, /input 73\b/);
+});
+
+test('a spent output whose outpoint does not match the input names that tx and input', () => {
+  const wrongVout = extract(24835, { spent: editedSpent(24835, (list) => { list[10].vout += 1; }) });
+  assert.equal(wrongVout.ok, false);
+  assert.deepEqual([wrongVout.txIndex, wrongVout.inputIndex], [1, 10]);
+  assert.match(wrongVout.error, /tx 1\b.*input 10\b/);
+  const wrongTxid = extract(24835, {
+    spent: editedSpent(24835, (list) => { list[5].txid = `${list[5].txid.slice(0, 63)}${list[5].txid[63] === '0' ? '1' : '0'}`; }),
+  });
+  assert.equal(wrongTxid.ok, false);
+  assert.deepEqual([wrongTxid.txIndex, wrongTxid.inputIndex], [1, 5]);
+});
+
+/** A fixtures folder in tmp holding copies of `heights`, with its own manifest. */
+function tempFixtures(name, heights, alter = () => {}) {
+  const dir = path.join(tmpRoot, name);
+  const blocks = [];
+  for (const h of heights) {
+    const to = path.join(dir, 'mainnet', String(h));
+    mkdirSync(to, { recursive: true });
+    for (const f of ['block.raw', 'spent_outputs.json']) cpSync(fileOf(h, f), path.join(to, f));
+    alter(h, to);
+    blocks.push({
+      ...entry(h),
+      block_raw_sha256: sha256(readFileSync(path.join(to, 'block.raw'))),
+      spent_outputs_sha256: sha256(readFileSync(path.join(to, 'spent_outputs.json'))),
+    });
+  }
+  writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ blocks }));
+  return dir;
+}
+
+test('a missing folder, a missing file and a changed file are per-block errors naming them', async () => {
+  const dir = tempFixtures('loader', [170, 181, 182, 183]);
+  rmSync(path.join(dir, 'mainnet', '181'), { recursive: true });
+  rmSync(path.join(dir, 'mainnet', '182', 'spent_outputs.json'));
+  const raw183 = path.join(dir, 'mainnet', '183', 'block.raw');
+  writeFileSync(raw183, readFileSync(raw183).subarray(0, 100));
+  const [b170, b181, b182, b183, b999] = await loadBlocks(dir, { heights: [170, 181, 182, 183, 999] });
+  assert.equal(b170.error, undefined);
+  assert.equal(b170.block.length, 490);
+  assert.match(b181.error, new RegExp(`fixture folder ${path.join(dir, 'mainnet', '181')} is missing`));
+  assert.match(b182.error, new RegExp(`cannot read ${path.join(dir, 'mainnet', '182', 'spent_outputs.json')}: no such file`));
+  assert.match(b183.error, new RegExp(`${raw183}: sha256 [0-9a-f]{64} does not match the manifest's ${entry(183).block_raw_sha256} \\(100 bytes`));
+  assert.match(b999.error, /height 999 is not listed in the fixture manifest/);
+  await assert.rejects(loadBlocks(path.join(tmpRoot, 'nowhere')), /fixtures directory .*nowhere does not exist/);
+});
+
+const run = (args) => promisify(execFile)(process.execPath, [MAIN, ...args], { timeout: 120_000, maxBuffer: 64 << 20 })
+  .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (err) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr, killed: err.killed }));
+
+test('the main job validates the good block, reports the truncated one at the end, exits 1', async () => {
+  const dir = tempFixtures('main-job', [170, 181], (h, to) => {
+    if (h === 181) writeFileSync(path.join(to, 'block.raw'), readFileSync(path.join(to, 'block.raw')).subarray(0, 300));
+  });
+  const json = await run(['--fixtures', dir, '--workers', '1', '--json']);
+  assert.equal(json.killed, false);
+  assert.equal(json.code, 1, json.stderr);
+  const doc = JSON.parse(json.stdout);
+  const [good, bad] = doc.blocks;
+  assert.deepEqual([good.height, good.hash, good.valid, good.invalid, good.checks], [170, entry(170).hash, 1, 0, { ecdsa: 1, schnorr: 0 }]);
+  assert.equal(good.error, null);
+  assert.equal(bad.height, 181);
+  assert.match(bad.error, /mainnet[/\\]181: .*byte \d+/);
+  assert.deepEqual(doc.errors.map((e) => e.height), [181]);
+  assert.equal(doc.totals.valid, 1);
+  assert.equal(doc.exit_code, 1);
+
+  const text = await run(['--fixtures', dir, '--workers', '1']);
+  assert.equal(text.code, 1);
+  const lines = text.stdout.trimEnd().split('\n');
+  assert.match(lines.find((l) => l.trimStart().startsWith('170 ')), new RegExp(`170\\s+${entry(170).hash}\\s+2\\s+1\\s+1\\s+0\\s+1\\s+0`));
+  assert.equal(lines.at(-2), 'FAILED BLOCKS (1):');
+  assert.match(lines.at(-1), /^ {2}181 .*byte \d+/);
+});
+
+test('--workers 0 and --workers abc are refused with a clear message', async () => {
+  for (const value of ['0', 'abc', '257', '1.5']) {
+    const r = await run(['--workers', value]);
+    assert.equal(r.code, 2, `--workers ${value}`);
+    assert.match(r.stderr, new RegExp(`--workers must be a positive integer \\(1 to 256\\), got "${value.replace('.', '\\.')}"`));
+    assert.equal(r.stdout, '');
+  }
+});

@@ -1,0 +1,46 @@
+// BIP340 test vectors (bitcoin/bips bip-0340/test-vectors.csv) through the wasm verifyBatch,
+// both variants: every vector with a 32-byte message gets the verdict the BIP states.
+// Vectors 15-18 sign messages of 0, 1, 17 and 100 bytes; BIP341/342 only ever verify 32-byte
+// sighashes and a check record carries msg32, so they are counted and left out.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fixturesDir } from '../blocks-fixtures/loader.mjs';
+import { loadEngine, VARIANTS } from '../workers/engine.mjs';
+import { CheckType, concatChecks, encodeCheck } from '../workers/job-buffer.mjs';
+import { verifyChecks } from './support/wasm.mjs';
+
+const CSV = path.join(fixturesDir(), 'vectors', 'bips', 'bip-0340-test-vectors.csv');
+
+function readVectors() {
+  const [header, ...lines] = readFileSync(CSV, 'utf8').trim().split(/\r?\n/);
+  assert.equal(header, 'index,secret key,public key,aux_rand,message,signature,verification result,comment');
+  return lines.map((line) => {
+    const [index, , pubkey, , message, signature, result, comment] = line.split(',');
+    return {
+      index: Number(index),
+      pubkey: Buffer.from(pubkey, 'hex'),
+      msg: Buffer.from(message, 'hex'),
+      sig: Buffer.from(signature, 'hex'),
+      valid: result === 'TRUE',
+      comment,
+    };
+  });
+}
+
+for (const variant of VARIANTS) {
+  test(`BIP340 vectors with 32-byte messages verify as the BIP says (${variant})`, async () => {
+    const vectors = readVectors();
+    assert.equal(vectors.length, 19);
+    const run = vectors.filter((v) => v.msg.length === 32);
+    assert.deepEqual(vectors.filter((v) => v.msg.length !== 32).map((v) => v.index), [15, 16, 17, 18]);
+    assert.equal(run.filter((v) => v.valid).length, 5, 'vectors 0-4 are TRUE, 5-14 FALSE');
+    const engine = await loadEngine(variant);
+    const verdicts = verifyChecks(engine, concatChecks(run.map((v) =>
+      encodeCheck({ type: CheckType.SCHNORR, msg32: v.msg, pubkey: v.pubkey, sig: v.sig }))));
+    run.forEach((v, i) => {
+      assert.equal(verdicts[i], v.valid ? 1 : 0, `vector ${v.index} (${v.comment || 'no comment'})`);
+    });
+  });
+}

@@ -1,0 +1,36 @@
+// Runs the native engine's dump tool (tests/native/dump_checks.cpp, built into
+// build/native/tests/native/ibd_dump_checks) on one fixture block.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from '../../blocks-fixtures/loader.mjs';
+
+/** Path of the native dump tool. */
+export const DUMP_TOOL = path.join(REPO_ROOT, 'build', 'native', 'tests', 'native', 'ibd_dump_checks');
+
+/**
+ * The native engine's check buffer and verdicts for one block.
+ * @param {{dir: string, hash: string}} block a loaded fixture block (blocks-fixtures/loader.mjs)
+ * @returns {Promise<{checks: Buffer, verdicts: Buffer}>}
+ * @throws Error when the tool is missing (with the build command), fails (with its stderr), or
+ *   runs over 120 s.
+ */
+export async function nativeDump(block) {
+  if (!existsSync(DUMP_TOOL)) {
+    throw new Error(`${DUMP_TOOL} is missing; build it with \`node scripts/setup.mjs --only native\``);
+  }
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'ibd-dump-'));
+  try {
+    const prefix = path.join(tmp, 'out');
+    await promisify(execFile)(DUMP_TOOL, [path.join(block.dir, 'block.raw'), path.join(block.dir, 'spent_outputs.json'), block.hash, prefix],
+      { timeout: 120_000, maxBuffer: 16 << 20 }).catch((err) => {
+      throw new Error(`ibd_dump_checks failed on ${block.dir}: ${err.stderr || err.message}`);
+    });
+    return { checks: await readFile(`${prefix}.checks`), verdicts: await readFile(`${prefix}.verdicts`) };
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,40 @@
+// Shared by the wasm tests: verify a check buffer on the calling thread (the same batch
+// verifier the workers run), and extract a fixture block.
+import { createBatchVerifier } from '../../workers/batch-verifier.mjs';
+import { walkChecks } from '../../workers/job-buffer.mjs';
+
+const verifiers = new WeakMap();
+
+/**
+ * Verdicts of every record of `checks`, one verifyBatch call.
+ * @param {object} engine wasm module (workers/engine.mjs)
+ * @param {Uint8Array} checks packed records
+ * @returns {Uint8Array} one byte per record (1 valid, 0 invalid)
+ * @throws Error when the buffer is malformed (naming record and offset).
+ */
+export function verifyChecks(engine, checks) {
+  if (!verifiers.has(engine)) verifiers.set(engine, createBatchVerifier(engine));
+  const { count } = walkChecks(checks);
+  const r = verifiers.get(engine).verify(checks, count);
+  if (r.error !== 0) throw new Error(`verifyBatch error ${r.error} at record ${r.errorRecord}, byte ${r.errorOffset}`);
+  return r.verdicts;
+}
+
+/**
+ * extractBlock on a loaded fixture block (blocks-fixtures/loader.mjs entry).
+ * @returns {object} the successful result (wasm/API.md)
+ * @throws Error with the engine's message when loading or extraction failed.
+ */
+export function extractFixture(engine, block) {
+  if (block.error) throw new Error(block.error);
+  const res = engine.extractBlock(block.block, block.spentOutputsJson, block.hash);
+  if (!res.ok) throw new Error(`block ${block.height}: ${res.error}`);
+  return res;
+}
+
+/** Index of the first differing byte of two byte arrays, or -1 when they are equal. */
+export function firstDifference(a, b) {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
+  return a.length === b.length ? -1 : n;
+}
