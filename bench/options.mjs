@@ -4,6 +4,10 @@ import { parseArgs } from 'node:util';
 import { VARIANTS } from '../workers/engine.mjs';
 import { DEFAULT_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
 
+/** Timed rounds by default: one pass over the fixture checks lasts about a second on two
+ *  cores, so a single round is at the mercy of a noisy neighbour; the median of 3 is steadier. */
+export const DEFAULT_ROUNDS = 3;
+
 export const USAGE = `usage: node bench/main.mjs [options]    (npm start)
 
 Extracts the signature checks of every fixture block, verifies them all through a pool of wasm
@@ -14,6 +18,7 @@ workers, and reports counts, verdicts, throughput and the full-chain (IBD) proje
   --workers N        verify workers, 1..${MAX_WORKERS} (default: available parallelism, ${os.availableParallelism()} here)
   --variant NAME     wasm build: ${VARIANTS.join(' | ')} (default: simd)
   --batch-size N     checks per worker message (default: ${DEFAULT_BATCH_SIZE})
+  --rounds N         timed rounds; throughput is the median round (default: ${DEFAULT_ROUNDS})
   --json             one JSON document on stdout (progress stays on stderr)
   -h, --help         this text
 
@@ -38,7 +43,7 @@ function integerFlag(name, text, min, max) {
  * Parses and validates the benchmark's arguments.
  * @param {string[]} argv arguments after the script name
  * @returns {{help: boolean, fixtures?: string, heights?: number[], workers: number,
- *   variant: 'simd'|'scalar', batchSize: number, json: boolean}}
+ *   variant: 'simd'|'scalar', batchSize: number, rounds: number, json: boolean}}
  * @throws UsageError with a message naming the bad flag.
  */
 export function parseOptions(argv) {
@@ -52,6 +57,7 @@ export function parseOptions(argv) {
         workers: { type: 'string' },
         variant: { type: 'string', default: 'simd' },
         'batch-size': { type: 'string' },
+        rounds: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -79,6 +85,7 @@ export function parseOptions(argv) {
     variant: values.variant,
     batchSize: values['batch-size'] === undefined ? DEFAULT_BATCH_SIZE
       : integerFlag('batch-size', values['batch-size'], 1, 1 << 20),
+    rounds: values.rounds === undefined ? DEFAULT_ROUNDS : integerFlag('rounds', values.rounds, 1, 1000),
     json: values.json,
   };
 }

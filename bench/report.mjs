@@ -51,8 +51,8 @@ function totalsLines(doc) {
   return [
     `totals: ${t.blocks} blocks (${t.blocks_failed} failed), ${int(t.inputs)} inputs (${int(t.unsupported_inputs)} unsupported), ` +
       `${int(t.checks)} checks: ${int(t.valid)} valid, ${int(t.invalid)} invalid`,
-    `verify, all checks: ${secs(t.seconds)}, ${perSec(t.checks_per_second)} overall, ` +
-      `${perSec(t.per_worker)} per worker (${doc.workers} workers)`,
+    `verify, all checks (median of ${doc.rounds} rounds): ${secs(t.seconds)}, ${perSec(t.checks_per_second)} overall, ` +
+      `${perSec(t.per_worker)} per worker (${doc.workers} workers, ${doc.variant}, batch ${doc.batch_size})`,
     ...['ecdsa', 'schnorr'].map((k) => {
       const s = t.by_type[k];
       return `  ${k.padEnd(8)} ${int(s.checks).padStart(8)} checks  ${secs(s.seconds).padStart(9)}  ${perSec(s.checks_per_second)} (separate pass)`;

@@ -14,13 +14,13 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
 /**
  * Runs the whole benchmark.
  * @param {{fixtures?: string, heights?: number[], workers: number, variant: string,
- *   batchSize: number}} options as from parseOptions (bench/options.mjs)
+ *   batchSize: number, rounds: number}} options as from parseOptions (bench/options.mjs)
  * @param {(msg: string) => void} log progress sink (stderr)
  * @returns {Promise<object>} the result document: {variant, workers, batch_size, fixtures,
  *   engine, blocks[], totals, projection, machine, errors[], disagreements[]}. Per block:
  *   {height, hash, tx_count, inputs, checks: {ecdsa, schnorr}, valid, invalid, inputs_by_type,
  *   unsupported_by_type, parse_sighash_ms, invalid_checks: [{index, type, tx, input}], error}.
- *   Totals: counts, `seconds` (combined pass wall time, s), `checks_per_second` and
+ *   Totals: counts, `seconds` (combined pass wall time, median over rounds, s), `checks_per_second` and
  *   `per_worker` (sig/s), `by_type.{ecdsa,schnorr}.{checks, seconds, checks_per_second}`,
  *   `parse_sighash_seconds` (main thread). Rates are null when there is nothing to measure.
  * @throws Error when nothing can run: no fixtures directory or manifest, no wasm build, a
@@ -44,7 +44,7 @@ export async function runBench(options, log) {
   const pool = createPool({ workers: options.workers, variant: options.variant });
   try {
     await pool.ready();
-    const passes = await runVerifyPasses(pool, checks, walked, { batchSize: options.batchSize, log });
+    const passes = await runVerifyPasses(pool, checks, walked, { batchSize: options.batchSize, rounds: options.rounds, log });
 
     const blocks = [];
     let first = 0;
@@ -62,6 +62,7 @@ export async function runBench(options, log) {
       variant: options.variant,
       workers: options.workers,
       batch_size: options.batchSize,
+      rounds: passes.rounds,
       fixtures: dir,
       engine: engineInfo,
       blocks,

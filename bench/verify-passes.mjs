@@ -17,20 +17,29 @@ async function timedPass(pool, checks, batchSize) {
   return { verdicts, seconds: (performance.now() - t0) / 1000 };
 }
 
+/** Median of a non-empty list of numbers. */
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
 /**
- * Runs the warm-up, the ECDSA pass, the Schnorr pass and the combined pass.
+ * Runs the warm-up, then `rounds` rounds of: the ECDSA pass, the Schnorr pass, the combined
+ * pass. Times reported are medians over the rounds (s); every round's verdicts must agree.
  * @param {import('../workers/pool.mjs').VerifyPool} pool a ready pool
  * @param {Uint8Array} checks all records (native/check_buffer.h)
  * @param {{count: number, offsets: Uint32Array, types: Uint8Array}} walked walkChecks(checks)
- * @param {{batchSize: number, log: (msg: string) => void}} options
- * @returns {Promise<{verdicts: Uint8Array, seconds: number,
+ * @param {{batchSize: number, rounds: number, log: (msg: string) => void}} options
+ * @returns {Promise<{verdicts: Uint8Array, seconds: number, rounds: number,
  *   byType: {ecdsa: {checks: number, seconds: number}, schnorr: {checks: number, seconds: number}},
- *   disagreements: number[]}>} combined-pass verdicts (input order) and wall time in s; per
- *   type, its pass's record count and wall time (0 s when it has no records); `disagreements`
- *   lists record indices whose per-type verdict differs from the combined one (expected empty).
+ *   disagreements: number[]}>} combined-pass verdicts (input order) and median wall time in s;
+ *   per type, its pass's record count and median wall time (0 s when it has no records);
+ *   `disagreements` lists record indices whose verdict differs between any two passes
+ *   (expected empty).
  * @throws (rejects) what pool.verify rejects with (malformed record, worker failure).
  */
-export async function runVerifyPasses(pool, checks, walked, { batchSize, log }) {
+export async function runVerifyPasses(pool, checks, walked, { batchSize, rounds = 1, log }) {
   const ecdsa = selectByType(checks, walked, CheckType.ECDSA);
   const schnorr = selectByType(checks, walked, CheckType.SCHNORR);
   const warmCount = WARMUP_PER_WORKER * pool.size;
@@ -38,24 +47,35 @@ export async function runVerifyPasses(pool, checks, walked, { batchSize, log }) 
     sel.checks.subarray(0, recordsEnd(sel, walked, Math.min(warmCount, sel.indices.length)))));
   await pool.verify(warm, { batchSize: 128 });
 
-  const byType = {};
-  const typeVerdicts = {};
-  for (const [name, sel] of [['ecdsa', ecdsa], ['schnorr', schnorr]]) {
-    log(`verifying ${sel.indices.length} ${name} checks (${pool.size} workers, batch ${batchSize})`);
-    const pass = sel.indices.length ? await timedPass(pool, sel.checks, batchSize) : { verdicts: new Uint8Array(0), seconds: 0 };
-    byType[name] = { checks: sel.indices.length, seconds: pass.seconds };
-    typeVerdicts[name] = pass.verdicts;
+  const times = { ecdsa: [], schnorr: [], all: [] };
+  const disagreeing = new Set();
+  let reference = null;
+  for (let round = 1; round <= rounds; round++) {
+    const roundVerdicts = {};
+    for (const [name, sel] of [['ecdsa', ecdsa], ['schnorr', schnorr]]) {
+      if (sel.indices.length === 0) continue;
+      log(`round ${round}/${rounds}: verifying ${sel.indices.length} ${name} checks (${pool.size} workers, batch ${batchSize})`);
+      const pass = await timedPass(pool, sel.checks, batchSize);
+      times[name].push(pass.seconds);
+      roundVerdicts[name] = pass.verdicts;
+    }
+    log(`round ${round}/${rounds}: verifying all ${walked.count} checks`);
+    const combined = await timedPass(pool, checks, batchSize);
+    times.all.push(combined.seconds);
+    reference ??= combined.verdicts;
+    combined.verdicts.forEach((v, i) => { if (v !== reference[i]) disagreeing.add(i); });
+    for (const [name, sel] of [['ecdsa', ecdsa], ['schnorr', schnorr]]) {
+      sel.indices.forEach((i, k) => { if (roundVerdicts[name]?.[k] !== reference[i]) disagreeing.add(i); });
+    }
   }
-  log(`verifying all ${walked.count} checks`);
-  const combined = await timedPass(pool, checks, batchSize);
-
-  const disagreements = [];
-  for (const [name, sel] of [['ecdsa', ecdsa], ['schnorr', schnorr]]) {
-    sel.indices.forEach((i, k) => {
-      if (typeVerdicts[name][k] !== combined.verdicts[i]) disagreements.push(i);
-    });
-  }
-  return { verdicts: combined.verdicts, seconds: combined.seconds, byType, disagreements: disagreements.sort((a, b) => a - b) };
+  const byType = {
+    ecdsa: { checks: ecdsa.indices.length, seconds: times.ecdsa.length ? median(times.ecdsa) : 0 },
+    schnorr: { checks: schnorr.indices.length, seconds: times.schnorr.length ? median(times.schnorr) : 0 },
+  };
+  return {
+    verdicts: reference, seconds: median(times.all), rounds, byType,
+    disagreements: [...disagreeing].sort((a, b) => a - b),
+  };
 }
 
 /** Byte length of the first `n` records of a selection (records keep their sizes). */
