@@ -40,7 +40,7 @@ const log = (msg) => { if (!opts.quiet) process.stderr.write(`[setup] ${msg}\n`)
 
 function run(cmd, args, { env, cwd = ROOT, capture = false } = {}) {
   const r = spawnSync(cmd, args, {
-    cwd, env: { ...process.env, ...env }, encoding: 'utf8',
+    cwd, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024,
     stdio: capture ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
   });
   if (r.error) throw new Error(`${cmd}: ${r.error.message}`);
@@ -94,13 +94,14 @@ function cmakeBuild(kind, secpDir) {
   const jobs = String(os.availableParallelism?.() ?? os.cpus().length);
   const env = kind === 'wasm' ? emscriptenEnv() : {};
   if (!existsSync(path.join(dir, 'CMakeCache.txt'))) {
-    log(`configuring the ${kind} build in build/${kind}`);
+    process.stderr.write(`[setup] first ${kind} build in build/${kind} (a few minutes on two cores)\n`);
     const configure = ['-S', ROOT, '-B', dir, `-DIBD_SECP256K1_DIR=${secpDir}`, '-DCMAKE_BUILD_TYPE=Release'];
-    if (kind === 'wasm') run('emcmake', ['cmake', ...configure], { env });
-    else run('cmake', configure, { env });
+    if (kind === 'wasm') run('emcmake', ['cmake', ...configure], { env, capture: opts.quiet });
+    else run('cmake', configure, { env, capture: opts.quiet });
   }
+  // Up to date, this is a no-op; with --quiet its output is shown only if it fails.
   log(`building ${kind}`);
-  run('cmake', ['--build', dir, '--parallel', jobs], { env });
+  run('cmake', ['--build', dir, '--parallel', jobs], { env, capture: opts.quiet });
 }
 
 async function main() {
