@@ -7,25 +7,16 @@
 
 #include "error.h"
 #include "hex.h"
+#include "bip143_vectors.h"
 #include "transaction.h"
 
 namespace ibd {
 namespace {
 
-// BIP143 "Native P2WPKH": the signed transaction (input 0 P2PK, input 1 P2WPKH).
-const char* kBip143P2wpkhSigned =
-    "01000000000102fff7f7881a8099afa6940d42d1e7f6362bec38171ea3edf433541db4e4ad969f00000000494830450221008b9d1dc26b"
-    "a6a9cb62127b02742fa9d754cd3bebf337f7a55d114c8e5cdd30be022040529b194ba3f9281a99f2b1c0a19c0489bc22ede944ccf4ecba"
-    "b4cc618ef3ed01eeffffffef51e1b804cc89d182d279655c3aa89e815b1b309fe287d9b2b55d57b90ec68a0100000000ffffffff02202c"
-    "b206000000001976a9148280b37df378db99f66f85c95a783a76ac7a6d5988ac9093510d000000001976a9143bde42dbee7e4dbe6a21b2"
-    "d50ce2f0167faa815988ac000247304402203609e17b84f6a7d30c80bfa610b5b4542f32a8a0d5447a12fb1366d7f01cc44a0220573a95"
-    "4c4518331561406f90300e8f3358f51928d43c212a8caed02de67eebee0121025476c2e83188368da1ff3e292e7acafcdb3566bb0ad253"
-    "f62fc70f07aeee635711000000";
-// The same transaction before signing (no witness, empty scriptSigs).
-const char* kBip143P2wpkhUnsigned =
-    "0100000002fff7f7881a8099afa6940d42d1e7f6362bec38171ea3edf433541db4e4ad969f0000000000eeffffffef51e1b804cc89d182"
-    "d279655c3aa89e815b1b309fe287d9b2b55d57b90ec68a0100000000ffffffff02202cb206000000001976a9148280b37df378db99f66f"
-    "85c95a783a76ac7a6d5988ac9093510d000000001976a9143bde42dbee7e4dbe6a21b2d50ce2f0167faa815988ac11000000";
+// BIP143 "Native P2WPKH": the signed transaction (input 0 P2PK, input 1 P2WPKH), and the same
+// transaction before signing (no witness, empty scriptSigs).
+const char* const kBip143P2wpkhSigned = bip143_vectors::kP2wpkhSigned;
+const char* const kBip143P2wpkhUnsigned = bip143_vectors::kP2wpkhUnsigned;
 
 Transaction Parse(const std::string& hex) {
     const std::vector<uint8_t> b = HexDecode(hex);
