@@ -1,18 +1,50 @@
 #!/usr/bin/env node
 // `npm test` after set-up: the GoogleTest suites through ctest, then every node:test suite.
-// Both always run; the exit code is non-zero if either failed.
-import { spawnSync } from 'node:child_process';
+// Both always run; their output streams through unchanged, and the last line sums them up.
+// The exit code is non-zero if either failed.
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const run = (cmd, args) => spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
 
-const ctest = run('ctest', ['--test-dir', path.join(ROOT, 'build/native'), '--output-on-failure', '--parallel', '2']);
+/** Runs `cmd`, echoing its output; resolves to { code, output } (stdout and stderr together). */
+function run(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const echo = (stream) => (chunk) => { output += chunk; stream.write(chunk); };
+    child.stdout.on('data', echo(process.stdout));
+    child.stderr.on('data', echo(process.stderr));
+    child.on('error', (err) => resolve({ code: 1, output: `${cmd}: ${err.message}` }));
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/** Passed/failed counts from ctest's closing line or node:test's TAP summary (null if absent). */
+function counts(output, kind) {
+  if (kind === 'ctest') {
+    const m = output.match(/tests passed, (\d+) tests? failed out of (\d+)/);
+    return m ? { passed: Number(m[2]) - Number(m[1]), failed: Number(m[1]) } : null;
+  }
+  const pass = output.match(/^# pass (\d+)$/m);
+  const fail = output.match(/^# fail (\d+)$/m);
+  return pass && fail ? { passed: Number(pass[1]), failed: Number(fail[1]) } : null;
+}
+
+const ctest = await run('ctest', ['--test-dir', path.join(ROOT, 'build/native'), '--output-on-failure', '--parallel', '2']);
 const suites = readdirSync(path.join(ROOT, 'tests'))
   .filter((f) => f.endsWith('.test.mjs'))
   .sort()
   .map((f) => path.join('tests', f));
-const nodeTests = run(process.execPath, ['--test', '--test-concurrency=1', ...suites]);
-process.exit(ctest === 0 && nodeTests === 0 ? 0 : 1);
+const node = await run(process.execPath, ['--test', '--test-concurrency=1', ...suites]);
+
+const parts = [['ctest', ctest], ['node:test', node]].map(([name, r]) => ({ name, r, c: counts(r.output, name) }));
+const line = parts.map(({ name, r, c }) => (c ? `${name} ${c.passed} passed, ${c.failed} failed` : `${name} exit code ${r.code}`));
+process.stdout.write(`\n${line.join('; ')}\n`);
+if (parts.every(({ c }) => c)) {
+  const sum = (k) => parts.reduce((n, { c }) => n + c[k], 0);
+  process.stdout.write(`tests: ${sum('passed')} passed, ${sum('failed')} failed\n`);
+}
+process.exit(ctest.code === 0 && node.code === 0 ? 0 : 1);
