@@ -2,6 +2,7 @@
 // sighash, check records) on the main thread's wasm instance, timed per block.
 import { performance } from 'node:perf_hooks';
 import { walkChecks } from '../workers/job-buffer.mjs';
+import { countOf } from './report.mjs';
 
 /**
  * Extracts the signature checks of every block. One block's failure is its `error`; the
@@ -9,7 +10,7 @@ import { walkChecks } from '../workers/job-buffer.mjs';
  * Emscripten module is unusable) also replaces the engine with a fresh one from `reload`.
  * @param {() => Promise<object>} reload creates a wasm module (workers/engine.mjs loadEngine)
  * @param {Array} loaded entries from loadBlocks (blocks-fixtures/loader.mjs)
- * @param {(msg: string) => void} log progress sink
+ * @param {(msg: string) => void} log progress sink: one summary line (blocks, checks, seconds)
  * @returns {Array<{height: number, hash: string|null, dir: string, inputs: number|null,
  *   txCount?: number, checks?: Uint8Array, origins?: Uint32Array, types?: Uint8Array,
  *   ecdsa?: number, schnorr?: number, inputsByType?: object, unsupportedByType?: object,
@@ -19,19 +20,25 @@ import { walkChecks } from '../workers/job-buffer.mjs';
 export async function extractBlocks(reload, loaded, log) {
   let engine = await reload();
   const out = [];
+  const t0 = performance.now();
   for (const b of loaded) {
-    const result = extractOne(engine, b, log);
+    const result = extractOne(engine, b);
     out.push(result);
     if (result.threw) {
       delete result.threw;
       engine = await reload();
     }
   }
+  const ok = out.filter((b) => !b.error);
+  const checks = ok.reduce((n, b) => n + b.ecdsa + b.schnorr, 0);
+  const failed = out.length - ok.length;
+  log(`extracted ${countOf(ok.length, 'block')}, ${countOf(checks, 'check')} in ` +
+    `${((performance.now() - t0) / 1000).toFixed(2)} s${failed ? ` (${failed} failed, listed at the end)` : ''}`);
   return out;
 }
 
 /** extractBlock on one loaded block; `threw` is set when the engine threw. */
-function extractOne(engine, b, log) {
+function extractOne(engine, b) {
   const base = { height: b.height, hash: b.hash, dir: b.dir, inputs: b.inputs };
   if (b.error) return { ...base, error: b.error };
   const where = b.dir;
@@ -52,7 +59,6 @@ function extractOne(engine, b, log) {
   }
   const problem = inconsistency(b, res, walked);
   if (problem) return { ...base, error: `${where}: engine output inconsistent: ${problem}` };
-  log(`extracted ${b.height}: ${res.ecdsa + res.schnorr} checks in ${parseMs.toFixed(1)} ms`);
   return {
     ...base,
     inputs: res.inputs,

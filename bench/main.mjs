@@ -2,8 +2,9 @@
 // The main job (`npm start`): every fixture block's signature checks, extracted on the main
 // thread and verified through a pool of wasm workers; a terminal report or, with --json, one
 // JSON document on stdout. Progress goes to stderr. Usage and exit codes: bench/options.mjs.
-import { formatReport } from './report.mjs';
-import { parseOptions, UsageError, USAGE } from './options.mjs';
+import { fixturesDir, readManifest } from '../blocks-fixtures/loader.mjs';
+import { countOf, formatReport } from './report.mjs';
+import { checkHeights, HELP_HINT, parseOptions, UsageError, USAGE } from './options.mjs';
 import { runBench } from './run.mjs';
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
@@ -15,13 +16,21 @@ function exitCodeOf(doc) {
   return 0;
 }
 
+/** The run failed before a report: one error line on stderr (and a JSON document with --json); 1. */
+function failed(options, err) {
+  log(`error: ${err.message}`);
+  if (options?.json) process.stdout.write(`${JSON.stringify({ error: err.message, exit_code: 1 }, null, 1)}\n`);
+  return 1;
+}
+
 async function main() {
   let options;
   try {
     options = parseOptions(process.argv.slice(2));
+    if (options.heights) checkHeights(options.heights, readManifest(fixturesDir(options.fixtures)));
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`error: ${err.message}\n(node bench/main.mjs --help for usage)\n`);
+    if (!(err instanceof UsageError)) return failed(options, err);
+    process.stderr.write(`error: ${err.message}\n${HELP_HINT}\n`);
     return 2;
   }
   if (options.help) {
@@ -32,9 +41,7 @@ async function main() {
   try {
     doc = await runBench(options, log);
   } catch (err) {
-    log(`error: ${err.message}`);
-    if (options.json) process.stdout.write(`${JSON.stringify({ error: err.message, exit_code: 1 }, null, 1)}\n`);
-    return 1;
+    return failed(options, err);
   }
   const code = exitCodeOf(doc);
   if (options.json) {
@@ -42,7 +49,10 @@ async function main() {
   } else {
     process.stdout.write(formatReport(doc));
   }
-  if (code !== 0) log(`exit code ${code}: ${doc.errors.length} failed block(s), ${doc.totals.invalid} invalid check(s)`);
+  if (code !== 0) {
+    log(`exit code ${code}: ${countOf(doc.errors.length, 'failed block')}, ${countOf(doc.totals.invalid, 'invalid check')}` +
+      (doc.disagreements.length ? `, ${countOf(doc.disagreements.length, 'verdict disagreement')}` : ''));
+  }
   return code;
 }
 

@@ -8,7 +8,8 @@ import { DEFAULT_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
  *  cores, so a single round is at the mercy of a noisy neighbour; the median of 3 is steadier. */
 export const DEFAULT_ROUNDS = 3;
 
-export const USAGE = `usage: node bench/main.mjs [options]    (npm start)
+export const USAGE = `usage: npm start -- [options]
+   or: node bench/main.mjs [options]
 
 Extracts the signature checks of every fixture block, verifies them all through a pool of wasm
 workers, and reports counts, verdicts, throughput and the full-chain (IBD) projection.
@@ -25,8 +26,11 @@ workers, and reports counts, verdicts, throughput and the full-chain (IBD) proje
 Exit code: 0 all checks valid; 1 a block failed to load or parse, or the run failed;
 2 bad command line; 3 an invalid signature was found (and no block failed).`;
 
-/** A command-line mistake: main prints the message and USAGE and exits with 2. */
+/** A command-line mistake: main prints the message and HELP_HINT and exits with 2. */
 export class UsageError extends Error {}
+
+/** Where to find the usage text, for error messages. */
+export const HELP_HINT = '(npm start -- --help or node bench/main.mjs --help for usage)';
 
 /** Parses a decimal integer flag value in [min, max]; throws UsageError naming the flag. */
 function integerFlag(name, text, min, max) {
@@ -88,4 +92,20 @@ export function parseOptions(argv) {
     rounds: values.rounds === undefined ? DEFAULT_ROUNDS : integerFlag('rounds', values.rounds, 1, 1000),
     json: values.json,
   };
+}
+
+/**
+ * Checks --heights against the heights the fixture manifest lists, before any work.
+ * @param {number[]|undefined} heights parseOptions(...).heights (undefined: every block)
+ * @param {{path: string, blocks: Array<{height: number}>}} manifest readManifest(dir)
+ *   (blocks-fixtures/loader.mjs)
+ * @throws UsageError naming the unknown heights and listing the available ones.
+ */
+export function checkHeights(heights, manifest) {
+  const known = manifest.blocks.map((b) => b.height);
+  const unknown = (heights ?? []).filter((h) => !known.includes(h));
+  if (unknown.length) {
+    throw new UsageError(`--heights: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in the fixture ` +
+      `manifest ${manifest.path}; available heights: ${known.join(', ')}`);
+  }
 }

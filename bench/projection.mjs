@@ -13,6 +13,7 @@
 export const CHAIN_TX_DATA = Object.freeze({
   tx_count: 1_161_875_261,
   time: '2025-03-03',
+  label: 'Bitcoin Core v29.0 chainTxData',
   source: 'Bitcoin Core v29.0 chainparams.cpp CMainParams::chainTxData.tx_count (2025-03-03)',
 });
 
@@ -26,7 +27,11 @@ export const CHAIN_TX_DATA = Object.freeze({
  * @param {{transactions:number, ecdsa:number, schnorr:number}} args.sample
  *        the fixture blocks run: transactions (coinbases included) and checks by type
  * @returns {{hours:number, workload_checks:number, workload_transactions:number,
- *            checks_per_transaction:number, schnorr_share:number, workers:number, source:string}}
+ *            workload_transactions_source:string, checks_per_transaction:number,
+ *            schnorr_share:number, rates_per_second:{ecdsa:number|null, schnorr:number|null},
+ *            workers:number, source:string}} hours of verification; the workload in checks and
+ *            in chain transactions (with a short source label); the rates used (sig/s, the
+ *            arguments; null for a type the sample lacks); `source`, the model in one sentence
  * @throws {RangeError} when the sample is empty or a needed rate is not a positive number
  */
 export function projectIbd({ ecdsaPerSecond, schnorrPerSecond, workers, sample }) {
@@ -47,8 +52,10 @@ export function projectIbd({ ecdsaPerSecond, schnorrPerSecond, workers, sample }
     hours: (workload * secondsPerCheck) / 3600,
     workload_checks: workload,
     workload_transactions: CHAIN_TX_DATA.tx_count,
+    workload_transactions_source: `${CHAIN_TX_DATA.label}, ${CHAIN_TX_DATA.time}`,
     checks_per_transaction: checksPerTx,
     schnorr_share: schnorrShare,
+    rates_per_second: { ecdsa: ecdsaShare > 0 ? ecdsaPerSecond : null, schnorr: schnorrShare > 0 ? schnorrPerSecond : null },
     workers,
     source: `${CHAIN_TX_DATA.source} x ${checksPerTx.toFixed(3)} checks/transaction measured over ` +
             `${sample.transactions} fixture transactions (skeleton model: the fixture mix stands in for ` +

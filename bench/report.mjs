@@ -3,6 +3,9 @@
 /** Invalid checks listed per block on the terminal; --json lists them all. */
 const MAX_INVALID_LISTED = 20;
 
+/** A pass whose slowest round took more than this times its fastest gets a noise warning. */
+const NOISY_RATIO = 1.25;
+
 const int = (n) => (n === null || n === undefined ? '-' : Math.round(n).toLocaleString('en-US'));
 const secs = (s) => (s === null || s === undefined ? '-' : `${s.toFixed(3)} s`);
 const perSec = (r) => (r === null || r === undefined ? 'n/a' : `${int(r)} checks/s`);
@@ -11,6 +14,17 @@ const counts = (obj) => {
   return entries.length ? entries.map(([k, v]) => `${k} ${int(v)}`).join(', ') : 'none';
 };
 
+/**
+ * `n` and a noun, singular when n is 1: countOf(1, 'worker') is '1 worker', countOf(2048,
+ * 'check') is '2,048 checks'.
+ * @param {number} n
+ * @param {string} noun singular; the plural adds 's'
+ * @returns {string}
+ */
+export function countOf(n, noun) {
+  return `${int(n)} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** Right-aligns cells to the given widths (negative width: left-align). */
 function row(cells, widths) {
   return cells.map((c, i) => (widths[i] < 0 ? String(c).padEnd(-widths[i]) : String(c).padStart(widths[i]))).join('  ');
@@ -18,22 +32,23 @@ function row(cells, widths) {
 
 /**
  * Formats the result document as the terminal report: a header, one entry per block (counts,
- * verdicts, inputs by type, unsupported inputs by type), totals with per-type throughput, the
- * projection, the machine, then every invalid signature and every failed block at the end.
+ * verdicts, inputs by type, unsupported inputs by type), totals with the throughput of each pass
+ * (median and min–max over rounds, and a warning when rounds disagree), the projection, the
+ * machine, then every invalid signature and every failed block at the end.
  * @param {object} doc result of runBench
  * @returns {string} text ending with a newline
  */
 export function formatReport(doc) {
   const out = [];
   const e = doc.engine ?? {};
-  out.push(`ibd-wasm: wasm variant ${doc.variant}, ${doc.workers} worker(s), batch ${doc.batch_size}, ` +
+  out.push(`ibd-wasm: wasm variant ${doc.variant}, ${countOf(doc.workers, 'worker')}, batch ${int(doc.batch_size)}, ` +
     `libsecp256k1 ${e.secp256k1 ?? '?'} (${e.field ?? '?'} field)`);
   out.push(`fixtures: ${doc.fixtures}`, '');
-  const widths = [7, -64, 5, 6, 6, 7, 6, 7, 9];
-  out.push(row(['height', 'hash', 'txs', 'inputs', 'ecdsa', 'schnorr', 'valid', 'invalid', 'parse ms'], widths));
+  const widths = [7, -64, 5, 6, 6, 7, 6, 7, 16];
+  out.push(row(['height', 'hash', 'txs', 'inputs', 'ecdsa', 'schnorr', 'valid', 'invalid', 'parse+sighash ms'], widths));
   for (const b of doc.blocks) {
     if (b.error) {
-      out.push(row([b.height, b.hash ?? '?', '-', int(b.inputs), '-', '-', '-', '-', '-'], widths) + '  FAILED (see end)');
+      out.push(row([b.height, b.hash ?? '?', '-', '-', '-', '-', '-', '-', '-'], widths) + '  FAILED (see end)');
       continue;
     }
     out.push(row([b.height, b.hash, int(b.tx_count), int(b.inputs), int(b.checks.ecdsa), int(b.checks.schnorr),
@@ -44,25 +59,69 @@ export function formatReport(doc) {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
+/** "6,112 checks/s (median of 3 rounds, min 5,900 – max 6,300)" for one pass's totals entry;
+ *  `note` opens the parenthesis. */
+function rateWithSpread(pass, note = '') {
+  const n = pass.rounds_seconds?.length ?? 0;
+  const spread = pass.checks_per_second === null || n === 0 ? 'not measured'
+    : n === 1 ? '1 round'
+      : `median of ${n} rounds, min ${int(pass.checks_per_second_min)} – max ${int(pass.checks_per_second_max)}`;
+  return `${perSec(pass.checks_per_second)} (${note}${spread})`;
+}
+
+/** Warning lines for passes whose slowest round took over NOISY_RATIO times their fastest. */
+function noiseLines(doc) {
+  const t = doc.totals;
+  const passes = [['combined', t], ['ecdsa', t.by_type.ecdsa], ['schnorr', t.by_type.schnorr]];
+  const noisy = passes
+    .filter(([, p]) => (p.rounds_seconds?.length ?? 0) > 1)
+    .map(([name, p]) => [name, Math.max(...p.rounds_seconds) / Math.min(...p.rounds_seconds)])
+    .filter(([, ratio]) => ratio > NOISY_RATIO);
+  if (!noisy.length) return [];
+  return [`WARNING: noisy machine: round times varied by up to ${noisy.map(([n, r]) => `${r.toFixed(2)}x (${n})`).join(', ')}; ` +
+    `rates are less certain; rerun with --rounds ${Math.max(5, 2 * doc.rounds + 1)} or on an idle machine`];
+}
+
 function totalsLines(doc) {
   const t = doc.totals;
-  const p = doc.projection ?? {};
   const m = doc.machine ?? {};
   return [
-    `totals: ${t.blocks} blocks (${t.blocks_failed} failed), ${int(t.inputs)} inputs (${int(t.unsupported_inputs)} unsupported), ` +
-      `${int(t.checks)} checks: ${int(t.valid)} valid, ${int(t.invalid)} invalid`,
-    `verify, all checks (median of ${doc.rounds} rounds): ${secs(t.seconds)}, ${perSec(t.checks_per_second)} overall, ` +
-      `${perSec(t.per_worker)} per worker (${doc.workers} workers, ${doc.variant}, batch ${doc.batch_size})`,
+    `totals: ${countOf(t.blocks, 'block')} (${int(t.blocks_failed)} failed), ${countOf(t.inputs, 'input')} ` +
+      `(${int(t.unsupported_inputs)} unsupported), ${countOf(t.checks, 'check')}: ${int(t.valid)} valid, ${int(t.invalid)} invalid`,
+    `verify, all checks: ${secs(t.seconds)}, ${rateWithSpread(t)}`,
+    `  ${perSec(t.per_worker)} per worker (overall / ${countOf(doc.workers, 'worker')})`,
     ...['ecdsa', 'schnorr'].map((k) => {
       const s = t.by_type[k];
-      return `  ${k.padEnd(8)} ${int(s.checks).padStart(8)} checks  ${secs(s.seconds).padStart(9)}  ${perSec(s.checks_per_second)} (separate pass)`;
+      return `  ${k.padEnd(8)} ${int(s.checks).padStart(8)} ${s.checks === 1 ? 'check ' : 'checks'}  ${secs(s.seconds).padStart(9)}  ` +
+        `${rateWithSpread(s, 'separate pass; ')}`;
     }),
+    ...noiseLines(doc),
     `parse + sighash (main thread): ${secs(t.parse_sighash_seconds)}`,
-    p.error ? `projection: unavailable (${p.error})`
-      : `projection: full IBD signature checks in ${p.hours.toFixed(2)} h on ${doc.workers} worker(s) ` +
-        `(${int(p.workload_checks)} checks; ${p.source})`,
-    `machine: ${m.cpu}, ${m.cores} cores, ${m.platform} ${m.arch}, Node ${m.node}, emcc ${m.emcc ?? 'unknown'}`,
+    ...projectionLines(doc),
+    `machine: ${m.cpu}, ${countOf(m.cores, 'core')}, ${m.platform} ${m.arch}, Node ${m.node}, emcc ${m.emcc ?? 'unknown'}`,
   ];
+}
+
+/** The projection as a short block: result, workload, rates and model, then the sample warning. */
+function projectionLines(doc) {
+  const p = doc.projection ?? {};
+  if (p.error || p.hours === null || p.hours === undefined) return [`projection: unavailable (${p.error ?? 'no result'})`];
+  const sample = p.sample ?? {};
+  const hours = p.hours.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const rate = (r) => (r === null ? 'none in the sample' : `${int(r)}/s`);
+  const lines = [
+    `projection: ${hours} h to verify every signature of the chain on ${countOf(p.workers, 'worker')}`,
+    `  workload: ${int(p.workload_checks)} checks = ${int(p.workload_transactions)} transactions ` +
+      `(${p.workload_transactions_source}) x ${p.checks_per_transaction.toFixed(3)} checks/tx ` +
+      `(${countOf(sample.blocks, 'fixture block')}, ${countOf(sample.transactions, 'transaction')})`,
+    `  rates: ECDSA ${rate(p.rates_per_second.ecdsa)}, Schnorr ${rate(p.rates_per_second.schnorr)} (separate passes); ` +
+      'skeleton model: fixture mix stands in for the chain\'s; input types not yet evaluated add no checks',
+  ];
+  if (sample.partial) {
+    lines.push(`  WARNING: partial sample: ${int(sample.blocks)} of ${countOf(sample.fixture_blocks, 'fixture block')}; ` +
+      'checks/tx and the ECDSA/Schnorr mix come from these alone (run every fixture block for the full sample)');
+  }
+  return lines;
 }
 
 /** Problems last, so they are what the reader sees: invalid signatures, disagreements, failures. */
@@ -81,8 +140,8 @@ function tailLines(doc) {
     }
   }
   if (doc.disagreements?.length) {
-    out.push(`VERDICT DISAGREEMENT between the per-type and combined passes for ${doc.disagreements.length} ` +
-      `check(s), first: ${doc.disagreements.slice(0, 10).join(', ')}`);
+    out.push(`VERDICT DISAGREEMENT between the per-type and combined passes for ${countOf(doc.disagreements.length, 'check')}, ` +
+      `first: ${doc.disagreements.slice(0, 10).join(', ')}`);
   }
   if (doc.errors.length) {
     out.push(`FAILED BLOCKS (${doc.errors.length}):`);

@@ -1,6 +1,6 @@
 // The benchmark run: load fixtures, extract checks (main thread), verify them through the pool,
 // and assemble the result document (the same schema for --json, the terminal and later the page).
-import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
+import { fixturesDir, loadBlocks, readManifest } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../workers/engine.mjs';
 import { checkTypeName, concatChecks, walkChecks } from '../workers/job-buffer.mjs';
 import { createPool } from '../workers/pool.mjs';
@@ -20,16 +20,22 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   engine, blocks[], totals, projection, machine, errors[], disagreements[]}. Per block:
  *   {height, hash, tx_count, inputs, checks: {ecdsa, schnorr}, valid, invalid, inputs_by_type,
  *   unsupported_by_type, parse_sighash_ms, invalid_checks: [{index, type, tx, input}], error}.
- *   Totals: counts, `seconds` (combined pass wall time, median over rounds, s), `checks_per_second` and
- *   `per_worker` (sig/s), `by_type.{ecdsa,schnorr}.{checks, seconds, checks_per_second}`,
+ *   Totals: counts, `seconds` (combined pass wall time, median over rounds, s), `rounds_seconds`
+ *   (each round's wall time, s), `checks_per_second` (at the median time), `checks_per_second_min`
+ *   / `_max` (at the slowest / fastest round) and `per_worker` (checks_per_second / workers), all
+ *   sig/s; `by_type.{ecdsa,schnorr}` the same for each type's separate pass: {checks, seconds,
+ *   rounds_seconds, checks_per_second, checks_per_second_min, checks_per_second_max};
  *   `parse_sighash_seconds` (main thread). Rates are null when there is nothing to measure.
- * @throws Error when nothing can run: no fixtures directory or manifest, no wasm build, a
- *   worker that fails, a malformed check buffer.
+ *   Projection: projectIbd's result (bench/projection.mjs), or {hours: null, error}, plus
+ *   `sample: {blocks, transactions, checks, fixture_blocks, partial}`: the blocks it was measured
+ *   on, out of the `fixture_blocks` the manifest lists (`partial` when fewer).
+ * @throws Error when nothing can run: no fixtures directory or manifest, no block loads, no
+ *   wasm build, a worker that fails, a malformed check buffer.
  */
 export async function runBench(options, log) {
   const dir = fixturesDir(options.fixtures);
-  log(`fixtures: ${dir}`);
   const loaded = await loadBlocks(dir, { heights: options.heights });
+  const fixtureBlocks = readManifest(dir).blocks.length;
   let engineInfo;
   const reload = async () => {
     const engine = await loadEngine(options.variant);
@@ -67,7 +73,7 @@ export async function runBench(options, log) {
       engine: engineInfo,
       blocks,
       totals,
-      projection: projection(totals, ok, options.workers),
+      projection: projection(totals, ok, fixtureBlocks, options.workers),
       machine: machineInfo(engineInfo),
       errors: blocks.filter((b) => b.error).map((b) => ({ height: b.height, hash: b.hash, error: b.error })),
       disagreements: passes.disagreements,
@@ -114,11 +120,11 @@ function totalsOf(blocks, passes, workers) {
   const ok = blocks.filter((b) => !b.error);
   const sum = (f) => ok.reduce((n, b) => n + f(b), 0);
   const checks = sum((b) => b.checks.ecdsa + b.checks.schnorr);
-  const cps = rate(checks, passes.seconds);
+  const all = passStats(checks, passes.seconds, passes.roundsSeconds);
   const byType = {};
   for (const name of ['ecdsa', 'schnorr']) {
     const t = passes.byType[name];
-    byType[name] = { checks: t.checks, seconds: t.seconds, checks_per_second: rate(t.checks, t.seconds) };
+    byType[name] = { checks: t.checks, ...passStats(t.checks, t.seconds, t.roundsSeconds) };
   }
   return {
     blocks: blocks.length,
@@ -128,28 +134,41 @@ function totalsOf(blocks, passes, workers) {
     checks,
     valid: sum((b) => b.valid),
     invalid: sum((b) => b.invalid),
-    seconds: passes.seconds,
-    checks_per_second: cps,
-    per_worker: cps === null ? null : cps / workers,
+    ...all,
+    per_worker: all.checks_per_second === null ? null : all.checks_per_second / workers,
     by_type: byType,
     parse_sighash_seconds: sum((b) => b.parse_sighash_ms) / 1000,
   };
 }
 
-/** projectIbd (bench/projection.mjs) at the measured per-type rates; {error} when it cannot. */
-function projection(totals, okBlocks, workers) {
+/** A pass's median time, round times (s) and rates (sig/s) at the median, slowest, fastest round. */
+function passStats(checks, seconds, roundsSeconds) {
+  return {
+    seconds,
+    rounds_seconds: roundsSeconds,
+    checks_per_second: rate(checks, seconds),
+    checks_per_second_min: roundsSeconds.length ? rate(checks, Math.max(...roundsSeconds)) : null,
+    checks_per_second_max: roundsSeconds.length ? rate(checks, Math.min(...roundsSeconds)) : null,
+  };
+}
+
+/** projectIbd (bench/projection.mjs) at the separate passes' per-type rates, with the sample it
+ *  used; {hours: null, error} when it cannot. */
+function projection(totals, okBlocks, fixtureBlocks, workers) {
+  const transactions = okBlocks.reduce((n, b) => n + b.txCount, 0);
+  const sample = { blocks: okBlocks.length, transactions, checks: totals.checks,
+    fixture_blocks: fixtureBlocks, partial: okBlocks.length < fixtureBlocks };
   try {
-    return projectIbd({
-      ecdsaPerSecond: totals.by_type.ecdsa.checks_per_second,
-      schnorrPerSecond: totals.by_type.schnorr.checks_per_second,
-      workers,
-      sample: {
-        transactions: okBlocks.reduce((n, b) => n + b.txCount, 0),
-        ecdsa: totals.by_type.ecdsa.checks,
-        schnorr: totals.by_type.schnorr.checks,
-      },
-    });
+    return {
+      ...projectIbd({
+        ecdsaPerSecond: totals.by_type.ecdsa.checks_per_second,
+        schnorrPerSecond: totals.by_type.schnorr.checks_per_second,
+        workers,
+        sample: { transactions, ecdsa: totals.by_type.ecdsa.checks, schnorr: totals.by_type.schnorr.checks },
+      }),
+      sample,
+    };
   } catch (err) {
-    return { hours: null, workload_checks: null, source: null, error: err.message };
+    return { hours: null, workload_checks: null, source: null, error: err.message, sample };
   }
 }

@@ -3,6 +3,7 @@
 // all checks run together (the combined pass, whose verdicts are the ones reported).
 import { performance } from 'node:perf_hooks';
 import { CheckType, concatChecks, selectByType } from '../workers/job-buffer.mjs';
+import { countOf } from './report.mjs';
 
 /** Records of each type per worker verified, untimed, before the timed passes: V8 starts wasm
  *  in its baseline compiler and tiers hot functions up; measured here, the first ~256 checks
@@ -26,15 +27,18 @@ function median(xs) {
 
 /**
  * Runs the warm-up, then `rounds` rounds of: the ECDSA pass, the Schnorr pass, the combined
- * pass. Times reported are medians over the rounds (s); every round's verdicts must agree.
+ * pass. Times reported are medians over the rounds (s), with every round's time beside them;
+ * every round's verdicts must agree.
  * @param {import('../workers/pool.mjs').VerifyPool} pool a ready pool
  * @param {Uint8Array} checks all records (native/check_buffer.h)
  * @param {{count: number, offsets: Uint32Array, types: Uint8Array}} walked walkChecks(checks)
  * @param {{batchSize: number, rounds: number, log: (msg: string) => void}} options
- * @returns {Promise<{verdicts: Uint8Array, seconds: number, rounds: number,
- *   byType: {ecdsa: {checks: number, seconds: number}, schnorr: {checks: number, seconds: number}},
- *   disagreements: number[]}>} combined-pass verdicts (input order) and median wall time in s;
- *   per type, its pass's record count and median wall time (0 s when it has no records);
+ * @returns {Promise<{verdicts: Uint8Array, seconds: number, roundsSeconds: number[], rounds: number,
+ *   byType: {ecdsa: {checks: number, seconds: number, roundsSeconds: number[]},
+ *            schnorr: {checks: number, seconds: number, roundsSeconds: number[]}},
+ *   disagreements: number[]}>} combined-pass verdicts (input order), median wall time in s and
+ *   each round's wall time in s (round order); per type, its pass's record count, median wall
+ *   time and round times (0 s and [] when it has no records);
  *   `disagreements` lists record indices whose verdict differs between any two passes
  *   (expected empty).
  * @throws (rejects) what pool.verify rejects with (malformed record, worker failure).
@@ -54,12 +58,13 @@ export async function runVerifyPasses(pool, checks, walked, { batchSize, rounds 
     const roundVerdicts = {};
     for (const [name, sel] of [['ecdsa', ecdsa], ['schnorr', schnorr]]) {
       if (sel.indices.length === 0) continue;
-      log(`round ${round}/${rounds}: verifying ${sel.indices.length} ${name} checks (${pool.size} workers, batch ${batchSize})`);
+      log(`round ${round}/${rounds}: verifying ${countOf(sel.indices.length, `${name} check`)} ` +
+        `(${countOf(pool.size, 'worker')}, batch ${batchSize.toLocaleString('en-US')})`);
       const pass = await timedPass(pool, sel.checks, batchSize);
       times[name].push(pass.seconds);
       roundVerdicts[name] = pass.verdicts;
     }
-    log(`round ${round}/${rounds}: verifying all ${walked.count} checks`);
+    log(`round ${round}/${rounds}: verifying all ${countOf(walked.count, 'check')}`);
     const combined = await timedPass(pool, checks, batchSize);
     times.all.push(combined.seconds);
     reference ??= combined.verdicts;
@@ -68,12 +73,10 @@ export async function runVerifyPasses(pool, checks, walked, { batchSize, rounds 
       sel.indices.forEach((i, k) => { if (roundVerdicts[name]?.[k] !== reference[i]) disagreeing.add(i); });
     }
   }
-  const byType = {
-    ecdsa: { checks: ecdsa.indices.length, seconds: times.ecdsa.length ? median(times.ecdsa) : 0 },
-    schnorr: { checks: schnorr.indices.length, seconds: times.schnorr.length ? median(times.schnorr) : 0 },
-  };
+  const typePass = (sel, t) => ({ checks: sel.indices.length, seconds: t.length ? median(t) : 0, roundsSeconds: t });
   return {
-    verdicts: reference, seconds: median(times.all), rounds, byType,
+    verdicts: reference, seconds: median(times.all), roundsSeconds: times.all, rounds,
+    byType: { ecdsa: typePass(ecdsa, times.ecdsa), schnorr: typePass(schnorr, times.schnorr) },
     disagreements: [...disagreeing].sort((a, b) => a - b),
   };
 }

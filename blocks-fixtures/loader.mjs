@@ -81,8 +81,9 @@ async function readChecked(file, expectedSha256) {
  *   block?: Uint8Array, spentOutputsJson?: string, error?: string}>>} one entry per block:
  *   `block` (block.raw bytes) and `spentOutputsJson` (spent_outputs.json text) on success, else
  *   `error`, a message naming the folder or file (missing folder, unreadable file, checksum
- *   mismatch). Never rejects for one block's problem.
- * @throws Error when `dir` does not exist or the manifest is unreadable (nothing can load).
+ *   mismatch). Never rejects for one block's problem while another block loads.
+ * @throws Error when `dir` does not exist, the manifest is unreadable, or no block loads
+ *   (nothing can run): one line naming `dir` and the layout it should have.
  */
 export async function loadBlocks(dir, { heights } = {}) {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
@@ -101,7 +102,22 @@ export async function loadBlocks(dir, { heights } = {}) {
     }
     out.push(await loadOne(dir, entry));
   }
+  if (out.length > 0 && out.every((b) => b.error)) throw new Error(nothingLoaded(dir, out));
   return out;
+}
+
+/** The one-line reason why no block of `dir` loaded: the expected layout when no block folder
+ *  is there (with a hint when `dir` is the parent of a fixture set), else the first error. */
+function nothingLoaded(dir, failed) {
+  const present = failed.filter((b) => existsSync(b.dir));
+  if (present.length === 0) {
+    const nested = path.join(dir, 'blocks-fixtures');
+    return `no fixture blocks found in ${dir}: expected ${path.join(dir, 'mainnet', '<height>')}` +
+      `${path.sep}block.raw and spent_outputs.json` +
+      (existsSync(nested) ? `; did you mean ${nested}?` : ' (use --fixtures DIR or set IBD_FIXTURES)');
+  }
+  const more = failed.length > 1 ? ` (and ${failed.length - 1} more failed block${failed.length > 2 ? 's' : ''})` : '';
+  return `no fixture block of ${dir} could be loaded: ${present[0].error}${more}`;
 }
 
 /** Loads one manifest entry; returns the block or an error entry, never throws. */

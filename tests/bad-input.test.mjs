@@ -1,6 +1,7 @@
 // Bad input is reported where it is, and costs no other result: truncated blocks, spent-output
 // lists that do not match the block, missing or altered fixture files, a run of the main job
-// with one good and one bad block, and bad command-line values.
+// with one good and one bad block, a fixtures folder with no block in it, and bad command-line
+// values (--workers, --heights not in the manifest).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -129,6 +130,9 @@ test('the main job validates the good block, reports the truncated one at the en
   assert.equal(text.code, 1);
   const lines = text.stdout.trimEnd().split('\n');
   assert.match(lines.find((l) => l.trimStart().startsWith('170 ')), new RegExp(`170\\s+${entry(170).hash}\\s+2\\s+1\\s+1\\s+0\\s+1\\s+0`));
+  // The failed block's inputs are not in the totals, so its row shows none.
+  assert.match(lines.find((l) => l.trimStart().startsWith('181 ')), new RegExp(`^ +181  ${entry(181).hash}(\\s+-){7}  FAILED \\(see end\\)$`));
+  assert.ok(lines.includes('totals: 2 blocks (1 failed), 1 input (0 unsupported), 1 check: 1 valid, 0 invalid'), text.stdout);
   assert.equal(lines.at(-2), 'FAILED BLOCKS (1):');
   assert.match(lines.at(-1), /^ {2}181 .*byte \d+/);
 });
@@ -140,4 +144,49 @@ test('--workers 0 and --workers abc are refused with a clear message', async () 
     assert.match(r.stderr, new RegExp(`--workers must be a positive integer \\(1 to 256\\), got "${value.replace('.', '\\.')}"`));
     assert.equal(r.stdout, '');
   }
+});
+
+test('a fixtures folder with no block in it stops before verifying, with one line naming it, exit 1', async () => {
+  const empty = path.join(tmpRoot, 'empty');
+  mkdirSync(empty);
+  const expected = `no fixture blocks found in ${empty}: expected ${path.join(empty, 'mainnet', '<height>', 'block.raw')} and spent_outputs.json`;
+  const text = await run(['--fixtures', empty, '--workers', '1']);
+  assert.equal(text.code, 1);
+  assert.equal(text.stdout, '');
+  assert.equal(text.stderr, `[bench] error: ${expected} (use --fixtures DIR or set IBD_FIXTURES)\n`);
+
+  // One level too high: the folder holds a fixture set.
+  const parent = path.join(tmpRoot, 'parent');
+  tempFixtures(path.join('parent', 'blocks-fixtures'), [170]);
+  const json = await run(['--fixtures', parent, '--workers', '1', '--json']);
+  assert.equal(json.code, 1);
+  const hint = `no fixture blocks found in ${parent}: expected ${path.join(parent, 'mainnet', '<height>', 'block.raw')} ` +
+    `and spent_outputs.json; did you mean ${path.join(parent, 'blocks-fixtures')}?`;
+  assert.deepEqual(JSON.parse(json.stdout), { error: hint, exit_code: 1 });
+  assert.equal(json.stderr, `[bench] error: ${hint}\n`);
+
+  // The loader itself: every block present but none intact names the first problem.
+  const bad = tempFixtures('all-bad', [170, 181]);
+  writeFileSync(path.join(bad, 'mainnet', '170', 'block.raw'), 'changed after the manifest');
+  writeFileSync(path.join(bad, 'mainnet', '181', 'block.raw'), 'changed too');
+  await assert.rejects(loadBlocks(bad), (err) => {
+    assert.match(err.message, new RegExp(`^no fixture block of ${bad} could be loaded: ${path.join(bad, 'mainnet', '170', 'block.raw')}: sha256 .* \\(and 1 more failed block\\)$`));
+    return true;
+  });
+});
+
+test('--heights with a height the manifest does not list is a usage error listing the heights, exit 2', async () => {
+  const r = await run(['--heights', '170,999,5']);
+  assert.equal(r.code, 2);
+  assert.equal(r.stdout, '');
+  const available = manifest.blocks.map((b) => b.height);
+  assert.equal(available.length, 24);
+  assert.equal(r.stderr, `error: --heights: 999, 5 are not in the fixture manifest ${manifest.path}; ` +
+    `available heights: ${available.join(', ')}\n(npm start -- --help or node bench/main.mjs --help for usage)\n`);
+
+  const dir = tempFixtures('heights', [170, 181]);
+  const own = await run(['--fixtures', dir, '--heights', '182', '--json']);
+  assert.equal(own.code, 2);
+  assert.equal(own.stdout, '');
+  assert.match(own.stderr, new RegExp(`^error: --heights: 182 is not in the fixture manifest ${path.join(dir, 'manifest.json')}; available heights: 170, 181\\n`));
 });

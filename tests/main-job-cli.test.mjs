@@ -1,0 +1,106 @@
+// What the main job says about its own measurement: the projection names the sample it was
+// computed from (and warns when --heights made it a subset of the fixture set), which rates it
+// used, every pass's spread over rounds, and a warning when rounds disagree too much.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
+import { formatReport } from '../bench/report.mjs';
+
+const MAIN = path.join(REPO_ROOT, 'bench', 'main.mjs');
+const CHAIN_TXS = 1_161_875_261;
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+
+/** Runs the main job; resolves to {code, stdout, stderr}. */
+const run = (args) => promisify(execFile)(process.execPath, [MAIN, ...args], { timeout: 300_000, maxBuffer: 64 << 20 })
+  .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (err) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }));
+
+// Blocks 170 (2 transactions, 1 ECDSA check) and 866342 (4,864 transactions, 5,502 ECDSA and
+// 2,223 Schnorr checks): 4,866 transactions, 7,726 checks.
+const subset = await run(['--heights', '170,866342', '--workers', '1', '--rounds', '3', '--json']);
+const subsetDoc = JSON.parse(subset.stdout);
+
+test('--heights subset: the projection names its sample, flags it partial, and uses the separate passes\' rates', () => {
+  assert.equal(subset.code, 0, subset.stderr);
+  const p = subsetDoc.projection;
+  assert.deepEqual(p.sample, { blocks: 2, transactions: 4866, checks: 7726, fixture_blocks: 24, partial: true });
+  assert.equal(p.checks_per_transaction, 7726 / 4866);
+  assert.equal(p.workload_checks, Math.round(CHAIN_TXS * (7726 / 4866)));
+  assert.equal(p.workload_transactions, CHAIN_TXS);
+  const { ecdsa, schnorr } = subsetDoc.totals.by_type;
+  assert.deepEqual([ecdsa.checks, schnorr.checks], [5503, 2223]);
+  assert.deepEqual(p.rates_per_second, { ecdsa: ecdsa.checks_per_second, schnorr: schnorr.checks_per_second });
+  const hours = CHAIN_TXS * (7726 / 4866) * ((5503 / 7726) / ecdsa.checks_per_second + (2223 / 7726) / schnorr.checks_per_second) / 3600;
+  assert.ok(Math.abs(p.hours - hours) < 1e-6 * hours, `${p.hours} vs ${hours}`);
+
+  const lines = formatReport(subsetDoc).split('\n');
+  const at = lines.findIndex((l) => l.startsWith('projection: '));
+  assert.equal(lines[at], `projection: ${p.hours.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ` +
+    'h to verify every signature of the chain on 1 worker');
+  assert.equal(lines[at + 1], `  workload: ${fmt(p.workload_checks)} checks = 1,161,875,261 transactions ` +
+    '(Bitcoin Core v29.0 chainTxData, 2025-03-03) x 1.588 checks/tx (2 fixture blocks, 4,866 transactions)');
+  assert.ok(lines[at + 2].startsWith(`  rates: ECDSA ${fmt(ecdsa.checks_per_second)}/s, Schnorr ${fmt(schnorr.checks_per_second)}/s (separate passes); `));
+  assert.match(lines[at + 3], /^ {2}WARNING: partial sample: 2 of 24 fixture blocks; /);
+});
+
+test('the terminal report of a --heights subset shows the sample and the partial-sample warning', async () => {
+  const text = await run(['--heights', '170', '--workers', '1', '--rounds', '1']);
+  assert.equal(text.code, 0, text.stderr);
+  const lines = text.stdout.split('\n');
+  assert.ok(lines.includes('totals: 1 block (0 failed), 1 input (0 unsupported), 1 check: 1 valid, 0 invalid'), text.stdout);
+  assert.ok(lines.some((l) => / x 0\.500 checks\/tx \(1 fixture block, 2 transactions\)$/.test(l)), text.stdout);
+  assert.ok(lines.some((l) => l.startsWith('  WARNING: partial sample: 1 of 24 fixture blocks; ')), text.stdout);
+  assert.ok(lines.some((l) => /^verify, all checks: \d+\.\d{3} s, [\d,]+ checks\/s \(1 round\)$/.test(l)), text.stdout);
+  assert.ok(lines.some((l) => /^ {2}[\d,]+ checks\/s per worker \(overall \/ 1 worker\)$/.test(l)), text.stdout);
+  assert.match(lines[0], /^ibd-wasm: wasm variant simd, 1 worker, batch 2,048, /);
+  const extracted = text.stderr.split('\n').filter((l) => l.includes('extracted'));
+  assert.equal(extracted.length, 1, text.stderr);
+  assert.match(extracted[0], /^\[bench\] extracted 1 block, 1 check in \d+\.\d\d s$/);
+  assert.doesNotMatch(text.stderr, /fixtures:/);
+});
+
+test('every pass reports its median and its spread over rounds, in JSON and on the terminal', () => {
+  const t = subsetDoc.totals;
+  for (const [pass, checks] of [[t, 7726], [t.by_type.ecdsa, 5503], [t.by_type.schnorr, 2223]]) {
+    const rounds = pass.rounds_seconds;
+    assert.equal(rounds.length, 3);
+    assert.equal(pass.seconds, [...rounds].sort((a, b) => a - b)[1]);
+    assert.equal(pass.checks_per_second, checks / pass.seconds);
+    assert.equal(pass.checks_per_second_min, checks / Math.max(...rounds));
+    assert.equal(pass.checks_per_second_max, checks / Math.min(...rounds));
+  }
+  assert.equal(t.per_worker, t.checks_per_second);
+  const lines = formatReport(subsetDoc).split('\n');
+  assert.ok(lines.includes(`verify, all checks: ${t.seconds.toFixed(3)} s, ${fmt(t.checks_per_second)} checks/s ` +
+    `(median of 3 rounds, min ${fmt(t.checks_per_second_min)} – max ${fmt(t.checks_per_second_max)})`));
+  const s = t.by_type.schnorr;
+  assert.ok(lines.some((l) => l.endsWith(`${fmt(s.checks_per_second)} checks/s (separate pass; median of 3 rounds, ` +
+    `min ${fmt(s.checks_per_second_min)} – max ${fmt(s.checks_per_second_max)})`)));
+});
+
+test('rounds more than 1.25x apart give a noise warning suggesting more rounds; closer rounds none', () => {
+  const withRounds = (all, ecdsa, schnorr) => {
+    const doc = structuredClone(subsetDoc);
+    doc.totals.rounds_seconds = all;
+    doc.totals.by_type.ecdsa.rounds_seconds = ecdsa;
+    doc.totals.by_type.schnorr.rounds_seconds = schnorr;
+    return formatReport(doc).split('\n').filter((l) => l.startsWith('WARNING: noisy'));
+  };
+  assert.deepEqual(withRounds([1, 1.25, 1.1], [2, 2.2, 2.4], [0.5, 0.5, 0.5]), []);
+  assert.deepEqual(withRounds([1, 1.2, 1.1], [2, 2.6, 2.2], [0.4, 0.6, 0.5]), [
+    'WARNING: noisy machine: round times varied by up to 1.30x (ecdsa), 1.50x (schnorr); ' +
+      'rates are less certain; rerun with --rounds 7 or on an idle machine',
+  ]);
+});
+
+test('every fixture block: the projection\'s sample is the whole set, with no partial-sample warning', async () => {
+  const full = await run(['--workers', '1', '--rounds', '1', '--json']);
+  assert.equal(full.code, 0, full.stderr);
+  const doc = JSON.parse(full.stdout);
+  assert.deepEqual(doc.projection.sample, { blocks: 24, transactions: 7363, checks: 13493, fixture_blocks: 24, partial: false });
+  const text = formatReport(doc);
+  assert.match(text, / x 1\.833 checks\/tx \(24 fixture blocks, 7,363 transactions\)\n/);
+  assert.doesNotMatch(text, /partial sample/);
+});
