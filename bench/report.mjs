@@ -48,7 +48,7 @@ export function formatReport(doc) {
   out.push(row(['height', 'hash', 'txs', 'inputs', 'ecdsa', 'schnorr', 'valid', 'invalid', 'parse+sighash ms'], widths));
   for (const b of doc.blocks) {
     if (b.error) {
-      out.push(row([b.height, b.hash ?? '?', '-', '-', '-', '-', '-', '-', '-'], widths) + '  FAILED (see end)');
+      out.push(row([b.height ?? '?', b.hash ?? '?', '-', '-', '-', '-', '-', '-', '-'], widths) + '  FAILED (see end)');
       continue;
     }
     out.push(row([b.height, b.hash, int(b.tx_count), int(b.inputs), int(b.checks.ecdsa), int(b.checks.schnorr),
@@ -145,7 +145,7 @@ function tailLines(doc) {
   }
   if (doc.errors.length) {
     out.push(`FAILED BLOCKS (${doc.errors.length}):`);
-    for (const e of doc.errors) out.push(`  ${e.height}${e.hash ? ` ${e.hash}` : ''}: ${e.error}`);
+    for (const e of doc.errors) out.push(`  ${e.height ?? '?'}${e.hash ? ` ${e.hash}` : ''}: ${e.error}`);
   }
   if (!out.length) out.push('all checks valid; no block failed');
   return out;

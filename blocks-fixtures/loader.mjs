@@ -43,8 +43,33 @@ export function readManifest(dir) {
   } catch (err) {
     throw new Error(`cannot read fixture manifest ${file}: ${err.message}`);
   }
-  if (!Array.isArray(parsed.blocks)) throw new Error(`fixture manifest ${file} has no "blocks" array`);
+  if (!Array.isArray(parsed?.blocks)) throw new Error(`fixture manifest ${file} has no "blocks" array`);
+  if (parsed.blocks.length === 0) throw new Error(`fixture manifest ${file} lists no blocks`);
   return { path: file, blocks: parsed.blocks };
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/**
+ * Checks one manifest entry: an object with an integer `height` >= 0, a 64-hex `hash`,
+ * `block_raw_sha256` and `spent_outputs_sha256`, an integer `inputs` >= 0, and a relative `dir`
+ * that stays inside the fixtures directory `dir`.
+ * @returns {string|null} what is wrong, naming the entry index, or null when it is sound
+ */
+function manifestEntryProblem(entry, index, dir) {
+  const where = `manifest entry ${index}`;
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return `${where} is not an object`;
+  if (!Number.isInteger(entry.height) || entry.height < 0) return `${where}: height ${JSON.stringify(entry.height)} is not a block height`;
+  for (const field of ['hash', 'block_raw_sha256', 'spent_outputs_sha256']) {
+    if (typeof entry[field] !== 'string' || !HEX64.test(entry[field])) return `${where} (height ${entry.height}): ${field} is not 64 lowercase hex digits`;
+  }
+  if (!Number.isInteger(entry.inputs) || entry.inputs < 0) return `${where} (height ${entry.height}): inputs is not a count`;
+  if (typeof entry.dir !== 'string' || entry.dir === '') return `${where} (height ${entry.height}): dir is not a path`;
+  const rel = path.relative(dir, path.resolve(dir, entry.dir));
+  if (path.isAbsolute(entry.dir) || rel.startsWith('..') || path.isAbsolute(rel)) {
+    return `${where} (height ${entry.height}): dir ${entry.dir} leads outside the fixtures directory`;
+  }
+  return null;
 }
 
 /** SHA-256 of `bytes`, lowercase hex. */
@@ -81,18 +106,34 @@ async function readChecked(file, expectedSha256) {
  *   block?: Uint8Array, spentOutputsJson?: string, error?: string}>>} one entry per block:
  *   `block` (block.raw bytes) and `spentOutputsJson` (spent_outputs.json text) on success, else
  *   `error`, a message naming the folder or file (missing folder, unreadable file, checksum
- *   mismatch). Never rejects for one block's problem while another block loads.
+ *   mismatch, a malformed or repeated manifest entry, whose `dir` is null). Never rejects for
+ *   one block's problem while another block loads.
  * @throws Error when `dir` does not exist, the manifest is unreadable, or no block loads
  *   (nothing can run): one line naming `dir` and the layout it should have.
  */
 export async function loadBlocks(dir, { heights } = {}) {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+  if (!existsSync(dir)) {
     throw new Error(`fixtures directory ${dir} does not exist (use --fixtures DIR or set IBD_FIXTURES)`);
   }
+  if (!statSync(dir).isDirectory()) {
+    throw new Error(`fixtures path ${dir} is not a directory (use --fixtures DIR or set IBD_FIXTURES)`);
+  }
   const manifest = readManifest(dir);
-  const byHeight = new Map(manifest.blocks.map((b) => [b.height, b]));
-  const wanted = heights ?? manifest.blocks.map((b) => b.height);
-  const out = [];
+  // Sound entries by height; a malformed or repeated entry becomes that entry's error only.
+  const byHeight = new Map();
+  const bad = [];
+  manifest.blocks.forEach((entry, index) => {
+    let problem = manifestEntryProblem(entry, index, dir);
+    if (!problem && byHeight.has(entry.height)) problem = `manifest entry ${index} repeats height ${entry.height}`;
+    if (problem) {
+      const height = Number.isInteger(entry?.height) ? entry.height : null;
+      bad.push({ height, hash: null, dir: null, inputs: null, error: `${manifest.path}: ${problem}` });
+    } else {
+      byHeight.set(entry.height, entry);
+    }
+  });
+  const wanted = heights ?? [...byHeight.keys()];
+  const out = heights ? [] : [...bad];
   for (const height of wanted) {
     const entry = byHeight.get(height);
     if (!entry) {
@@ -109,7 +150,7 @@ export async function loadBlocks(dir, { heights } = {}) {
 /** The one-line reason why no block of `dir` loaded: the expected layout when no block folder
  *  is there (with a hint when `dir` is the parent of a fixture set), else the first error. */
 function nothingLoaded(dir, failed) {
-  const present = failed.filter((b) => existsSync(b.dir));
+  const present = failed.filter((b) => b.dir === null || existsSync(b.dir));
   if (present.length === 0) {
     const nested = path.join(dir, 'blocks-fixtures');
     return `no fixture blocks found in ${dir}: expected ${path.join(dir, 'mainnet', '<height>')}` +

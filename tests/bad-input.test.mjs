@@ -106,6 +106,34 @@ test('a missing folder, a missing file and a changed file are per-block errors n
   await assert.rejects(loadBlocks(path.join(tmpRoot, 'nowhere')), /fixtures directory .*nowhere does not exist/);
 });
 
+test('a malformed, repeated or escaping manifest entry fails alone; the good block still loads', async () => {
+  const dir = tempFixtures('manifest-entries', [170, 181]);
+  const file = path.join(dir, 'manifest.json');
+  const { blocks } = JSON.parse(readFileSync(file, 'utf8'));
+  const [good, other] = blocks;
+  writeFileSync(file, JSON.stringify({ blocks: [
+    good,
+    null,
+    { ...other, block_raw_sha256: undefined },
+    { ...other, dir: '../../../../etc' },
+    other,
+    { ...other },
+  ] }));
+  const loaded = await loadBlocks(dir);
+  const byError = (re) => loaded.filter((b) => re.test(b.error ?? ''));
+  assert.equal(loaded.find((b) => b.height === 170).block.length, 490);
+  assert.equal(loaded.find((b) => b.height === 181 && !b.error).block.length, 490);
+  assert.equal(byError(/manifest entry 1 is not an object/).length, 1);
+  assert.equal(byError(/manifest entry 2 \(height 181\): block_raw_sha256 is not 64 lowercase hex digits/).length, 1);
+  assert.equal(byError(/manifest entry 3 \(height 181\): dir \.\.\/\.\.\/\.\.\/\.\.\/etc leads outside the fixtures directory/).length, 1);
+  assert.equal(byError(/manifest entry 5 repeats height 181/).length, 1);
+  assert.equal(loaded.length, 6);
+
+  writeFileSync(file, JSON.stringify({ blocks: [] }));
+  await assert.rejects(loadBlocks(dir), /manifest .* lists no blocks/);
+  await assert.rejects(loadBlocks(file), /fixtures path .* is not a directory/);
+});
+
 const run = (args) => promisify(execFile)(process.execPath, [MAIN, ...args], { timeout: 120_000, maxBuffer: 64 << 20 })
   .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (err) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr, killed: err.killed }));
 
