@@ -105,4 +105,33 @@ bool EcdsaSignatureParseDerLax(const uint8_t* der, size_t der_len, secp256k1_ecd
     return true;
 }
 
+namespace {
+
+/** A DER INTEGER body of `n` bytes at `p` is positive and minimal: not empty, top bit of the
+ *  first byte clear, and no 0x00 first byte unless the second byte needs it (top bit set). */
+bool IsStrictDerInteger(const uint8_t* p, size_t n) {
+    if (n == 0) return false;
+    if (p[0] & 0x80) return false;
+    if (n >= 2 && p[0] == 0x00 && (p[1] & 0x80) == 0) return false;
+    return true;
+}
+
+}  // namespace
+
+bool IsValidSignatureEncoding(const uint8_t* sig, size_t len) {
+    // Smallest: 30 06 02 01 R 02 01 S ht (9 bytes); largest: two 33-byte integers (73 bytes).
+    if (len < 9 || len > 73) return false;
+    if (sig[0] != 0x30) return false;
+    if (sig[1] != len - 3) return false;  // the sequence is everything but 30, L and hash_type
+    if (sig[2] != 0x02) return false;
+    const size_t len_r = sig[3];
+    // R occupies [4, 4 + len_r); then 0x02, lenS and S, then the hash_type byte: the S tag and
+    // length must lie before the last byte.
+    if (4 + len_r + 2 > len - 1) return false;
+    if (sig[4 + len_r] != 0x02) return false;
+    const size_t len_s = sig[5 + len_r];
+    if (len_r + len_s + 7 != len) return false;  // nothing missing, nothing left over
+    return IsStrictDerInteger(sig + 4, len_r) && IsStrictDerInteger(sig + 6 + len_r, len_s);
+}
+
 }  // namespace ibd

@@ -34,4 +34,17 @@ namespace ibd {
  *  Uses secp256k1_context_static; thread-safe. */
 bool EcdsaSignatureParseDerLax(const uint8_t* der, size_t der_len, secp256k1_ecdsa_signature* sig);
 
+/** BIP66 strict DER, the rule of Core's IsValidSignatureEncoding (script/interpreter.cpp) that
+ *  SCRIPT_VERIFY_DERSIG enforces for every CHECKSIG from block 363,725. `sig[0..len)` is the
+ *  WHOLE signature element, hash_type byte included. True iff it is exactly
+ *    0x30 L 0x02 lenR R 0x02 lenS S hash_type
+ *  with: 9 <= len <= 73; L == len - 3 (the sequence covers everything but the first two bytes
+ *  and the hash_type); lenR >= 1 and lenS >= 1, both integers inside the element and together
+ *  filling it (lenR + lenS + 7 == len); R and S not negative (top bit of the first byte clear)
+ *  and minimally encoded (a leading 0x00 only when the next byte has its top bit set).
+ *  The hash_type value itself is not checked (that is STRICTENC, policy only). The empty
+ *  element is not DER; callers allow it separately (Core's CheckSignatureEncoding: an empty
+ *  signature passes and makes CHECKSIG return false). Never reads outside `sig[0..len)`. */
+bool IsValidSignatureEncoding(const uint8_t* sig, size_t len);
+
 }  // namespace ibd

@@ -1,6 +1,7 @@
 // Implementation of ExtractBlockChecks (engine.h): parse, check, align the spent outputs, extract.
 #include "engine.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "block.h"
@@ -20,8 +21,9 @@ std::string ToLower(std::string s) {
 }  // namespace
 
 BlockChecks ExtractBlockChecks(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
-                               const std::string& expected_hash_hex) {
+                               const std::string& expected_hash_hex, int32_t height) {
     Location at_block;
+    if (height < 0) throw Error("block height is negative: " + std::to_string(height), at_block);
     // The expected hash is compared before anything else is parsed, so that a wrong file pair
     // is reported as such rather than as whatever parse error its bytes produce.
     if (!expected_hash_hex.empty()) {
@@ -45,10 +47,29 @@ BlockChecks ExtractBlockChecks(const uint8_t* block_raw, size_t block_len, const
     at_block.block_hash = block.hash_hex;
     CheckBlock(block);
 
+    // BIP34 (Core's ContextualCheckBlock): the coinbase scriptSig starts with CScript() << height.
+    if (height >= kBip34Height) {
+        const std::vector<uint8_t> expect = SerializeScriptHeight(height);
+        const TxIn& cb_in = block.txs[0].vin[0];  // CheckBlock: txs[0] is a coinbase, one input
+        if (cb_in.script_sig.size() < expect.size() ||
+            !std::equal(expect.begin(), expect.end(), cb_in.script_sig.begin())) {
+            Location at = at_block;
+            at.tx_index = 0;
+            at.input_index = 0;
+            at.byte_offset = static_cast<int64_t>(cb_in.offset);
+            const size_t shown = std::min<size_t>(cb_in.script_sig.size(), 8);
+            throw Error("bad-cb-height: block " + block.hash_hex + " given height " + std::to_string(height) +
+                            " (BIP34 active from " + std::to_string(kBip34Height) +
+                            ") but its coinbase scriptSig does not start with " + HexEncode(expect) +
+                            " (it starts with " + HexEncode(cb_in.script_sig.data(), shown) + ")",
+                        at);
+        }
+    }
+
     BlockChecks out;
     out.hash_hex = block.hash_hex;
     out.tx_count = static_cast<uint32_t>(block.txs.size());
-    const ScriptFlags flags = GetBlockScriptFlags(block.hash);
+    const ScriptFlags flags = GetBlockScriptFlags(block.hash, height);
 
     size_t next = 0;  // index of the next unused entry of `spent`
     std::vector<const SpentOutput*> tx_spent;

@@ -24,8 +24,11 @@ struct SpentOutput {
  *  object with `spent_outputs`, an array of {txid, vout, value, script_pubkey}) into the list
  *  of spent outputs, one per non-coinbase input in block order. `txid`/`vout` are kept for the
  *  outpoint cross-check in ExtractBlockChecks.
- *  Throws Error naming the entry index (as input_index) and field on malformed JSON, a missing
- *  or mistyped field, a negative or over-21e6-BTC value, or non-hex script. */
+ *  Throws Error whose reason names the entry and field ("spent_outputs[2].value: negative") on
+ *  malformed JSON, a missing or mistyped field, a negative or over-21e6-BTC value, or non-hex
+ *  script. The location's input_index stays -1: an entry index is not an input index (entry k
+ *  is the k-th non-coinbase input of the block, counted across transactions). JSON syntax
+ *  errors carry the byte offset. Allocation failure is let through as std::bad_alloc. */
 struct SpentOutputEntry {
     SpentOutput out;
     std::string txid_hex;  // display hex of the spent outpoint's txid
@@ -62,10 +65,19 @@ struct BlockChecks {
  *  input's prevout, then computes the sighash of every supported input (legacy: Core's
  *  SignatureHash with SigVersion::BASE; BIP143; BIP341 "Common signature message", key path) and
  *  appends one check record per signature to `checks`.
+ *
+ *  `height` is the block's mainnet height (required, >= 0). It selects the height-activated
+ *  rules: from 227,931 (BIP34) the coinbase scriptSig must start with SerializeScriptHeight(
+ *  height) (Core's ContextualCheckBlock, "bad-cb-height"), which also cross-checks the height
+ *  given; from 363,725 (BIP66) ECDSA signatures must be strict DER (extract.h, SCRIPT_ERR_SIG_DER).
+ *  Below 227,931 the height cannot be cross-checked: a wrong one there only decides DERSIG.
+ *
  *  Throws Error naming block hash, tx index, input index and byte offset for a truncated or
- *  malformed block, a hash or merkle mismatch, or a spent-outputs list that does not match. */
+ *  malformed block, a hash or merkle mismatch, a negative height, a coinbase without the BIP34
+ *  height, a spent-outputs list that does not match, or an input that fails its script
+ *  regardless of signatures (extract.h). */
 BlockChecks ExtractBlockChecks(const uint8_t* block_raw, size_t block_len,
                                const std::vector<SpentOutputEntry>& spent,
-                               const std::string& expected_hash_hex);
+                               const std::string& expected_hash_hex, int32_t height);
 
 }  // namespace ibd

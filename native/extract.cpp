@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "ecdsa_lax_der.h"
 #include "error.h"
 #include "hex.h"
 #include "ripemd160.h"
@@ -102,7 +103,7 @@ InputSpend ClassifyWitnessProgram(const std::vector<std::vector<uint8_t>>& witne
 
 }  // namespace
 
-ScriptFlags GetBlockScriptFlags(const Hash32& block_hash) {
+ScriptFlags GetBlockScriptFlags(const Hash32& block_hash, int32_t height) {
     static const char* const kBip16Exception = "00000000000002dc756eebf4f49723ed8d30cc28a5f108eb94b1ba88ac4f9c22";
     static const char* const kTaprootException = "0000000000000000000f14c35b2d841e986ab5441de8c585d5ffe55ea1e395ad";
     ScriptFlags flags;
@@ -112,7 +113,18 @@ ScriptFlags GetBlockScriptFlags(const Hash32& block_hash) {
     } else if (hex == kTaprootException) {
         flags.taproot = false;  // SCRIPT_VERIFY_P2SH | SCRIPT_VERIFY_WITNESS
     }
+    // Core adds DERSIG after applying the exception (DeploymentActiveAt(DEPLOYMENT_DERSIG)).
+    flags.dersig = height >= kBip66Height;
     return flags;
+}
+
+std::vector<uint8_t> SerializeScriptHeight(int32_t height) {
+    if (height == 0) return {OP_0};
+    if (height >= 1 && height <= 16) return {static_cast<uint8_t>(OP_1 + height - 1)};
+    std::vector<uint8_t> num;
+    for (uint32_t v = static_cast<uint32_t>(height); v != 0; v >>= 8) num.push_back(static_cast<uint8_t>(v & 0xff));
+    if (num.back() & 0x80) num.push_back(0x00);  // keep it positive
+    return SerializePush(num.data(), num.size());
 }
 
 const char* SpendTypeName(SpendType type) {
@@ -238,6 +250,16 @@ void ExtractTransactionChecks(const Transaction& tx, uint32_t tx_index, const st
             throw e.with_context(where(i));
         }
         const SpendType t = spends[i].type;
+        // BIP66: CHECKSIG's CheckSignatureEncoding (the empty signature is allowed; it just
+        // makes CHECKSIG false). The templates run CHECKSIG last, so classification errors
+        // (hash mismatch, missing elements) come first, as in Core.
+        if (flags.dersig && t != SpendType::kUnsupported && t != SpendType::kP2TRKeyPath && !spends[i].sig.empty() &&
+            !IsValidSignatureEncoding(spends[i].sig.data(), spends[i].sig.size())) {
+            throw Error("SCRIPT_ERR_SIG_DER: tx " + std::to_string(tx_index) + " input " + std::to_string(i) + " (" +
+                            SpendTypeName(t) + ") signature is not strict DER (BIP66, enforced from height " +
+                            std::to_string(kBip66Height) + "): " + HexEncode(spends[i].sig.data(), spends[i].sig.size()),
+                        where(i));
+        }
         need_bip143 = need_bip143 || t == SpendType::kP2WPKH || t == SpendType::kP2SH_P2WPKH;
         need_bip341 = need_bip341 || t == SpendType::kP2TRKeyPath;
     }

@@ -26,6 +26,12 @@
 // reason, and the extraction stops there. An invalid signature is not an error: its record is
 // emitted and verifies kInvalid (an empty ECDSA signature gives a record with sig_len 0 and a
 // zero msg32; a key longer than 255 bytes gives pubkey_len 0).
+//
+// BIP66 (ScriptFlags::dersig): a non-empty ECDSA signature of a p2pk / p2pkh / p2wpkh /
+// p2sh-p2wpkh input that is not strict DER (IsValidSignatureEncoding, ecdsa_lax_der.h) fails
+// its CHECKSIG with SCRIPT_ERR_SIG_DER: ExtractTransactionChecks throws Error whose reason names
+// SCRIPT_ERR_SIG_DER, the tx index and the input index. Signatures of unsupported inputs (bare
+// or P2SH multisig, p2wsh, ...) are not looked at: the engine does not evaluate those scripts.
 #pragma once
 
 #include <cstdint>
@@ -39,20 +45,36 @@
 
 namespace ibd {
 
+/** Mainnet activation heights (Core's consensus.BIP34Height / BIP66Height, kernel/chainparams.cpp):
+ *  from kBip34Height the coinbase scriptSig starts with the block height (ExtractBlockChecks
+ *  checks it); from kBip66Height SCRIPT_VERIFY_DERSIG applies. */
+constexpr int32_t kBip34Height = 227931;
+constexpr int32_t kBip66Height = 363725;
+
 /** Which consensus script rules apply to a block (Core's GetBlockScriptFlags, the parts that
  *  change what a signature check is). Core enables P2SH, WITNESS and TAPROOT for every block
  *  except its script_flag_exceptions (kernel/chainparams.cpp, mainnet):
  *    00000000000002dc756eebf4f49723ed8d30cc28a5f108eb94b1ba88ac4f9c22  (BIP16 exception) none
  *    0000000000000000000f14c35b2d841e986ab5441de8c585d5ffe55ea1e395ad  (taproot exception)
  *                                                                      P2SH and WITNESS only
- *  DERSIG (BIP66, strict DER from height 363,725) depends on the height, which the engine does
- *  not know: records carry the DER bytes and are verified with Core's lax parser. */
+ *  and then adds DERSIG (BIP66) from height kBip66Height, exception or not. Under DERSIG every
+ *  non-empty ECDSA signature of a supported input must pass IsValidSignatureEncoding
+ *  (ecdsa_lax_der.h) or the block is invalid (SCRIPT_ERR_SIG_DER); before it, records are
+ *  verified with Core's lax DER parser either way. A default ScriptFlags is a modern block
+ *  (all four rules). */
 struct ScriptFlags {
     bool p2sh = true;
     bool witness = true;
     bool taproot = true;
+    bool dersig = true;
 };
-ScriptFlags GetBlockScriptFlags(const Hash32& block_hash);
+ScriptFlags GetBlockScriptFlags(const Hash32& block_hash, int32_t height);
+
+/** Core's `CScript() << height` (script.h push_int64) for height >= 0: OP_0 for 0, OP_1..OP_16
+ *  for 1..16, otherwise a push of the minimal little-endian CScriptNum encoding (a 0x00 byte
+ *  appended when the top byte has its 0x80 bit set). BIP34 requires the coinbase scriptSig to
+ *  start with these bytes. */
+std::vector<uint8_t> SerializeScriptHeight(int32_t height);
 
 /** The kind of spend ClassifyInput recognised. */
 enum class SpendType {
@@ -93,7 +115,8 @@ void AppendCheckRecord(std::vector<uint8_t>& buf, CheckType type, const uint8_t*
  *  the signature push; BIP143 with scriptCode 76 a9 14 <20> 88 ac for the p2wpkh forms; BIP341
  *  key path) and appends records, origins and counts to `out`. `spent` holds the output spent by
  *  each input, in input order. Throws Error naming tx_index, input_index and the input's byte
- *  offset for ClassifyInput's failures and for a taproot hash_type that BIP341 rejects. */
+ *  offset for ClassifyInput's failures, for a taproot hash_type that BIP341 rejects, and (under
+ *  flags.dersig) for an ECDSA signature that is not strict DER (SCRIPT_ERR_SIG_DER). */
 void ExtractTransactionChecks(const Transaction& tx, uint32_t tx_index, const std::vector<const SpentOutput*>& spent,
                               const ScriptFlags& flags, BlockChecks& out);
 

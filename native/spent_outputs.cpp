@@ -18,11 +18,9 @@ namespace {
 
 using nlohmann::json;
 
-Location EntryLocation(size_t index) {
-    Location at;
-    at.input_index = static_cast<int64_t>(index);
-    return at;
-}
+/** Entry errors are named in the reason ("spent_outputs[k]..."); the location stays empty:
+ *  entry k is not input k of any transaction (engine.h). */
+Location EntryLocation(size_t) { return Location{}; }
 
 [[noreturn]] void FailField(size_t index, const char* field, const std::string& problem) {
     throw Error("spent_outputs[" + std::to_string(index) + "]." + field + ": " + problem, EntryLocation(index));

@@ -2,7 +2,9 @@
 // converts between JS values and the engine's types (native/engine.h, native/batch_verify.h).
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -53,12 +55,32 @@ val Failure(const std::string& message, const std::string& reason, const ibd::Lo
     return r;
 }
 
-/** extractBlock(block: Uint8Array, spentOutputsJson: string, expectedHashHex: string). */
-val ExtractBlock(val block, std::string spent_outputs_json, std::string expected_hash_hex) {
+/** extractBlock(block: Uint8Array, spentOutputsJson: string, expectedHashHex: string,
+ *  height: number). `height` must be a JS number holding an integer in [0, 2^31 - 1]. */
+val ExtractBlock(val block, std::string spent_outputs_json, std::string expected_hash_hex, val height_val) {
     try {
+        if (!height_val.isNumber()) {
+            return Failure("height must be a number (the block's height)", "height must be a number (the block's height)",
+                           ibd::Location{});
+        }
+        const double h = height_val.as<double>();
+        if (!(h >= 0 && h <= 2147483647.0) || h != static_cast<double>(static_cast<int64_t>(h))) {
+            char shown[32];
+            std::snprintf(shown, sizeof shown, "%.17g", h);
+            const std::string msg = std::string("height must be an integer in [0, 2147483647], got ") + shown;
+            return Failure(msg, msg, ibd::Location{});
+        }
+        const int32_t height = static_cast<int32_t>(h);
         const std::vector<uint8_t> raw = CopyIn(block);
-        const std::vector<ibd::SpentOutputEntry> spent = ibd::ParseSpentOutputsJson(spent_outputs_json);
-        const ibd::BlockChecks bc = ibd::ExtractBlockChecks(raw.data(), raw.size(), spent, expected_hash_hex);
+        std::vector<ibd::SpentOutputEntry> spent;
+        try {
+            spent = ibd::ParseSpentOutputsJson(spent_outputs_json);
+        } catch (const std::bad_alloc&) {
+            const std::string msg = "out of memory while parsing spent outputs (" +
+                                    std::to_string(spent_outputs_json.size()) + " bytes)";
+            return Failure(msg, msg, ibd::Location{});
+        }
+        const ibd::BlockChecks bc = ibd::ExtractBlockChecks(raw.data(), raw.size(), spent, expected_hash_hex, height);
 
         std::vector<uint32_t> origins;
         origins.reserve(bc.origins.size() * 2);
@@ -80,7 +102,11 @@ val ExtractBlock(val block, std::string spent_outputs_json, std::string expected
         return r;
     } catch (const ibd::Error& e) {
         return Failure(e.what(), e.reason(), e.where());
-    } catch (const std::exception& e) {  // bad_alloc, or a library error the engine let through
+    } catch (const std::bad_alloc&) {
+        const std::string msg = "out of memory while extracting block checks (block " +
+                                std::to_string(static_cast<uint64_t>(block["length"].as<double>())) + " bytes)";
+        return Failure(msg, msg, ibd::Location{});
+    } catch (const std::exception& e) {  // a library error the engine let through
         return Failure(e.what(), e.what(), ibd::Location{});
     }
 }

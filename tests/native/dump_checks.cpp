@@ -1,13 +1,19 @@
-// ibd_dump_checks <block.raw> <spent_outputs.json> <expected_hash_hex> <out_prefix>
+// ibd_dump_checks <block.raw> <spent_outputs.json> <expected_hash_hex> <height> <out_prefix>
 //
 // Runs the engine on one block and writes, for the native-vs-wasm parity test:
 //   <out_prefix>.checks    the packed check buffer (layout: native/check_buffer.h)
 //   <out_prefix>.verdicts  one Verdict byte per record, from VerifyBatch (batch_verify.h)
 // and prints a summary (block hash, counts by input type, verdict counts) on stdout.
+// <height> is the block's height (decimal, 0..2147483647; ExtractBlockChecks, engine.h).
 // Exit status: 0 done (whatever the verdicts), 1 usage or output file error, 2 ibd::Error on
-// the input (its what() on stderr, naming file / block / tx / input / byte), 3 other failure.
+// the input (its what() on stderr, naming file / block / tx / input / byte; also an unreadable
+// input file, e.g. a directory, and running out of memory while parsing the spent outputs),
+// 3 other failure.
+#include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <new>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -20,15 +26,39 @@
 
 namespace {
 
-/** Reads a whole file; throws ibd::Error naming it when it cannot be read. */
+/** Reads a whole file; throws ibd::Error naming it when it cannot be read (missing, a
+ *  directory, a read error: libstdc++ reports some of these as exceptions from the stream
+ *  buffer, which are caught and named here too). */
 std::vector<uint8_t> ReadFile(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
     ibd::Location at;
     at.file = path;
-    if (!f) throw ibd::Error("cannot open file", at);
-    std::vector<uint8_t> data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (f.bad()) throw ibd::Error("cannot read file", at);
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw ibd::Error("cannot read " + path + ": is a directory", at);
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw ibd::Error("cannot open " + path, at);
+    std::vector<uint8_t> data;
+    try {
+        data.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    } catch (const std::bad_alloc&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw ibd::Error("cannot read " + path + ": " + e.what(), at);
+    }
+    if (f.bad()) throw ibd::Error("cannot read " + path, at);
     return data;
+}
+
+/** Parses a decimal height in [0, 2147483647]; false for anything else. */
+bool ParseHeight(const std::string& text, int32_t& out) {
+    if (text.empty() || text.size() > 10) return false;
+    int64_t v = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9') return false;
+        v = v * 10 + (c - '0');
+    }
+    if (v > 2147483647) return false;
+    out = static_cast<int32_t>(v);
+    return true;
 }
 
 bool WriteFile(const std::string& path, const uint8_t* data, size_t len) {
@@ -41,11 +71,17 @@ bool WriteFile(const std::string& path, const uint8_t* data, size_t len) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 5) {
-        std::cerr << "usage: " << argv[0] << " <block.raw> <spent_outputs.json> <expected_hash_hex> <out_prefix>\n";
+    if (argc != 6) {
+        std::cerr << "usage: " << argv[0]
+                  << " <block.raw> <spent_outputs.json> <expected_hash_hex> <height> <out_prefix>\n";
         return 1;
     }
-    const std::string block_path = argv[1], spent_path = argv[2], expected = argv[3], prefix = argv[4];
+    const std::string block_path = argv[1], spent_path = argv[2], expected = argv[3], prefix = argv[5];
+    int32_t height = 0;
+    if (!ParseHeight(argv[4], height)) {
+        std::cerr << "height must be a decimal integer in [0, 2147483647], got '" << argv[4] << "'\n";
+        return 1;
+    }
     ibd::BlockChecks bc;
     try {
         const std::vector<uint8_t> block = ReadFile(block_path);
@@ -57,9 +93,14 @@ int main(int argc, char** argv) {
             ibd::Location at;
             at.file = spent_path;
             throw e.with_context(at);
+        } catch (const std::bad_alloc&) {
+            ibd::Location at;
+            at.file = spent_path;
+            throw ibd::Error("out of memory while parsing spent outputs (" + std::to_string(json.size()) + " bytes)",
+                             at);
         }
         try {
-            bc = ibd::ExtractBlockChecks(block.data(), block.size(), spent, expected);
+            bc = ibd::ExtractBlockChecks(block.data(), block.size(), spent, expected, height);
         } catch (const ibd::Error& e) {
             ibd::Location at;
             at.file = block_path;

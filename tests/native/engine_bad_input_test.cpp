@@ -20,19 +20,20 @@ struct Fixture {
     std::vector<uint8_t> raw;
     std::vector<SpentOutputEntry> spent;
     std::string hash;
+    int32_t height;
 };
 
 Fixture Load(int height, const std::string& hash) {
     const std::string dir = "mainnet/" + std::to_string(height) + "/";
     return {ReadFileBytes(FixturePath(dir + "block.raw")),
-            ParseSpentOutputsJson(ReadFile(FixturePath(dir + "spent_outputs.json"))), hash};
+            ParseSpentOutputsJson(ReadFile(FixturePath(dir + "spent_outputs.json"))), hash, height};
 }
 
 /** Runs ExtractBlockChecks and returns its Error (a test failure if there is none). */
 Error ExtractError(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent,
-                   const std::string& hash) {
+                   const std::string& hash, int32_t height = 24835) {
     try {
-        ExtractBlockChecks(raw.data(), raw.size(), spent, hash);
+        ExtractBlockChecks(raw.data(), raw.size(), spent, hash, height);
     } catch (const Error& e) {
         return e;
     }
@@ -77,7 +78,7 @@ TEST(EngineBadInput, TruncatedBlockNamesByteOffset) {
     // Shorter than a header: still an Error, located at byte 0.
     const std::vector<uint8_t> tiny(f.raw.begin(), f.raw.begin() + 10);
     EXPECT_EQ(ExtractError(tiny, f.spent, "").where().byte_offset, 0);
-    EXPECT_THROW(ExtractBlockChecks(nullptr, 0, {}, ""), Error);
+    EXPECT_THROW(ExtractBlockChecks(nullptr, 0, {}, "", 0), Error);
 }
 
 TEST(EngineBadInput, ExpectedHashMismatchAndFormat) {
@@ -91,7 +92,7 @@ TEST(EngineBadInput, ExpectedHashMismatchAndFormat) {
     // Upper-case expected hash is the same hash.
     std::string upper = kHash24835;
     for (char& c : upper) c = static_cast<char>(toupper(static_cast<unsigned char>(c)));
-    EXPECT_NO_THROW(ExtractBlockChecks(f.raw.data(), f.raw.size(), f.spent, upper));
+    EXPECT_NO_THROW(ExtractBlockChecks(f.raw.data(), f.raw.size(), f.spent, upper, f.height));
 }
 
 TEST(EngineBadInput, MerkleMismatchIsAnError) {
@@ -190,7 +191,10 @@ TEST(EngineBadInput, SpentOutputsJsonErrorsNameEntryAndField) {
     for (const Case& c : cases) {
         const Error err = JsonError(entry(c.fields));
         EXPECT_TRUE(Contains(err, c.expect)) << err.what() << " / expected " << c.expect;
-        EXPECT_EQ(err.where().input_index, 1) << c.expect;
+        // The entry index is in the reason only: entry 1 is not "input 1" of any transaction.
+        EXPECT_EQ(err.where().input_index, -1) << c.expect;
+        EXPECT_EQ(err.where().tx_index, -1) << c.expect;
+        EXPECT_EQ(std::string(err.what()).find("(at input"), std::string::npos) << err.what();
     }
     EXPECT_TRUE(Contains(JsonError("{\"spent_outputs\": [7]}"), "spent_outputs[0]: not an object"));
 }
@@ -212,7 +216,7 @@ TEST(EngineBadInput, RandomCorruptionNeverCrashes) {
         for (int k = 0; k < flips; ++k) raw[80 + next() % (raw.size() - 80)] ^= static_cast<uint8_t>(1 + next() % 255);
         if (round % 3 == 0) raw.resize(80 + next() % (raw.size() - 80));
         try {
-            ExtractBlockChecks(raw.data(), raw.size(), f.spent, "");
+            ExtractBlockChecks(raw.data(), raw.size(), f.spent, "", f.height);
             ++ok;
         } catch (const Error&) {
             ++errors;

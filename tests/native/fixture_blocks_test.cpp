@@ -32,7 +32,7 @@ BlockChecks Extract(const FixtureBlock& b) {
     const std::string dir = "mainnet/" + std::to_string(b.height) + "/";
     const std::vector<uint8_t> raw = ReadFileBytes(FixturePath(dir + "block.raw"));
     const std::vector<SpentOutputEntry> spent = ParseSpentOutputsJson(ReadFile(FixturePath(dir + "spent_outputs.json")));
-    return ExtractBlockChecks(raw.data(), raw.size(), spent, b.entry["block_hash"].get<std::string>());
+    return ExtractBlockChecks(raw.data(), raw.size(), spent, b.entry["block_hash"].get<std::string>(), b.height);
 }
 
 /** The fixtures' "signature_check" keys ("<type>:<True|None>") mapped to engine type names;

@@ -30,7 +30,7 @@ BlockChecks Extract(int height, std::vector<SpentOutputEntry>* spent_out = nullp
     const std::vector<SpentOutputEntry> spent = ParseSpentOutputsJson(ReadFile(FixturePath(dir + "spent_outputs.json")));
     if (spent_out) *spent_out = spent;
     if (raw_out) *raw_out = raw;
-    return ExtractBlockChecks(raw.data(), raw.size(), spent, "");
+    return ExtractBlockChecks(raw.data(), raw.size(), spent, "", height);
 }
 
 TEST(FixtureVerify, EveryExtractedSignatureVerifies) {
@@ -70,7 +70,7 @@ TEST(FixtureVerify, ChangedAmountInvalidatesOnlyItsBip143Record) {
     }
     ASSERT_LT(segwit_record, 3u);  // records are in input order, one per input here
     spent[segwit_record].out.value += 1;
-    const BlockChecks after = ExtractBlockChecks(raw.data(), raw.size(), spent, "");
+    const BlockChecks after = ExtractBlockChecks(raw.data(), raw.size(), spent, "", 553724);
     const std::vector<uint8_t> verdicts = Verify(after);
     for (size_t i = 0; i < verdicts.size(); ++i) {
         EXPECT_EQ(verdicts[i], i == segwit_record ? 0 : 1) << "record " << i;
