@@ -45,7 +45,7 @@ function extractOne(engine, b) {
   const t0 = performance.now();
   let res;
   try {
-    res = engine.extractBlock(b.block, b.spentOutputsJson, b.hash);
+    res = engine.extractBlock(b.block, b.spentOutputsJson, b.hash, b.height);
   } catch (err) {
     return { ...base, error: `${where}: extractBlock threw: ${err?.message ?? err}`, threw: true };
   }

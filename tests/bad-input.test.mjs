@@ -28,7 +28,7 @@ const engine = await loadEngine('simd');
 function extract(height, { block, spent } = {}) {
   const raw = block ?? new Uint8Array(readFileSync(fileOf(height, 'block.raw')));
   const json = spent ?? readFileSync(fileOf(height, 'spent_outputs.json'), 'utf8');
-  return engine.extractBlock(raw, json, entry(height).hash);
+  return engine.extractBlock(raw, json, entry(height).hash, height);
 }
 
 /** spent_outputs.json of `height`, passed through `edit(list)`. */
@@ -72,6 +72,19 @@ test('a spent output whose outpoint does not match the input names that tx and i
 });
 
 /** A fixtures folder in tmp holding copies of `heights`, with its own manifest. */
+test('a height that the coinbase contradicts (BIP34) is an error naming the block; a bad height is refused', () => {
+  const raw = new Uint8Array(readFileSync(fileOf(403200, 'block.raw')));
+  const json = readFileSync(fileOf(403200, 'spent_outputs.json'), 'utf8');
+  const hash = entry(403200).hash;
+  assert.equal(engine.extractBlock(raw, json, hash, 403200).ok, true);
+  const wrong = engine.extractBlock(raw, json, hash, 403199);
+  assert.equal(wrong.ok, false);
+  assert.match(wrong.error, new RegExp(`bad-cb-height: block ${hash} given height 403199`));
+  assert.deepEqual([wrong.txIndex, wrong.inputIndex], [0, 0]);
+  assert.match(engine.extractBlock(raw, json, hash, 1.5).error, /height must be an integer/);
+  assert.match(engine.extractBlock(raw, json, hash, '403200').error, /height must be a number/);
+});
+
 function tempFixtures(name, heights, alter = () => {}) {
   const dir = path.join(tmpRoot, name);
   const blocks = [];

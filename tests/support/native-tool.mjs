@@ -25,7 +25,7 @@ export async function nativeDump(block) {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'ibd-dump-'));
   try {
     const prefix = path.join(tmp, 'out');
-    await promisify(execFile)(DUMP_TOOL, [path.join(block.dir, 'block.raw'), path.join(block.dir, 'spent_outputs.json'), block.hash, prefix],
+    await promisify(execFile)(DUMP_TOOL, [path.join(block.dir, 'block.raw'), path.join(block.dir, 'spent_outputs.json'), block.hash, String(block.height), prefix],
       { timeout: 120_000, maxBuffer: 16 << 20 }).catch((err) => {
       throw new Error(`ibd_dump_checks failed on ${block.dir}: ${err.stderr || err.message}`);
     });

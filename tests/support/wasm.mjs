@@ -27,7 +27,7 @@ export function verifyChecks(engine, checks) {
  */
 export function extractFixture(engine, block) {
   if (block.error) throw new Error(block.error);
-  const res = engine.extractBlock(block.block, block.spentOutputsJson, block.hash);
+  const res = engine.extractBlock(block.block, block.spentOutputsJson, block.hash, block.height);
   if (!res.ok) throw new Error(`block ${block.height}: ${res.error}`);
   return res;
 }
