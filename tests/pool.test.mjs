@@ -2,13 +2,17 @@
 // (tests/support/fake-engine.mjs: valid iff msg32[0] is even): verdicts come back in input
 // order, concurrent calls stay separate, failures reject naming the worker, nothing hangs.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
+import { fixturesDir } from '../blocks-fixtures/loader.mjs';
 import { createBatchVerifier } from '../workers/batch-verifier.mjs';
+import { loadEngine } from '../workers/engine.mjs';
 import { CheckType, concatChecks, encodeCheck, walkChecks } from '../workers/job-buffer.mjs';
 import { nodeHost } from '../workers/node-host.mjs';
 import { createPool, MAX_WORKERS } from '../workers/pool.mjs';
 import { createFakeEngine } from './support/fake-engine.mjs';
-import { randomChecks } from './support/random-checks.mjs';
+import { prng, randomChecks } from './support/random-checks.mjs';
 
 const FAKE_WORKER = new URL('./support/fake-verify-worker.mjs', import.meta.url);
 const fakePool = (workers, workerData = {}) =>
@@ -56,18 +60,20 @@ test('a malformed buffer rejects naming record and byte offset; the pool still w
   }
 });
 
-test('a crashing worker rejects with its index, and later calls reject too', async () => {
+test('a batch that crashes its worker every time fails its job alone after 3 attempts', async () => {
   const pool = fakePool(2);
   try {
     await pool.ready();
     const { checks, msgFirstBytes } = randomChecks(20, 6);
     assert.ok(!msgFirstBytes.includes(0xdd));
-    // All workers are ready and idle, so batch 0 (records 0-9) goes to worker 0 and batch 1
-    // (records 10-19) to worker 1; record 15's msg32 gets the crash marker.
+    // Record 15's msg32 gets the crash marker: batch 1 (records 10-19) kills each worker it
+    // is sent to (uncaught exception), is retried on replacements, then fails.
     const crashAt = checks.slice();
     crashAt[walkChecks(checks).offsets[15] + 4] = 0xdd;
-    await assert.rejects(pool.verify(crashAt, { batchSize: 10 }), /verify worker 1 of 2 failed: fake worker crashed/);
-    await assert.rejects(pool.verify(checks), /verify worker 1 of 2 failed/);
+    await assert.rejects(pool.verify(crashAt, { batchSize: 10 }),
+      /batch of 10 records starting at record 10 failed 3 times .*last error: verify worker \d of 2 failed: fake worker crashed/);
+    assert.ok(pool.replacements >= 3);
+    assert.deepEqual(await pool.verify(checks), expectedVerdicts(msgFirstBytes), 'the pool stays usable');
   } finally {
     await pool.close();
   }
@@ -90,6 +96,7 @@ test('close() rejects pending work; bad worker counts are refused', async () => 
   await pool.close();
   await pending;
   await assert.rejects(pool.verify(randomChecks(1, 8).checks), /verify pool closed/);
+  await pool.close(); // idempotent
   for (const workers of [0, -1, 1.5, MAX_WORKERS + 1, NaN]) {
     assert.throws(() => createPool({ workers }), /workers must be an integer from 1 to 256/);
   }
@@ -111,4 +118,186 @@ test('the batch verifier grows its region once, re-reads memory, reports malform
   assert.deepEqual({ error: status.error, errorRecord: status.errorRecord, errorOffset: status.errorOffset },
     { error: 3, errorRecord: 4, errorOffset: walked.offsets[4] });
   assert.deepEqual(status.verdicts.subarray(0, 4), expectedVerdicts(msgFirstBytes.subarray(0, 4)));
+});
+
+// ---- input handling (Buffer views, wrong types, send failures) ----
+
+// `checks` placed at byte `offset` of a larger ArrayBuffer filled with junk, as a Node Buffer.
+function bufferAt(checks, offset) {
+  const ab = new ArrayBuffer(offset + checks.length + 77);
+  new Uint8Array(ab).fill(0xa5);
+  const buf = Buffer.from(ab, offset, checks.length);
+  buf.set(checks);
+  return buf;
+}
+
+test('a Buffer at a non-zero offset gives the verdicts of a copy and stays intact', async () => {
+  const pool = fakePool(2);
+  try {
+    const { checks, msgFirstBytes } = randomChecks(500, 21);
+    const buf = bufferAt(checks, 13);
+    const whole = new Uint8Array(buf.buffer).slice();
+    const verdicts = await pool.verify(buf, { batchSize: 30 });
+    assert.deepEqual(verdicts, expectedVerdicts(msgFirstBytes));
+    assert.deepEqual(verdicts, await pool.verify(new Uint8Array(buf), { batchSize: 30 }));
+    assert.equal(buf.buffer.byteLength, whole.length, 'not detached');
+    assert.deepEqual(new Uint8Array(buf.buffer), whole, 'not modified');
+    // A one-batch Buffer view (Buffer#slice is a view: the old bug transferred it all)
+    assert.deepEqual(await pool.verify(buf.subarray(walkChecks(checks).offsets[7])),
+      expectedVerdicts(msgFirstBytes.subarray(7)));
+    assert.deepEqual(new Uint8Array(buf.buffer), whole);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('checks that are not a Uint8Array reject with a TypeError', async () => {
+  const pool = fakePool(1);
+  try {
+    const { checks } = randomChecks(4, 22);
+    const bad = [checks.buffer.slice(0), new DataView(checks.buffer.slice(0)), new Uint16Array(4),
+      new Uint8ClampedArray(checks), [...checks], 'abc', null, undefined, { length: 0 }];
+    for (const value of bad) await assert.rejects(pool.verify(value), TypeError);
+    assert.equal(checks.buffer.byteLength, checks.length);
+    await assert.rejects(pool.verify(checks, { batchSize: '2' }), RangeError);
+    assert.equal((await pool.verify(checks)).length, 4);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a batch that cannot be sent fails its job and frees the worker', async () => {
+  const inner = nodeHost({ workerUrl: FAKE_WORKER });
+  let posts = 0;
+  const host = {
+    spawn(i, cb) {
+      const ep = inner.spawn(i, cb);
+      return { ...ep, post: (msg, transfer) => { if (++posts === 1) throw new Error('injected DataCloneError'); ep.post(msg, transfer); } };
+    },
+  };
+  const pool = createPool({ workers: 1, host });
+  try {
+    await pool.ready();
+    await assert.rejects(pool.verify(randomChecks(5, 23).checks), /could not send the batch of 5 records starting at record 0 to verify worker 0: injected/);
+    const ok = randomChecks(50, 24);
+    assert.deepEqual(await pool.verify(ok.checks, { batchSize: 10 }), expectedVerdicts(ok.msgFirstBytes));
+  } finally {
+    await pool.close();
+  }
+});
+
+// ---- dead, trapping and stuck workers ----
+
+const FAULT_WORKER = new URL('./support/fault-verify-worker.mjs', import.meta.url);
+const sharedCounter = () => new Int32Array(new SharedArrayBuffer(4));
+// A host running the fault worker that records every endpoint it creates and lets `onPost`
+// see each batch sent.
+function faultHost(workerData, onPost = () => {}) {
+  const inner = nodeHost({ workerUrl: FAULT_WORKER, workerData });
+  const endpoints = [];
+  return {
+    endpoints,
+    spawn(i, cb) {
+      const ep = inner.spawn(i, cb);
+      const wrapped = { ...ep, post: (msg, transfer) => { ep.post(msg, transfer); onPost(wrapped); } };
+      endpoints.push(wrapped);
+      return wrapped;
+    },
+  };
+}
+
+test('workers killed at random points over 200 batches lose no batch; the pool stays usable', async () => {
+  const next = prng(25);
+  let kills = 0;
+  const host = faultHost({ counter: sharedCounter(), faults: { 17: 'exit', 43: 'throw', 71: 'trap', 120: 'exit' } }, (ep) => {
+    if (next() % 6 !== 0) return;
+    kills++;
+    const delay = next() % 3;
+    setTimeout(() => ep.terminate(), delay); // mid-batch or just after its reply
+  });
+  // About 1 post in 6 is killed, so a batch being killed 3 times in a row is likely over 200
+  // batches: the attempt limit is raised here (it is tested on its own below).
+  const pool = createPool({ workers: 3, host, maxAttempts: 20 });
+  try {
+    await pool.ready();
+    const { checks, msgFirstBytes } = randomChecks(6000, 26);
+    const single = createBatchVerifier(createFakeEngine()).verify(checks, 6000).verdicts;
+    const verdicts = await pool.verify(checks, { batchSize: 30 }); // 200 batches
+    assert.deepEqual(verdicts, single);
+    assert.deepEqual(verdicts, expectedVerdicts(msgFirstBytes));
+    assert.ok(kills >= 20, `${kills} kills`);
+    assert.ok(pool.replacements >= 4, `${pool.replacements} replacements`);
+    const again = randomChecks(300, 27);
+    assert.deepEqual(await pool.verify(again.checks, { batchSize: 10 }), expectedVerdicts(again.msgFirstBytes));
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a deterministically trapping batch fails alone after 3 attempts; a concurrent job completes', async () => {
+  const pool = createPool({ workers: 2, host: faultHost({ trapMarker: true }) });
+  try {
+    await pool.ready();
+    const bad = randomChecks(40, 28);
+    const at = walkChecks(bad.checks).offsets[25] + 4;
+    bad.checks.set([0xde, 0xad, 0xbe, 0xef], at);
+    const good = randomChecks(2000, 29);
+    const [badResult, goodResult] = await Promise.allSettled([
+      pool.verify(bad.checks, { batchSize: 10 }), pool.verify(good.checks, { batchSize: 50 })]);
+    assert.equal(badResult.status, 'rejected');
+    assert.match(badResult.reason.message,
+      /^batch of 10 records starting at record 20 failed 3 times .*last error: verify worker \d: .*memory access out of bounds \(injected\)/s);
+    assert.equal(goodResult.status, 'fulfilled');
+    assert.deepEqual(goodResult.value, expectedVerdicts(good.msgFirstBytes));
+    assert.equal(pool.replacements, 3, 'each trap retires its worker');
+    assert.deepEqual(await pool.verify(good.checks), expectedVerdicts(good.msgFirstBytes));
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a hung worker is timed out, replaced, and its batch completes elsewhere', async () => {
+  const host = faultHost({ counter: sharedCounter(), faults: { 3: 'hang' } });
+  const pool = createPool({ workers: 2, host, batchTimeoutMs: 300, recordTimeoutMs: 0 });
+  try {
+    await pool.ready();
+    const { checks, msgFirstBytes } = randomChecks(400, 30);
+    const t0 = Date.now();
+    assert.deepEqual(await pool.verify(checks, { batchSize: 20 }), expectedVerdicts(msgFirstBytes));
+    assert.ok(Date.now() - t0 >= 300, 'waited for the deadline');
+    assert.equal(pool.replacements, 1);
+    assert.throws(() => createPool({ workers: 1, batchTimeoutMs: 0 }), /batchTimeoutMs must be a positive/);
+    assert.throws(() => createPool({ workers: 1, maxAttempts: 1.5 }), /maxAttempts must be a positive integer/);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('wasm engine: a Buffer view and a trapped worker give the single-threaded verdicts', async (t) => {
+  const dir = path.join(fixturesDir(), 'mainnet', '866342');
+  if (!existsSync(dir)) return t.skip(`no fixture block at ${dir}`);
+  const engine = await loadEngine('simd');
+  const res = engine.extractBlock(new Uint8Array(readFileSync(path.join(dir, 'block.raw'))),
+    readFileSync(path.join(dir, 'spent_outputs.json'), 'utf8'), '', 866342);
+  assert.ok(res.ok, res.error);
+  const walked = walkChecks(res.checks);
+  const checks = res.checks.slice(0, walked.offsets[Math.min(walked.count, 3000)]);
+  const count = walkChecks(checks).count;
+  const half = count >> 1;
+  const w = walkChecks(checks);
+  for (let i = half; i < count; i++) checks[w.offsets[i] + 4] ^= 1; // second half: invalid
+  const single = createBatchVerifier(engine).verify(checks, count).verdicts;
+  assert.ok(single.subarray(0, half).includes(1) && !single.subarray(half).includes(1));
+  const buf = bufferAt(checks, 4099);
+  const whole = new Uint8Array(buf.buffer).slice();
+  const pool = createPool({ workers: 2, host: faultHost({ variant: 'simd', counter: sharedCounter(), faults: { 2: 'trap' } }) });
+  try {
+    assert.deepEqual(await pool.verify(buf, { batchSize: 400 }), single);
+    assert.equal(pool.replacements, 1, 'the trapped worker was replaced');
+    assert.deepEqual(new Uint8Array(buf.buffer), whole);
+    const tail = buf.subarray(w.offsets[half]); // Buffer view deep into a shared ArrayBuffer
+    assert.deepEqual(await pool.verify(tail, { batchSize: 100000 }), single.subarray(half));
+  } finally {
+    await pool.close();
+  }
 });

@@ -15,11 +15,15 @@ const INITIAL_REGION_BYTES = 256 * 1024;
  *   with verifyBatch's status (error 0 = ok; otherwise batch_verify.h's code, the byte offset
  *   and index of the malformed record within this batch). The region is allocated on first use
  *   and reallocated (never shrunk) when a batch needs more.
- *   verify throws Error when wasm memory cannot be allocated.
+ *   verify throws Error when wasm memory cannot be allocated, and rethrows any exception out of
+ *   verifyBatch (a wasm trap); after such an exception the instance is unusable (Emscripten
+ *   does not restore its stack pointer: each trap leaks stack), so every later verify throws
+ *   too. Callers must discard the instance (the pool replaces the worker).
  */
 export function createBatchVerifier(engine) {
   let region = 0;
   let capacity = 0;
+  let broken = null; // message of the exception that made the instance unusable
 
   function ensureCapacity(bytes) {
     if (bytes <= capacity) return;
@@ -32,12 +36,19 @@ export function createBatchVerifier(engine) {
 
   return {
     verify(checks, count) {
+      if (broken) throw new Error(`engine instance unusable after an earlier exception: ${broken}`);
       ensureCapacity(checks.length + count);
       const checksPtr = region;
       const verdictsPtr = region + checks.length;
       engine.HEAPU8.set(checks, checksPtr); // HEAPU8 re-read: _malloc may have grown memory
       engine.HEAPU8.fill(0, verdictsPtr, verdictsPtr + count);
-      const status = engine.verifyBatch(checksPtr, checks.length, count, verdictsPtr);
+      let status;
+      try {
+        status = engine.verifyBatch(checksPtr, checks.length, count, verdictsPtr);
+      } catch (err) {
+        broken = String(err?.message ?? err);
+        throw err;
+      }
       const verdicts = engine.HEAPU8.slice(verdictsPtr, verdictsPtr + count);
       return {
         verdicts,
@@ -60,7 +71,8 @@ export function createBatchVerifier(engine) {
  * @param {{id: number, checks: ArrayBuffer, count: number}} msg one batch
  * @returns {{reply: {id: number, verdicts?: ArrayBuffer, status?: {error: number,
  *   errorOffset: number, errorRecord: number}, error?: string}, transfer: ArrayBuffer[]}}
- *   the reply to post and the buffers to transfer with it; an exception becomes `error`.
+ *   the reply to post and the buffers to transfer with it; an exception becomes `error`, after
+ *   which the pool terminates and replaces the worker (its instance is not reused).
  */
 export function handleVerifyMessage(verifier, msg) {
   try {

@@ -83,7 +83,7 @@ export function walkChecks(checks) {
  */
 export function splitBatches(walked, batchSize, multipleOf = 1) {
   for (const [name, v] of [['batch size', batchSize], ['batch multiple', multipleOf]]) {
-    if (!Number.isInteger(v) || v < 1) throw new RangeError(`${name} must be a positive integer, got ${v}`);
+    if (!Number.isInteger(v) || v < 1) throw new RangeError(`${name} must be a positive integer, got ${typeof v === 'string' ? JSON.stringify(v) : v}`);
   }
   if (walked.count === 0) return [];
   let parts = Math.ceil(walked.count / batchSize);

@@ -2,19 +2,29 @@
 // worker, with Node's defaults. The pool logic itself is host-independent (verify-pool.mjs).
 import os from 'node:os';
 import { nodeHost } from './node-host.mjs';
-import { DEFAULT_BATCH_SIZE, MAX_WORKERS, VerifyPool } from './verify-pool.mjs';
+import {
+  DEFAULT_BATCH_SIZE, DEFAULT_BATCH_TIMEOUT_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_RECORD_TIMEOUT_MS,
+  MAX_WORKERS, VerifyPool,
+} from './verify-pool.mjs';
 
-export { DEFAULT_BATCH_SIZE, MAX_WORKERS, VerifyPool };
+export {
+  DEFAULT_BATCH_SIZE, DEFAULT_BATCH_TIMEOUT_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_RECORD_TIMEOUT_MS,
+  MAX_WORKERS, VerifyPool,
+};
 
 /**
  * Creates a pool and starts its workers (they load their wasm in the background).
- * @param {{workers?: number, variant?: 'simd'|'scalar', host?: object}} [options]
+ * @param {{workers?: number, variant?: 'simd'|'scalar', host?: object, batchTimeoutMs?: number,
+ *   recordTimeoutMs?: number, maxAttempts?: number}} [options]
  *   workers: 1..MAX_WORKERS, default os.availableParallelism(); variant: the wasm build each
  *   worker loads (default 'simd'); host: default worker_threads running verify-worker.mjs
- *   (tests pass nodeHost({workerUrl}) with a fake worker).
+ *   (tests pass nodeHost({workerUrl}) with a fake worker); batchTimeoutMs + n * recordTimeoutMs:
+ *   milliseconds a batch of n records may take before its worker is terminated, replaced and
+ *   the batch retried (defaults 60,000 and 2); maxAttempts: tries per batch (default 3).
  * @returns {VerifyPool} verify(checks, {batchSize}) -> Promise<Uint8Array>, ready(), close().
- * @throws RangeError when `workers` is not an integer in 1..MAX_WORKERS.
+ * @throws RangeError when `workers` is not an integer in 1..MAX_WORKERS or a timeout /
+ *   maxAttempts is not positive.
  */
-export function createPool({ workers = os.availableParallelism(), variant = 'simd', host } = {}) {
-  return new VerifyPool({ workers, host: host ?? nodeHost({ workerData: { variant } }) });
+export function createPool({ workers = os.availableParallelism(), variant = 'simd', host, ...limits } = {}) {
+  return new VerifyPool({ workers, host: host ?? nodeHost({ workerData: { variant } }), ...limits });
 }

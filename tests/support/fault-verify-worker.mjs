@@ -1,0 +1,54 @@
+// A worker_threads verify worker with injected faults, for pool fault tests. It runs the real
+// batch verifier over the fake engine (fake-engine.mjs) or, with workerData.variant, the wasm
+// engine. workerData:
+//   variant?: 'simd'|'scalar'   load the wasm engine instead of the fake one
+//   counter?: Int32Array        over a SharedArrayBuffer: batch messages seen by all workers
+//                               of the pool (incremented before each batch)
+//   faults?: {[n: number]: 'exit'|'throw'|'hang'|'trap'}
+//                               fault on the n-th batch message pool-wide (1-based, counter)
+//   trapMarker?: true           a batch holding a record whose msg32 starts de ad be ef makes
+//                               verifyBatch trap (fake: throws WebAssembly.RuntimeError; wasm:
+//                               a real out-of-bounds trap), every time
+// Faults: exit = process.exit(3) in the handler; throw = uncaught exception in the handler;
+// hang = busy loop forever; trap = this batch's verifyBatch traps.
+import { parentPort, workerData } from 'node:worker_threads';
+import { createBatchVerifier, handleVerifyMessage } from '../../workers/batch-verifier.mjs';
+import { loadEngine } from '../../workers/engine.mjs';
+import { walkChecks } from '../../workers/job-buffer.mjs';
+import { createFakeEngine } from './fake-engine.mjs';
+
+const engine = workerData?.variant ? await loadEngine(workerData.variant) : createFakeEngine();
+const realVerifyBatch = engine.verifyBatch.bind(engine);
+const trap = () => {
+  if (workerData?.variant) realVerifyBatch(0x7ffffff0, 36, 1, 0x7ffffff0); // out of bounds
+  throw new WebAssembly.RuntimeError('memory access out of bounds (injected)');
+};
+let trapNext = false;
+engine.verifyBatch = (...args) => {
+  if (trapNext) trap();
+  return realVerifyBatch(...args);
+};
+const verifier = createBatchVerifier(engine);
+
+const hasTrapMarker = (checks) => {
+  try {
+    const { offsets, count } = walkChecks(checks);
+    for (let i = 0; i < count; i++) {
+      const at = offsets[i] + 4;
+      if (checks[at] === 0xde && checks[at + 1] === 0xad && checks[at + 2] === 0xbe && checks[at + 3] === 0xef) return true;
+    }
+  } catch { /* malformed: let the verifier report it */ }
+  return false;
+};
+
+parentPort.on('message', (msg) => {
+  const n = workerData?.counter ? Atomics.add(workerData.counter, 0, 1) + 1 : 0;
+  const fault = workerData?.faults?.[n];
+  if (fault === 'exit') process.exit(3);
+  if (fault === 'throw') throw new Error(`injected exception in the message handler (batch ${n})`);
+  if (fault === 'hang') for (;;);
+  trapNext = fault === 'trap' || (workerData?.trapMarker && hasTrapMarker(new Uint8Array(msg.checks)));
+  const { reply, transfer } = handleVerifyMessage(verifier, msg);
+  parentPort.postMessage(reply, transfer);
+});
+parentPort.postMessage({ type: 'ready', info: { ...engine.engineInfo() } });
