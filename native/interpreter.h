@@ -135,6 +135,32 @@ public:
     virtual bool CheckSequence(const ScriptNum& sequence) const;
 };
 
+/** Core's limits (script/script.h, script/interpreter.h). */
+constexpr int kMaxOpsPerScript = 201;          // non-push opcodes, BASE and WITNESS_V0 only
+constexpr int kMaxPubkeysPerMultisig = 20;
+constexpr int64_t kValidationWeightPerSigopPassed = 50;  // BIP342 "Resource limits"
+constexpr int64_t kValidationWeightOffset = 50;          // BIP342: budget = witness size + 50
+
+/** BIP342 OP_SUCCESSx: 80, 98, 126-129, 131-134, 137-138, 141-142, 149-153, 187-254. */
+bool IsOpSuccess(uint8_t opcode);
+
+/** Core's CheckMinimalPush (BIP62 rule 3): `opcode` (<= OP_PUSHDATA4) is the shortest way to
+ *  push `len` bytes of `data`; a single byte 1..16 or 0x81 needs OP_1..OP_16 / OP_1NEGATE. */
+bool CheckMinimalPush(const uint8_t* data, size_t len, uint8_t opcode);
+
+/** Core's CScript::IsPushOnly: every opcode parses and is <= OP_16 (OP_RESERVED included). */
+bool IsPushOnly(const std::vector<uint8_t>& script);
+
+/** Core's CheckSignatureEncoding (ECDSA, hash_type byte included): the empty signature passes;
+ *  DERSIG / LOW_S / STRICTENC require strict DER (BIP66, SIG_DER); LOW_S requires S <= n/2
+ *  (SIG_HIGH_S); STRICTENC requires hash_type & ~0x80 in 1..3 (SIG_HASHTYPE). */
+bool CheckSignatureEncoding(const StackElement& sig, uint32_t flags, ScriptError* serror);
+
+/** Core's CheckPubKeyEncoding: STRICTENC requires a 33-byte 02/03 or 65-byte 04 key
+ *  (PUBKEYTYPE); WITNESS_PUBKEYTYPE requires a 33-byte 02/03 key in WITNESS_V0
+ *  (WITNESS_PUBKEYTYPE). */
+bool CheckPubKeyEncoding(const StackElement& pubkey, uint32_t flags, SigVersion sigversion, ScriptError* serror);
+
 /** Core's EvalScript: runs `script` on `stack` under `flags` and `sigversion` (BASE,
  *  WITNESS_V0 or TAPSCRIPT). Returns false and sets *serror on failure. Limits: script size
  *  10,000 bytes (not for tapscript), element 520 bytes, 201 non-push opcodes (not for
