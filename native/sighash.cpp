@@ -48,10 +48,12 @@ void SerializeOutput(Sink& s, const TxOut& o) {
     SerializeTxOut(s, o.value, o.script_pubkey);
 }
 
-/** Streams 0x00 || SigMsg (BIP341 "Common signature message", ext_flag 0) into `s`. */
+/** Streams 0x00 || SigMsg (BIP341 "Common signature message") into `s`, with ext_flag 0 when
+ *  `ext` is null (key path) and ext_flag 1 plus the BIP342 extension otherwise (tapscript).
+ *  `sha_annex` is the annex's hash, null without an annex. */
 template <typename Sink>
 bool WriteTaprootSigMsg(Sink& s, const Transaction& tx, size_t n_in, uint8_t hash_type,
-                        const PrecomputedTxData& pre, const std::vector<uint8_t>* annex) {
+                        const PrecomputedTxData& pre, const Hash32* sha_annex, const TapscriptSigExt* ext) {
     // BIP341 "Signature validation rules": hash_type must be 0x00-0x03 or 0x81-0x83.
     if (!(hash_type <= 0x03 || (hash_type >= 0x81 && hash_type <= 0x83))) return false;
     // SIGHASH_DEFAULT (0x00) behaves as SIGHASH_ALL for the outputs.
@@ -76,9 +78,11 @@ bool WriteTaprootSigMsg(Sink& s, const Transaction& tx, size_t n_in, uint8_t has
     }
     // If output type is neither NONE nor SINGLE: sha_outputs.
     if (output_type == SIGHASH_ALL) s.Write(pre.sha_outputs.data(), 32);
-    // Data about this input: spend_type = ext_flag * 2 + annex_present (ext_flag = 0, key path).
-    const bool have_annex = annex != nullptr;
-    WriteU8(s, have_annex ? 1 : 0);
+    // Data about this input: spend_type = ext_flag * 2 + annex_present (BIP341; ext_flag is 0
+    // for the key path, 1 for tapscript, BIP342 "Signature validation").
+    const bool have_annex = sha_annex != nullptr;
+    const uint8_t ext_flag = ext != nullptr ? 1 : 0;
+    WriteU8(s, static_cast<uint8_t>(ext_flag * 2 + (have_annex ? 1 : 0)));
     if (input_type == SIGHASH_ANYONECANPAY) {
         // outpoint (36), amount (8), scriptPubKey (CompactSize + bytes), nSequence (4).
         const TxIn& in = tx.vin[n_in];
@@ -90,18 +94,20 @@ bool WriteTaprootSigMsg(Sink& s, const Transaction& tx, size_t n_in, uint8_t has
         WriteLE32(s, static_cast<uint32_t>(n_in));
     }
     // If an annex is present: sha_annex = SHA256(CompactSize(size) || annex).
-    if (have_annex) {
-        Sha256 h;
-        WriteVarBytes(h, *annex);
-        const Hash32 sha_annex = h.Finalize();
-        s.Write(sha_annex.data(), 32);
-    }
+    if (have_annex) s.Write(sha_annex->data(), 32);
     // Data about this output, for SINGLE: sha_single_output = SHA256(vout[input_index]).
     if (output_type == SIGHASH_SINGLE) {
         Sha256 h;
         SerializeOutput(h, tx.vout[n_in]);
         const Hash32 sha_single_output = h.Finalize();
         s.Write(sha_single_output.data(), 32);
+    }
+    // BIP342 "Signature validation", ext_flag 1: tapleaf_hash (32), key_version (1) = 0x00 (the
+    // only key version, 32-byte keys), codesep_pos (4, LE).
+    if (ext != nullptr) {
+        s.Write(ext->tapleaf_hash.data(), 32);
+        WriteU8(s, 0x00);
+        WriteLE32(s, ext->codesep_pos);
     }
     return true;
 }
@@ -233,20 +239,41 @@ Hash32 SignatureHashWitnessV0(const std::vector<uint8_t>& script_code, const Tra
     return FinalizeDouble(s);
 }
 
-bool TaprootSigMsg(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
-                   const std::vector<uint8_t>* annex, std::vector<uint8_t>& out) {
+Hash32 AnnexHash(const std::vector<uint8_t>& annex) {
+    // BIP341: sha_annex = SHA256(compact_size(size of annex) || annex).
+    Sha256 h;
+    WriteVarBytes(h, annex);
+    return h.Finalize();
+}
+
+bool TaprootSigMsgExt(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                      const Hash32* sha_annex, const TapscriptSigExt* ext, std::vector<uint8_t>& out) {
     out.clear();
     VectorSink sink{out};
-    return WriteTaprootSigMsg(sink, tx, n_in, hash_type, pre, annex);
+    return WriteTaprootSigMsg(sink, tx, n_in, hash_type, pre, sha_annex, ext);
+}
+
+bool SignatureHashSchnorr(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                          const Hash32* sha_annex, const TapscriptSigExt* ext, Hash32& out) {
+    // BIP341 "Signature hash": hash_TapSighash(0x00 || SigMsg(hash_type, ext_flag) [|| ext]).
+    Sha256 h = TapSighashHasher();
+    if (!WriteTaprootSigMsg(h, tx, n_in, hash_type, pre, sha_annex, ext)) return false;
+    out = h.Finalize();
+    return true;
+}
+
+bool TaprootSigMsg(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                   const std::vector<uint8_t>* annex, std::vector<uint8_t>& out) {
+    Hash32 sha_annex{};
+    if (annex != nullptr) sha_annex = AnnexHash(*annex);
+    return TaprootSigMsgExt(tx, n_in, hash_type, pre, annex != nullptr ? &sha_annex : nullptr, nullptr, out);
 }
 
 bool SignatureHashTaproot(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
                           const std::vector<uint8_t>* annex, Hash32& out) {
-    // BIP341 "Signature hash": hash_TapSighash(0x00 || SigMsg(hash_type, 0)).
-    Sha256 h = TapSighashHasher();
-    if (!WriteTaprootSigMsg(h, tx, n_in, hash_type, pre, annex)) return false;
-    out = h.Finalize();
-    return true;
+    Hash32 sha_annex{};
+    if (annex != nullptr) sha_annex = AnnexHash(*annex);
+    return SignatureHashSchnorr(tx, n_in, hash_type, pre, annex != nullptr ? &sha_annex : nullptr, nullptr, out);
 }
 
 }  // namespace ibd

@@ -3,7 +3,9 @@
 //              transaction-copy algorithm including its SIGHASH_SINGLE bug;
 //   - BIP143:  segwit v0 (SigVersion::WITNESS_V0), "Specification";
 //   - BIP341:  taproot key path, "Common signature message" with ext_flag 0, hashed as
-//              hash_TapSighash(0x00 || SigMsg).
+//              hash_TapSighash(0x00 || SigMsg);
+//   - BIP342:  tapscript, the same message with ext_flag 1 and its extension ("Signature
+//              validation": tapleaf_hash, key_version, codesep_pos). Core's SignatureHashSchnorr.
 // Precomputed per-transaction hashes follow Core's PrecomputedTransactionData.
 #pragma once
 
@@ -102,5 +104,32 @@ bool TaprootSigMsg(const Transaction& tx, size_t n_in, uint8_t hash_type, const 
  *  output), streamed without building the message. Same failure cases as TaprootSigMsg. */
 bool SignatureHashTaproot(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
                           const std::vector<uint8_t>* annex, Hash32& out);
+
+/** BIP342 "Signature validation": the data a tapscript signature adds to SigMsg (ext_flag 1).
+ *  The extension is tapleaf_hash (32) | key_version (1, always 0x00 for 32-byte keys) |
+ *  codesep_pos (4, LE). */
+struct TapscriptSigExt {
+    Hash32 tapleaf_hash{};           // BIP341 tapleaf hash of the leaf being executed
+    uint32_t codesep_pos = 0xffffffff;  // opcode position of the last executed OP_CODESEPARATOR,
+                                        // 0xffffffff when none was executed
+};
+
+/** sha_annex of BIP341: SHA256(CompactSize(annex size) || annex), `annex` including its 0x50
+ *  tag (Core's ScriptExecutionData::m_annex_hash). */
+Hash32 AnnexHash(const std::vector<uint8_t>& annex);
+
+/** Writes 0x00 (epoch) || SigMsg(hash_type, ext_flag) || ext to `out` (replacing its contents):
+ *  TaprootSigMsg's layout, with the annex given by its precomputed hash (`sha_annex`, null when
+ *  there is no annex) and, when `ext` is not null, ext_flag = 1: spend_type = ext_flag * 2 +
+ *  annex_present = 2 or 3, and the BIP342 extension appended after the whole SigMsg. With `ext`
+ *  null this is exactly the key-path message (ext_flag 0). Same failure cases as
+ *  TaprootSigMsg. Requires n_in < vin.size(); `pre` must be bip341_ready. */
+bool TaprootSigMsgExt(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                      const Hash32* sha_annex, const TapscriptSigExt* ext, std::vector<uint8_t>& out);
+
+/** Core's SignatureHashSchnorr: hash_TapSighash of TaprootSigMsgExt's output, streamed.
+ *  `ext` null = SigVersion::TAPROOT (key path), else SigVersion::TAPSCRIPT. */
+bool SignatureHashSchnorr(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                          const Hash32* sha_annex, const TapscriptSigExt* ext, Hash32& out);
 
 }  // namespace ibd
