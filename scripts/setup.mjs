@@ -26,6 +26,7 @@ const BUILD = path.join(ROOT, 'build');
 const DEBIAN_PACKAGES = [
   'cmake', 'g++', 'make', 'xz-utils', 'emscripten', 'nlohmann-json3-dev',
   'libgtest-dev', 'libbenchmark-dev',
+  'clang', 'libclang-rt-14-dev',  // scripts/fuzz.mjs: libFuzzer, ASan and UBSan runtimes
 ];
 
 const { values: opts } = parseArgs({

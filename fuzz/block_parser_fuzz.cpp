@@ -1,0 +1,227 @@
+// libFuzzer target: the engine's parsers on arbitrary bytes. Three modes, chosen by the low two
+// bits of the first byte:
+//
+//   0, 1  block    ExtractBlockChecks on a block and a spent-outputs list, both from the input
+//   2     tx       ParseTransaction on the rest of the input (whole buffer, then as a stream of
+//                  transactions through a Reader), CheckTransaction on each one parsed
+//   3     json     ParseSpentOutputsJson on the rest of the input as text
+//
+// Block mode input (scripts/fuzz.mjs writes the seeds in this layout from the fixture blocks):
+//
+//   offset  size  field
+//   0       1     options: bit 2 fix up the merkle root and the witness commitment (so that
+//                 mutated blocks get past CheckBlock to signature extraction); bit 3 take every
+//                 spent entry's outpoint from the block's inputs, in order (a matching list);
+//                 bit 4 pass the expected block hash; bit 5 ... and corrupt it
+//   1       4     height, int32 LE
+//   5       4     block length n, uint32 LE (clamped to what is left)
+//   9       n     the block
+//   9+n     ...   spent entries until the input ends, each: value int64 LE (8), vout uint32 LE
+//                 (4), txid in internal byte order (32), script length uint16 LE (2), script
+//
+// Contract checked: the only exception the engine may throw is ibd::Error (std::bad_alloc shows
+// as libFuzzer's malloc limit); anything else escapes and aborts, which libFuzzer reports. On
+// success the check buffer must walk record by record to its exact end, with one origin per
+// record and ecdsa + schnorr counts equal to the record count.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "block.h"
+#include "check_buffer.h"
+#include "engine.h"
+#include "error.h"
+#include "hex.h"
+#include "serialize.h"
+#include "sha256.h"
+#include "transaction.h"
+
+namespace {
+
+/** Reads the input front to back; past the end every read yields zeros / nothing. */
+struct Input {
+    const uint8_t* p;
+    size_t n;
+    size_t pos = 0;
+    size_t left() const { return n - pos; }
+    uint64_t LE(size_t bytes) {
+        uint64_t v = 0;
+        for (size_t i = 0; i < bytes && pos < n; ++i) v |= uint64_t(p[pos++]) << (8 * i);
+        return v;
+    }
+    const uint8_t* Take(size_t len, size_t& got) {
+        got = std::min(len, left());
+        const uint8_t* at = p + pos;
+        pos += got;
+        return at;
+    }
+};
+
+/** IBD_FUZZ_DEBUG=1 in the environment prints what each block input ends in (to check seeds). */
+bool Debug() {
+    static const bool on = std::getenv("IBD_FUZZ_DEBUG") != nullptr;
+    return on;
+}
+
+[[noreturn]] void Fail(const char* what) {
+    std::fprintf(stderr, "block_parser_fuzz: contract violated: %s\n", what);
+    std::abort();
+}
+
+void FuzzTransaction(const uint8_t* data, size_t len) {
+    try {
+        const ibd::Transaction tx = ibd::ParseTransaction(data, len);
+        (void)tx.IsCoinBase();
+        (void)tx.HasWitness();
+        if (tx.size > len || tx.stripped_size > tx.size) Fail("transaction sizes out of range");
+        ibd::CheckTransaction(tx);
+    } catch (const ibd::Error&) {
+    }
+    // The same bytes as a stream of transactions, the way ParseBlock reads them.
+    ibd::Reader r(data, len, 1);
+    try {
+        while (!r.empty()) {
+            const size_t before = r.pos();
+            const ibd::Transaction tx = ibd::ParseTransaction(r);
+            if (r.pos() <= before || tx.size != r.pos() - before) Fail("Reader did not advance by the tx size");
+        }
+    } catch (const ibd::Error&) {
+    }
+}
+
+void FuzzJson(const uint8_t* data, size_t len) {
+    try {
+        const auto entries =
+            ibd::ParseSpentOutputsJson(std::string_view(reinterpret_cast<const char*>(data), len));
+        for (const auto& e : entries) {
+            if (e.out.value < 0 || e.out.value > ibd::kMaxMoney) Fail("accepted an out-of-range value");
+        }
+    } catch (const ibd::Error&) {
+    }
+}
+
+/** Rewrites the witness commitment and then the header's merkle root of `block` so that they
+ *  match its transactions (when it parses); leaves it as it is otherwise. */
+void FixUpCommitments(std::vector<uint8_t>& block) {
+    try {
+        ibd::Block parsed = ibd::ParseBlock(block.data(), block.size());
+        if (parsed.txs.empty()) return;
+        const ibd::Transaction& cb = parsed.txs[0];
+        const int64_t commitment = ibd::WitnessCommitmentIndex(parsed);
+        if (commitment >= 0 && !cb.vin.empty() && cb.vin[0].witness.size() == 1 &&
+            cb.vin[0].witness[0].size() == 32) {
+            // BIP141: commitment = SHA256d(witness root || witness reserved value), written after
+            // the 6-byte header 6a 24 aa 21 a9 ed of the last output carrying it; its bytes are
+            // found in the coinbase's outputs, which come before its witness.
+            uint8_t buf[64];
+            const ibd::Hash32 root = ibd::BlockWitnessMerkleRoot(parsed);
+            std::copy(root.begin(), root.end(), buf);
+            std::copy(cb.vin[0].witness[0].begin(), cb.vin[0].witness[0].end(), buf + 32);
+            const ibd::Hash32 value = ibd::Sha256d(buf, 64);
+            static const uint8_t kHeader[6] = {0x6a, 0x24, 0xaa, 0x21, 0xa9, 0xed};
+            const auto begin = block.begin() + static_cast<std::ptrdiff_t>(cb.offset);
+            const auto end = begin + static_cast<std::ptrdiff_t>(cb.size);
+            const auto at = std::find_end(begin, end, kHeader, kHeader + 6);
+            if (at != end && end - at >= 38) std::copy(value.begin(), value.end(), at + 6);
+            parsed = ibd::ParseBlock(block.data(), block.size());
+        }
+        const ibd::Hash32 merkle = ibd::BlockMerkleRoot(parsed);
+        std::copy(merkle.begin(), merkle.end(), block.begin() + 36);
+    } catch (const ibd::Error&) {
+    }
+}
+
+void CheckOutput(const ibd::BlockChecks& out) {
+    size_t pos = 0, records = 0;
+    const std::vector<uint8_t>& b = out.checks;
+    while (pos < b.size()) {
+        if (b.size() - pos < ibd::kCheckHeaderSize) Fail("check buffer ends inside a record header");
+        const size_t pubkey_len = b[pos + 1];
+        const size_t sig_len = size_t(b[pos + 2]) | size_t(b[pos + 3]) << 8;
+        const auto type = static_cast<ibd::CheckType>(b[pos]);
+        if (type != ibd::CheckType::kEcdsa && type != ibd::CheckType::kSchnorr) Fail("unknown check type");
+        if (type == ibd::CheckType::kSchnorr && (pubkey_len != 32 || sig_len != 64)) Fail("bad Schnorr record");
+        if (type == ibd::CheckType::kEcdsa && sig_len > ibd::kMaxEcdsaSigLen) Fail("ECDSA signature too long");
+        pos += ibd::kCheckHeaderSize + pubkey_len + sig_len;
+        if (pos > b.size()) Fail("check record runs past the buffer");
+        ++records;
+    }
+    if (records != out.origins.size()) Fail("origins and records differ in number");
+    if (records != size_t(out.ecdsa_checks) + out.schnorr_checks) Fail("ecdsa + schnorr counts != records");
+    for (const auto& o : out.origins) {
+        if (o.tx_index == 0 || o.tx_index >= out.tx_count) Fail("check origin outside the block's transactions");
+    }
+}
+
+void FuzzBlock(uint8_t options, Input& in) {
+    const int32_t height = static_cast<int32_t>(in.LE(4));
+    size_t block_len = 0;
+    const uint8_t* block_ptr = in.Take(static_cast<size_t>(in.LE(4)), block_len);
+    std::vector<uint8_t> block(block_ptr, block_ptr + block_len);
+
+    std::vector<ibd::SpentOutputEntry> spent;
+    while (in.left() > 0) {
+        ibd::SpentOutputEntry e;
+        e.out.value = static_cast<int64_t>(in.LE(8));
+        e.vout = static_cast<uint32_t>(in.LE(4));
+        size_t got = 0;
+        const uint8_t* txid = in.Take(32, got);
+        ibd::Hash32 h{};
+        std::copy(txid, txid + got, h.begin());
+        e.txid_hex = ibd::HexEncodeReversed(h);
+        const uint8_t* script = in.Take(static_cast<size_t>(in.LE(2)), got);
+        e.out.script_pubkey.assign(script, script + got);
+        spent.push_back(std::move(e));
+    }
+
+    if (options & 0x04) FixUpCommitments(block);
+    if (options & 0x08) {
+        try {
+            const ibd::Block parsed = ibd::ParseBlock(block.data(), block.size());
+            size_t next = 0;
+            for (size_t t = 1; t < parsed.txs.size(); ++t) {
+                for (const ibd::TxIn& txin : parsed.txs[t].vin) {
+                    if (next == spent.size()) break;
+                    spent[next].txid_hex = ibd::HexEncodeReversed(txin.prevout.txid);
+                    spent[next].vout = txin.prevout.n;
+                    ++next;
+                }
+            }
+        } catch (const ibd::Error&) {
+        }
+    }
+    std::string expected;
+    if ((options & 0x10) && block.size() >= ibd::kBlockHeaderSize) {
+        ibd::Hash32 hash;
+        ibd::ParseBlockHeader(block.data(), hash);
+        expected = ibd::HexEncodeReversed(hash);
+        if (options & 0x20) expected[static_cast<size_t>(height) % expected.size()] ^= 0x01;  // '0'<->'1', 'a'->'`'
+    }
+
+    try {
+        const ibd::BlockChecks out = ibd::ExtractBlockChecks(block.data(), block.size(), spent, expected, height);
+        CheckOutput(out);
+        if (Debug()) std::fprintf(stderr, "block ok: %u txs, %zu checks\n", out.tx_count, out.origins.size());
+    } catch (const ibd::Error& e) {
+        const std::string where = e.where().to_string();
+        if (Debug()) std::fprintf(stderr, "block error: %s [%s]\n", e.what(), where.c_str());
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    if (size == 0) return 0;
+    Input in{data, size, 1};
+    switch (data[0] & 0x03) {
+        case 2: FuzzTransaction(data + 1, size - 1); break;
+        case 3: FuzzJson(data + 1, size - 1); break;
+        default: FuzzBlock(data[0], in); break;
+    }
+    return 0;
+}
