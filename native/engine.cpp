@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "block.h"
+#include "engine_internal.h"
 #include "error.h"
 #include "extract.h"
 #include "hex.h"
@@ -20,8 +21,9 @@ std::string ToLower(std::string s) {
 
 }  // namespace
 
-BlockChecks ExtractBlockChecks(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
-                               const std::string& expected_hash_hex, int32_t height) {
+Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
+                         const std::string& expected_hash_hex, int32_t height,
+                         std::vector<std::vector<const SpentOutput*>>& spent_by_tx) {
     Location at_block;
     if (height < 0) throw Error("block height is negative: " + std::to_string(height), at_block);
     // The expected hash is compared before anything else is parsed, so that a wrong file pair
@@ -66,16 +68,11 @@ BlockChecks ExtractBlockChecks(const uint8_t* block_raw, size_t block_len, const
         }
     }
 
-    BlockChecks out;
-    out.hash_hex = block.hash_hex;
-    out.tx_count = static_cast<uint32_t>(block.txs.size());
-    const ScriptFlags flags = GetBlockScriptFlags(block.hash, height);
-
+    spent_by_tx.assign(block.txs.size(), {});
     size_t next = 0;  // index of the next unused entry of `spent`
-    std::vector<const SpentOutput*> tx_spent;
     for (size_t t = 1; t < block.txs.size(); ++t) {
         const Transaction& tx = block.txs[t];
-        tx_spent.clear();
+        std::vector<const SpentOutput*>& tx_spent = spent_by_tx[t];
         for (size_t i = 0; i < tx.vin.size(); ++i, ++next) {
             Location at = at_block;
             at.tx_index = static_cast<int64_t>(t);
@@ -96,18 +93,35 @@ BlockChecks ExtractBlockChecks(const uint8_t* block_raw, size_t block_len, const
             }
             tx_spent.push_back(&entry.out);
         }
-        try {
-            ExtractTransactionChecks(tx, static_cast<uint32_t>(t), tx_spent, flags, out);
-        } catch (const Error& e) {
-            throw e.with_context(at_block);
-        }
     }
     if (next != spent.size()) {
         throw Error("spent outputs list too long: " + std::to_string(spent.size()) + " entries for " +
                         std::to_string(next) + " non-coinbase inputs",
                     at_block);
     }
-    out.inputs = static_cast<uint32_t>(next);
+    return block;
+}
+
+BlockChecks ExtractBlockChecks(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
+                               const std::string& expected_hash_hex, int32_t height) {
+    std::vector<std::vector<const SpentOutput*>> spent_by_tx;
+    const Block block = ParseAndCheckBlock(block_raw, block_len, spent, expected_hash_hex, height, spent_by_tx);
+    Location at_block;
+    at_block.block_hash = block.hash_hex;
+    BlockChecks out;
+    out.hash_hex = block.hash_hex;
+    out.tx_count = static_cast<uint32_t>(block.txs.size());
+    const ScriptFlags flags = GetBlockScriptFlags(block.hash, height);
+    uint32_t inputs = 0;
+    for (size_t t = 1; t < block.txs.size(); ++t) {
+        try {
+            ExtractTransactionChecks(block.txs[t], static_cast<uint32_t>(t), spent_by_tx[t], flags, out);
+        } catch (const Error& e) {
+            throw e.with_context(at_block);
+        }
+        inputs += static_cast<uint32_t>(block.txs[t].vin.size());
+    }
+    out.inputs = inputs;
     return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,7 +60,12 @@ struct BlockChecks {
     std::map<std::string, uint32_t> unsupported_by_type;
 };
 
-/** Parses `block_raw` (network serialization, BIP144 for segwit transactions), recomputes the
+/** The walking skeleton's TEMPLATE extraction (single-signature spends recognised without the
+ *  interpreter; everything else counted as unsupported). The benchmark and the parity tool use
+ *  BlockValidation below, which evaluates every input with the interpreter; this stays for the
+ *  wasm extractBlock and the template tests.
+ *
+ *  Parses `block_raw` (network serialization, BIP144 for segwit transactions), recomputes the
  *  block hash and merkle root and compares them with `expected_hash_hex` (if non-empty) and the
  *  header, checks that `spent` has one entry per non-coinbase input whose outpoint matches the
  *  input's prevout, then computes the sighash of every supported input (legacy: Core's
@@ -79,5 +85,123 @@ struct BlockChecks {
 BlockChecks ExtractBlockChecks(const uint8_t* block_raw, size_t block_len,
                                const std::vector<SpentOutputEntry>& spent,
                                const std::string& expected_hash_hex, int32_t height);
+
+/** Script evaluation of a whole block, with its signature checks verified later, in batches.
+ *
+ *  Every non-coinbase input runs through the interpreter (VerifyScript, interpreter.h) under
+ *  the consensus flags of the block's height (GetBlockScriptVerifyFlags, extract.h). The
+ *  interpreter asks for each signature verification synchronously (CheckSink, script_checks.h),
+ *  but verdicts come later, from the workers. So evaluation runs in ROUNDS, with PREDICTED
+ *  verdicts:
+ *
+ *   1. Round 1 (the constructor): every input runs VerifyScript with a recording sink. A check
+ *      whose verdict is known (the verdict cache, keyed by the check's record bytes,
+ *      check_buffer.h) gets that verdict; any other check is predicted VALID and appended to
+ *      the round's pending checks (once per distinct record; origin = the first input that
+ *      asked for it). The script goes on with the prediction.
+ *   2. The caller verifies the pending checks (PendingChecks(): packed records + origins), in
+ *      batches, anywhere, and hands the verdicts to Resolve(), which adds them to the cache.
+ *   3. An input whose evaluation used only predictions that turned out right is FINAL: its
+ *      evaluation is exactly what it would have been with the real verdicts. An input whose
+ *      evaluation used a prediction that turned out wrong is re-evaluated from scratch with the
+ *      cache: its script may now take another path and ask for checks not seen before (the
+ *      CHECKMULTISIG walk moving on to the next key after a failed trial; `CHECKSIG NOT`;
+ *      IF branches on a verdict). Those are predicted again and become the next round's
+ *      pending checks. Resolve() returns true once no check is pending: every input is final.
+ *
+ *  Every round adds at least one verdict to each re-evaluated input's history, so rounds end;
+ *  blocks of single-signature inputs finish in 1 round, a multisig whose signatures match
+ *  keys after the first ones in 2 or more.
+ *
+ *  The checks Core would perform for the block are the checks of each input's FINAL evaluation
+ *  (a failing trial check of a multisig walk included, as in Core): Result().checks, in block
+ *  order (tx, input, then the order the script asked for them), with their verdicts. That is
+ *  the workload the benchmark times. A script that fails in its final evaluation makes the
+ *  block invalid: Result() names the first such input (block order) with Core's ScriptError
+ *  name. Inputs are all evaluated whatever the outcome, so counts cover the whole block.
+ *
+ *  Script type names (coverage), from the spent scriptPubKey and the spend: "p2pk", "p2pkh",
+ *  "multisig" (bare), "p2sh-multisig", "p2sh-p2wpkh", "p2sh-p2wsh", "p2sh" (any other redeem
+ *  script, or a scriptSig without one), "p2wpkh", "p2wsh", "p2tr-keypath", "p2tr-scriptpath",
+ *  "witness-unknown" (other witness versions / lengths, also nested in P2SH), "empty" (an empty
+ *  scriptPubKey) and "nonstandard" (anything else). */
+struct ScriptTypeCoverage {
+    uint32_t inputs = 0;     // inputs of this type
+    uint32_t evaluated = 0;  // of which evaluated to a final result (all of them once done)
+    uint32_t checks = 0;     // signature checks of their final evaluations
+};
+
+/** What BlockValidation concluded about one block (once Resolve returned true). */
+struct BlockValidationResult {
+    std::string hash_hex;
+    uint32_t tx_count = 0;
+    uint32_t inputs = 0;  // non-coinbase inputs
+    /** Block verdict: every input's final evaluation succeeded. */
+    bool valid = true;
+    /** First failing input (block order) when !valid: Core's ScriptError name ("EVAL_FALSE",
+     *  "SIG_DER", ... ; ScriptErrorName), its location and script type, and a message
+     *  "SCRIPT_ERR_<name>: tx T input I (<type>) fails its script". */
+    std::string script_error;
+    std::string error;
+    int64_t tx_index = -1;
+    int64_t input_index = -1;
+    std::string input_type;
+    uint32_t failed_inputs = 0;
+    /** Per script type name (see above). */
+    std::map<std::string, ScriptTypeCoverage> coverage;
+    /** The final checks: packed records (check_buffer.h), origin and verdict of each. */
+    std::vector<uint8_t> checks;
+    std::vector<CheckOrigin> origins;
+    std::vector<uint8_t> verdicts;
+    uint32_t ecdsa_checks = 0;
+    uint32_t schnorr_checks = 0;
+    /** Rounds of pending checks the caller verified (Resolve calls with checks); 0 when the
+     *  block asked for no signature check at all. */
+    uint32_t rounds = 0;
+    /** VerifyScript runs in total (first evaluations + re-evaluations). */
+    uint32_t evaluations = 0;
+    /** Distinct records verified over all rounds (pending checks handed out). */
+    uint32_t verified_records = 0;
+};
+
+class BlockValidation {
+public:
+    /** Parses and checks the block exactly as ExtractBlockChecks (same arguments, same Errors:
+     *  hash, merkle, BIP34 height, spent-outputs alignment), copies what it needs (the
+     *  arguments need not outlive the call), then runs round 1. A script failure is not an
+     *  Error: it is the block verdict in Result(). */
+    BlockValidation(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
+                    const std::string& expected_hash_hex, int32_t height);
+    ~BlockValidation();
+    BlockValidation(const BlockValidation&) = delete;
+    BlockValidation& operator=(const BlockValidation&) = delete;
+
+    /** The current round's pending checks: packed records (check_buffer.h), one origin each,
+     *  PendingCount() records. Empty when done. Valid until the next Resolve. */
+    const std::vector<uint8_t>& PendingChecks() const;
+    const std::vector<CheckOrigin>& PendingOrigins() const;
+    uint32_t PendingCount() const;
+
+    /** Applies one verdict byte per pending check (`n` must equal PendingCount(); a byte other
+     *  than Verdict::kValid counts as invalid), re-evaluates the inputs whose predictions were
+     *  wrong, and returns true when no check is pending (every input final). Throws Error when
+     *  `n` does not match. */
+    bool Resolve(const uint8_t* verdicts, size_t n);
+    bool Done() const;
+
+    /** The block's result; throws Error while checks are still pending. */
+    BlockValidationResult Result() const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+/** Runs a BlockValidation to the end on this thread, verifying each round's pending checks
+ *  with VerifyBatch (batch_verify.h). For tools and tests. */
+BlockValidationResult ValidateBlock(const uint8_t* block_raw, size_t block_len,
+                                    const std::vector<SpentOutputEntry>& spent, const std::string& expected_hash_hex,
+                                    int32_t height);
 
 }  // namespace ibd

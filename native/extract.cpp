@@ -118,6 +118,19 @@ ScriptFlags GetBlockScriptFlags(const Hash32& block_hash, int32_t height) {
     return flags;
 }
 
+uint32_t GetBlockScriptVerifyFlags(const Hash32& block_hash, int32_t height) {
+    const ScriptFlags f = GetBlockScriptFlags(block_hash, height);
+    uint32_t flags = SCRIPT_VERIFY_NONE;
+    if (f.p2sh) flags |= SCRIPT_VERIFY_P2SH;
+    if (f.witness) flags |= SCRIPT_VERIFY_WITNESS;
+    if (f.taproot) flags |= SCRIPT_VERIFY_TAPROOT;
+    if (f.dersig) flags |= SCRIPT_VERIFY_DERSIG;
+    if (height >= kBip65Height) flags |= SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY;
+    if (height >= kCsvHeight) flags |= SCRIPT_VERIFY_CHECKSEQUENCEVERIFY;
+    if (height >= kSegwitHeight) flags |= SCRIPT_VERIFY_NULLDUMMY;
+    return flags;
+}
+
 std::vector<uint8_t> SerializeScriptHeight(int32_t height) {
     if (height == 0) return {OP_0};
     if (height >= 1 && height <= 16) return {static_cast<uint8_t>(OP_1 + height - 1)};

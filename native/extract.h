@@ -40,6 +40,7 @@
 
 #include "check_buffer.h"
 #include "engine.h"
+#include "interpreter.h"
 #include "sha256.h"
 #include "transaction.h"
 
@@ -69,6 +70,18 @@ struct ScriptFlags {
     bool dersig = true;
 };
 ScriptFlags GetBlockScriptFlags(const Hash32& block_hash, int32_t height);
+
+/** Mainnet activation heights of the other consensus script rules (Core's consensus.BIP65Height,
+ *  CSVHeight, SegwitHeight; kernel/chainparams.cpp). */
+constexpr int32_t kBip65Height = 388381;   // SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY
+constexpr int32_t kCsvHeight = 419328;     // SCRIPT_VERIFY_CHECKSEQUENCEVERIFY
+constexpr int32_t kSegwitHeight = 481824;  // SCRIPT_VERIFY_NULLDUMMY
+
+/** Core's GetBlockScriptFlags (validation.cpp) as ScriptVerifyFlag bits (interpreter.h):
+ *  P2SH | WITNESS | TAPROOT except for the two script_flag_exceptions above (none / P2SH |
+ *  WITNESS), then DERSIG from kBip66Height, CHECKLOCKTIMEVERIFY from kBip65Height,
+ *  CHECKSEQUENCEVERIFY from kCsvHeight and NULLDUMMY from kSegwitHeight, exception or not. */
+uint32_t GetBlockScriptVerifyFlags(const Hash32& block_hash, int32_t height);
 
 /** Core's `CScript() << height` (script.h push_int64) for height >= 0: OP_0 for 0, OP_1..OP_16
  *  for 1..16, otherwise a push of the minimal little-endian CScriptNum encoding (a 0x00 byte

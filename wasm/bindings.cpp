@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -111,6 +112,154 @@ val ExtractBlock(val block, std::string spent_outputs_json, std::string expected
     }
 }
 
+/** Validates `height_val` as extractBlock does; sets `height` or returns the failure. */
+bool CheckHeight(const val& height_val, int32_t& height, val& failure) {
+    if (!height_val.isNumber()) {
+        failure = Failure("height must be a number (the block's height)", "height must be a number (the block's height)",
+                          ibd::Location{});
+        return false;
+    }
+    const double h = height_val.as<double>();
+    if (!(h >= 0 && h <= 2147483647.0) || h != static_cast<double>(static_cast<int64_t>(h))) {
+        char shown[32];
+        std::snprintf(shown, sizeof shown, "%.17g", h);
+        const std::string msg = std::string("height must be an integer in [0, 2147483647], got ") + shown;
+        failure = Failure(msg, msg, ibd::Location{});
+        return false;
+    }
+    height = static_cast<int32_t>(h);
+    return true;
+}
+
+val OriginsArray(const std::vector<ibd::CheckOrigin>& origins) {
+    std::vector<uint32_t> flat;
+    flat.reserve(origins.size() * 2);
+    for (const ibd::CheckOrigin& o : origins) {
+        flat.push_back(o.tx_index);
+        flat.push_back(o.input_index);
+    }
+    return CopyOut("Uint32Array", flat.data(), flat.size());
+}
+
+[[noreturn]] void ThrowJs(const std::string& message) { val::global("Error").new_(message).throw_(); }
+
+/** new BlockValidation(block, spentOutputsJson, expectedHashHex, height): BlockValidation
+ *  (native/engine.h) behind Embind. The constructor never throws: a block that cannot be
+ *  parsed or checked is reported by status() / result() as extractBlock reports it. */
+class BlockValidationJs {
+public:
+    BlockValidationJs(val block, std::string spent_outputs_json, std::string expected_hash_hex, val height_val) {
+        failure_ = val::null();
+        try {
+            int32_t height = 0;
+            if (!CheckHeight(height_val, height, failure_)) return;
+            const std::vector<uint8_t> raw = CopyIn(block);
+            std::vector<ibd::SpentOutputEntry> spent;
+            try {
+                spent = ibd::ParseSpentOutputsJson(spent_outputs_json);
+            } catch (const std::bad_alloc&) {
+                const std::string msg = "out of memory while parsing spent outputs (" +
+                                        std::to_string(spent_outputs_json.size()) + " bytes)";
+                failure_ = Failure(msg, msg, ibd::Location{});
+                return;
+            }
+            v_ = std::make_unique<ibd::BlockValidation>(raw.data(), raw.size(), spent, expected_hash_hex, height);
+        } catch (const ibd::Error& e) {
+            failure_ = Failure(e.what(), e.reason(), e.where());
+        } catch (const std::bad_alloc&) {
+            const std::string msg = "out of memory while validating the block (block " +
+                                    std::to_string(static_cast<uint64_t>(block["length"].as<double>())) + " bytes)";
+            failure_ = Failure(msg, msg, ibd::Location{});
+        } catch (const std::exception& e) {
+            failure_ = Failure(e.what(), e.what(), ibd::Location{});
+        }
+    }
+
+    /** { ok: true, pending } or the failure object. */
+    val Status() const {
+        if (!v_) return failure_;
+        val r = val::object();
+        r.set("ok", true);
+        r.set("pending", v_->PendingCount());
+        return r;
+    }
+
+    /** { checks: Uint8Array, origins: Uint32Array, count }: the current round's pending checks
+     *  (empty when done or when the block failed to load). */
+    val Pending() const {
+        val r = val::object();
+        if (!v_) {
+            r.set("checks", CopyOut<uint8_t>("Uint8Array", nullptr, 0));
+            r.set("origins", CopyOut<uint32_t>("Uint32Array", nullptr, 0));
+            r.set("count", 0);
+            return r;
+        }
+        r.set("checks", CopyOut("Uint8Array", v_->PendingChecks().data(), v_->PendingChecks().size()));
+        r.set("origins", OriginsArray(v_->PendingOrigins()));
+        r.set("count", v_->PendingCount());
+        return r;
+    }
+
+    /** resolve(verdicts: Uint8Array) -> true when no check is pending any more. Throws a JS
+     *  Error when the block failed to load or the verdict count is not the pending count. */
+    bool Resolve(val verdicts) {
+        if (!v_) ThrowJs("BlockValidation.resolve: the block failed to load: " + failure_["error"].as<std::string>());
+        const std::vector<uint8_t> bytes = CopyIn(verdicts);
+        try {
+            return v_->Resolve(bytes.data(), bytes.size());
+        } catch (const ibd::Error& e) {
+            ThrowJs(e.what());
+        } catch (const std::exception& e) {
+            ThrowJs(std::string("BlockValidation.resolve: ") + e.what());
+        }
+    }
+
+    /** The block's result (wasm/API.md), or the failure object; throws a JS Error while checks
+     *  are pending. */
+    val Result() const {
+        if (!v_) return failure_;
+        if (!v_->Done()) {
+            ThrowJs("BlockValidation.result: " + std::to_string(v_->PendingCount()) + " checks are still pending");
+        }
+        const ibd::BlockValidationResult res = v_->Result();
+        val r = val::object();
+        r.set("ok", true);
+        r.set("hash", res.hash_hex);
+        r.set("txCount", res.tx_count);
+        r.set("inputs", res.inputs);
+        r.set("valid", res.valid);
+        r.set("scriptError", res.script_error);
+        r.set("error", res.error);
+        r.set("blockHash", res.hash_hex);
+        r.set("txIndex", static_cast<double>(res.tx_index));
+        r.set("inputIndex", static_cast<double>(res.input_index));
+        r.set("inputType", res.input_type);
+        r.set("failedInputs", res.failed_inputs);
+        val coverage = val::object();
+        for (const auto& [name, c] : res.coverage) {
+            val o = val::object();
+            o.set("inputs", c.inputs);
+            o.set("evaluated", c.evaluated);
+            o.set("checks", c.checks);
+            coverage.set(name, o);
+        }
+        r.set("coverage", coverage);
+        r.set("checks", CopyOut("Uint8Array", res.checks.data(), res.checks.size()));
+        r.set("origins", OriginsArray(res.origins));
+        r.set("verdicts", CopyOut("Uint8Array", res.verdicts.data(), res.verdicts.size()));
+        r.set("ecdsa", res.ecdsa_checks);
+        r.set("schnorr", res.schnorr_checks);
+        r.set("rounds", res.rounds);
+        r.set("evaluations", res.evaluations);
+        r.set("verifiedRecords", res.verified_records);
+        return r;
+    }
+
+private:
+    std::unique_ptr<ibd::BlockValidation> v_;
+    val failure_ = val::null();
+};
+
 /** verifyBatch(checksPtr, checksLen, count, verdictsPtr) -> { error, errorOffset, errorRecord }.
  *  Pointers are offsets into the module's memory (from _malloc). */
 val VerifyBatch(uintptr_t checks_ptr, size_t checks_len, uint32_t count, uintptr_t verdicts_ptr) {
@@ -143,4 +292,10 @@ EMSCRIPTEN_BINDINGS(ibd) {
     emscripten::function("extractBlock", &ExtractBlock);
     emscripten::function("verifyBatch", &VerifyBatch);
     emscripten::function("engineInfo", &EngineInfo);
+    emscripten::class_<BlockValidationJs>("BlockValidation")
+        .constructor<val, std::string, std::string, val>()
+        .function("status", &BlockValidationJs::Status)
+        .function("pending", &BlockValidationJs::Pending)
+        .function("resolve", &BlockValidationJs::Resolve)
+        .function("result", &BlockValidationJs::Result);
 }

@@ -1,11 +1,14 @@
 // ibd_dump_checks <block.raw> <spent_outputs.json> <expected_hash_hex> <height> <out_prefix>
 //
-// Runs the engine on one block and writes, for the native-vs-wasm parity test:
-//   <out_prefix>.checks    the packed check buffer (layout: native/check_buffer.h)
-//   <out_prefix>.verdicts  one Verdict byte per record, from VerifyBatch (batch_verify.h)
-// and prints a summary (block hash, counts by input type, verdict counts) on stdout.
-// <height> is the block's height (decimal, 0..2147483647; ExtractBlockChecks, engine.h).
-// Exit status: 0 done (whatever the verdicts), 1 usage or output file error, 2 ibd::Error on
+// Validates one block (BlockValidation, engine.h: every input through the interpreter, each
+// round's pending checks verified with VerifyBatch, batch_verify.h, on this thread) and writes,
+// for the native-vs-wasm parity test:
+//   <out_prefix>.checks    the FINAL checks of all inputs, packed (layout: native/check_buffer.h)
+//   <out_prefix>.verdicts  one Verdict byte per final check
+// and prints a summary (block hash, verdict, rounds, coverage by script type) on stdout.
+// <height> is the block's height (decimal, 0..2147483647; engine.h).
+// Exit status: 0 done (whatever the verdicts and the block verdict), 1 usage or output file
+// error, 2 ibd::Error on
 // the input (its what() on stderr, naming file / block / tx / input / byte; also an unreadable
 // input file, e.g. a directory, and running out of memory while parsing the spent outputs),
 // 3 other failure.
@@ -20,7 +23,6 @@
 #include <string>
 #include <vector>
 
-#include "batch_verify.h"
 #include "engine.h"
 #include "error.h"
 
@@ -82,7 +84,7 @@ int main(int argc, char** argv) {
         std::cerr << "height must be a decimal integer in [0, 2147483647], got '" << argv[4] << "'\n";
         return 1;
     }
-    ibd::BlockChecks bc;
+    ibd::BlockValidationResult bc;
     try {
         const std::vector<uint8_t> block = ReadFile(block_path);
         const std::vector<uint8_t> json = ReadFile(spent_path);
@@ -100,7 +102,7 @@ int main(int argc, char** argv) {
                              at);
         }
         try {
-            bc = ibd::ExtractBlockChecks(block.data(), block.size(), spent, expected, height);
+            bc = ibd::ValidateBlock(block.data(), block.size(), spent, expected, height);
         } catch (const ibd::Error& e) {
             ibd::Location at;
             at.file = block_path;
@@ -119,25 +121,23 @@ int main(int argc, char** argv) {
         std::cerr << "cannot write " << prefix << ".checks\n";
         return 1;
     }
-    std::vector<uint8_t> verdicts(count, static_cast<uint8_t>(ibd::Verdict::kInvalid));
-    const ibd::BatchStatus st = ibd::VerifyBatch(bc.checks.data(), bc.checks.size(), count, verdicts.data());
-    if (st.error != 0) {
-        std::cerr << "VerifyBatch: malformed record " << st.error_record << " at byte " << st.error_offset
-                  << " (error " << st.error << ")\n";
-        return 3;
-    }
-    if (!WriteFile(prefix + ".verdicts", verdicts.data(), verdicts.size())) {
+    if (!WriteFile(prefix + ".verdicts", bc.verdicts.data(), bc.verdicts.size())) {
         std::cerr << "cannot write " << prefix << ".verdicts\n";
         return 1;
     }
-
     uint32_t valid = 0;
-    for (uint8_t v : verdicts) valid += v == static_cast<uint8_t>(ibd::Verdict::kValid);
+    for (uint8_t v : bc.verdicts) valid += v == static_cast<uint8_t>(ibd::Verdict::kValid);
+    uint32_t evaluated = 0;
+    for (const auto& [name, c] : bc.coverage) evaluated += c.evaluated;
     std::cout << "block " << bc.hash_hex << "\n"
-              << "txs " << bc.tx_count << ", inputs " << bc.inputs << ", checks " << count << " (ecdsa "
-              << bc.ecdsa_checks << ", schnorr " << bc.schnorr_checks << ")\n";
-    for (const auto& [name, n] : bc.inputs_by_type) std::cout << "supported " << name << " " << n << "\n";
-    for (const auto& [name, n] : bc.unsupported_by_type) std::cout << "unsupported " << name << " " << n << "\n";
+              << "txs " << bc.tx_count << ", inputs " << bc.inputs << " (evaluated " << evaluated << "), checks "
+              << count << " (ecdsa " << bc.ecdsa_checks << ", schnorr " << bc.schnorr_checks << "), rounds "
+              << bc.rounds << "\n";
+    for (const auto& [name, c] : bc.coverage) {
+        std::cout << "type " << name << " inputs " << c.inputs << " evaluated " << c.evaluated << " checks " << c.checks
+                  << "\n";
+    }
     std::cout << "verdicts valid " << valid << ", invalid " << (count - valid) << "\n";
+    std::cout << (bc.valid ? std::string("block valid") : "block INVALID: " + bc.error) << "\n";
     return 0;
 }

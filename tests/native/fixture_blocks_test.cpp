@@ -1,5 +1,6 @@
 // Every mainnet fixture block with spent outputs (index.json "mainnet_with_prevouts") through
-// ExtractBlockChecks: block hash, tx and input counts, the inputs extracted per script type
+// ExtractBlockChecks, the walking skeleton's template extraction (still behind the wasm
+// extractBlock; the interpreter path, BlockValidation, is block_validation_test.cpp): block hash, tx and input counts, the inputs extracted per script type
 // against the fixtures' independent signature check ("signature_check"), the unsupported
 // inputs by type, and the shape of the packed check buffer.
 #include <gtest/gtest.h>
