@@ -23,8 +23,8 @@ workers, and reports counts, verdicts, throughput and the full-chain (IBD) proje
   --json             one JSON document on stdout (progress stays on stderr)
   -h, --help         this text
 
-Exit code: 0 all checks valid; 1 a block failed to load or parse, or the run failed;
-2 bad command line; 3 an invalid signature was found (and no block failed).`;
+Exit code: 0 every block valid; 1 a block failed to load or parse, or the run failed;
+2 bad command line; 3 a block is invalid: an input's script fails (and no block failed).`;
 
 /** A command-line mistake: main prints the message and HELP_HINT and exits with 2. */
 export class UsageError extends Error {}

@@ -59,6 +59,6 @@ export function projectIbd({ ecdsaPerSecond, schnorrPerSecond, workers, sample }
     workers,
     source: `${CHAIN_TX_DATA.source} x ${checksPerTx.toFixed(3)} checks/transaction measured over ` +
             `${sample.transactions} fixture transactions (skeleton model: the fixture mix stands in for ` +
-            'the chain\'s, and input types the engine does not yet evaluate add no checks)',
+            'the chain\'s; checks are those of every input\'s final script evaluation, as Core performs them)',
   };
 }

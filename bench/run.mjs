@@ -1,10 +1,11 @@
-// The benchmark run: load fixtures, extract checks (main thread), verify them through the pool,
-// and assemble the result document (the same schema for --json, the terminal and later the page).
+// The benchmark run: load fixtures, validate every block (script evaluation on the main thread,
+// each round's pending checks through the pool), time verification passes over the final checks
+// through the pool, and assemble the result document (the same schema for --json, the terminal and later the page).
 import { fixturesDir, loadBlocks, readManifest } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../workers/engine.mjs';
 import { checkTypeName, concatChecks, walkChecks } from '../workers/job-buffer.mjs';
 import { createPool } from '../workers/pool.mjs';
-import { extractBlocks } from './extract.mjs';
+import { validateBlocks } from './extract.mjs';
 import { machineInfo } from './machine.mjs';
 import { projectIbd } from './projection.mjs';
 import { runVerifyPasses } from './verify-passes.mjs';
@@ -17,9 +18,14 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   batchSize: number, rounds: number}} options as from parseOptions (bench/options.mjs)
  * @param {(msg: string) => void} log progress sink (stderr)
  * @returns {Promise<object>} the result document: {variant, workers, batch_size, fixtures,
- *   engine, blocks[], totals, projection, machine, errors[], disagreements[]}. Per block:
- *   {height, hash, tx_count, inputs, checks: {ecdsa, schnorr}, valid, invalid, inputs_by_type,
- *   unsupported_by_type, parse_sighash_ms, invalid_checks: [{index, type, tx, input}], error}.
+ *   engine, blocks[], totals, projection, machine, errors[], disagreements[], invalid_blocks[]}.
+ *   Per block: {height, hash, tx_count, inputs, checks: {ecdsa, schnorr} (the FINAL checks of
+ *   every input: what Core verifies, failed multisig trial checks included), valid, invalid
+ *   (verdict counts of those checks), inputs_by_type, unsupported_by_type (always {}: every
+ *   input is evaluated), coverage: {type: {inputs, evaluated, checks}}, rounds (validation
+ *   rounds), block_valid, script_error ({tx, input, type, error, message} of the first failing
+ *   input, or null), parse_sighash_ms (main-thread engine time: parse, sighash, script
+ *   evaluation of every round), invalid_checks: [{index, type, tx, input}], error}.
  *   Totals: counts, `seconds` (combined pass wall time, median over rounds, s), `rounds_seconds`
  *   (each round's wall time, s), `checks_per_second` (at the median time), `checks_per_second_min`
  *   / `_max` (at the slowest / fastest round) and `per_worker` (checks_per_second / workers), all
@@ -29,6 +35,8 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   Projection: projectIbd's result (bench/projection.mjs), or {hours: null, error}, plus
  *   `sample: {blocks, transactions, checks, fixture_blocks, partial}`: the blocks it was measured
  *   on, out of the `fixture_blocks` the manifest lists (`partial` when fewer).
+ *   `disagreements` lists final-check indices (over all blocks' final checks concatenated) whose
+ *   verdict differs between the timed passes or from the validation rounds (expected empty).
  * @throws Error when nothing can run: no fixtures directory or manifest, no block loads, no
  *   wasm build, a worker that fails, a malformed check buffer.
  */
@@ -42,25 +50,27 @@ export async function runBench(options, log) {
     engineInfo ??= { ...engine.engineInfo() };
     return engine;
   };
-  // Extraction first, alone on the machine, so its timing is not shared with worker start-up.
-  const extracted = await extractBlocks(reload, loaded, log);
-  const ok = extracted.filter((b) => !b.error);
-  const checks = concatChecks(ok.map((b) => b.checks));
-  const walked = walkChecks(checks);
   const pool = createPool({ workers: options.workers, variant: options.variant });
   try {
     await pool.ready();
+    const validated = await validateBlocks(reload, loaded, pool, { batchSize: options.batchSize, log });
+    const ok = validated.filter((b) => !b.error);
+    const checks = concatChecks(ok.map((b) => b.checks));
+    const walked = walkChecks(checks);
     const passes = await runVerifyPasses(pool, checks, walked, { batchSize: options.batchSize, rounds: options.rounds, log });
 
     const blocks = [];
+    const disagreements = new Set(passes.disagreements);
     let first = 0;
-    for (const b of extracted) {
+    for (const b of validated) {
       if (b.error) {
         blocks.push(errorBlock(b));
         continue;
       }
       const count = b.ecdsa + b.schnorr;
-      blocks.push(blockResult(b, passes.verdicts.subarray(first, first + count)));
+      const verdicts = passes.verdicts.subarray(first, first + count);
+      verdicts.forEach((v, i) => { if (v !== b.verdicts[i]) disagreements.add(first + i); });
+      blocks.push(blockResult(b, verdicts));
       first += count;
     }
     const totals = totalsOf(blocks, passes, options.workers);
@@ -76,7 +86,9 @@ export async function runBench(options, log) {
       projection: projection(totals, ok, fixtureBlocks, options.workers),
       machine: machineInfo(engineInfo),
       errors: blocks.filter((b) => b.error).map((b) => ({ height: b.height, hash: b.hash, error: b.error })),
-      disagreements: passes.disagreements,
+      invalid_blocks: blocks.filter((b) => b.block_valid === false)
+        .map((b) => ({ height: b.height, hash: b.hash, ...b.script_error })),
+      disagreements: [...disagreements].sort((a, b) => a - b),
     };
   } finally {
     await pool.close();
@@ -86,13 +98,14 @@ export async function runBench(options, log) {
 function errorBlock(b) {
   return {
     height: b.height, hash: b.hash, tx_count: null, inputs: b.inputs, checks: null, valid: null,
-    invalid: null, inputs_by_type: null, unsupported_by_type: null, parse_sighash_ms: null,
-    invalid_checks: [], error: b.error,
+    invalid: null, inputs_by_type: null, unsupported_by_type: null, coverage: null, rounds: null,
+    block_valid: null, script_error: null, parse_sighash_ms: null, invalid_checks: [], error: b.error,
   };
 }
 
-/** One block's report entry; `verdicts` are its records' verdicts. Invalid checks are listed
- *  with their index within the block's records and their origin (tx, input). */
+/** One block's report entry; `verdicts` are its final checks' verdicts from the combined pass.
+ *  Invalid checks (failed multisig trials in a valid block) are listed with their index within
+ *  the block's records and their origin (tx, input). */
 function blockResult(b, verdicts) {
   const invalidChecks = [];
   verdicts.forEach((v, i) => {
@@ -109,7 +122,11 @@ function blockResult(b, verdicts) {
     valid: verdicts.length - invalidChecks.length,
     invalid: invalidChecks.length,
     inputs_by_type: b.inputsByType,
-    unsupported_by_type: b.unsupportedByType,
+    unsupported_by_type: {},
+    coverage: b.coverage,
+    rounds: b.rounds,
+    block_valid: b.blockValid,
+    script_error: b.scriptError,
     parse_sighash_ms: b.parseMs,
     invalid_checks: invalidChecks,
     error: null,
@@ -131,6 +148,9 @@ function totalsOf(blocks, passes, workers) {
     blocks_failed: blocks.length - ok.length,
     inputs: sum((b) => b.inputs),
     unsupported_inputs: sum((b) => Object.values(b.unsupported_by_type).reduce((n, v) => n + v, 0)),
+    evaluated_inputs: sum((b) => Object.values(b.coverage).reduce((n, c) => n + c.evaluated, 0)),
+    invalid_blocks: ok.filter((b) => !b.block_valid).length,
+    validation_rounds: ok.reduce((n, b) => Math.max(n, b.rounds), 0),
     checks,
     valid: sum((b) => b.valid),
     invalid: sum((b) => b.invalid),

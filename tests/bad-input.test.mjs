@@ -161,6 +161,7 @@ test('the main job validates the good block, reports the truncated one at the en
   const [good, bad] = doc.blocks;
   assert.deepEqual([good.height, good.hash, good.valid, good.invalid, good.checks], [170, entry(170).hash, 1, 0, { ecdsa: 1, schnorr: 0 }]);
   assert.equal(good.error, null);
+  assert.deepEqual([good.block_valid, good.rounds, good.coverage], [true, 1, { p2pk: { inputs: 1, evaluated: 1, checks: 1 } }]);
   assert.equal(bad.height, 181);
   assert.match(bad.error, /mainnet[/\\]181: .*byte \d+/);
   assert.deepEqual(doc.errors.map((e) => e.height), [181]);
@@ -173,7 +174,8 @@ test('the main job validates the good block, reports the truncated one at the en
   assert.match(lines.find((l) => l.trimStart().startsWith('170 ')), new RegExp(`170\\s+${entry(170).hash}\\s+2\\s+1\\s+1\\s+0\\s+1\\s+0`));
   // The failed block's inputs are not in the totals, so its row shows none.
   assert.match(lines.find((l) => l.trimStart().startsWith('181 ')), new RegExp(`^ +181  ${entry(181).hash}(\\s+-){7}  FAILED \\(see end\\)$`));
-  assert.ok(lines.includes('totals: 2 blocks (1 failed), 1 input (0 unsupported), 1 check: 1 valid, 0 invalid'), text.stdout);
+  assert.ok(lines.includes('totals: 2 blocks (1 failed), 1 input (1 evaluated), 1 check: 1 valid, 0 invalid; ' +
+    '0 invalid blocks, up to 1 validation round'), text.stdout);
   assert.equal(lines.at(-2), 'FAILED BLOCKS (1):');
   assert.match(lines.at(-1), /^ {2}181 .*byte \d+/);
 });

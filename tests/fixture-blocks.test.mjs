@@ -1,7 +1,8 @@
-// Every mainnet fixture block: extracts with the right hash and input count, every check it
-// yields verifies valid through the pool (2 workers), its counts equal the native engine's,
-// and its single-signature inputs match the independent check recorded in the fixture set's
-// index.json (README "How everything was checked").
+// Every mainnet fixture block through BlockValidation (wasm/API.md), each round's pending
+// checks verified through the pool (2 workers): every input evaluated by the interpreter,
+// every block valid, the final checks per block (counts asserted; single-signature inputs
+// cross-checked against the independent check recorded in the fixture set's index.json,
+// README "How everything was checked"), and the same counts from the native engine.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,26 +12,35 @@ import { loadEngine } from '../workers/engine.mjs';
 import { walkChecks } from '../workers/job-buffer.mjs';
 import { createPool } from '../workers/pool.mjs';
 import { nativeDump } from './support/native-tool.mjs';
-import { extractFixture } from './support/wasm.mjs';
+import { validateFixture } from './support/wasm.mjs';
 
 const dir = fixturesDir();
 const blocks = await loadBlocks(dir);
 const index = JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8'));
 const independent = new Map(index.mainnet_with_prevouts.map((b) => [b.height, b.signature_check]));
 
-/** index.json signature_check keys of inputs carrying exactly one signature, and the engine's
- *  name for that input type (native/engine.h), with the signature's check type. */
-const SINGLE_SIG = {
-  'p2pk:True': ['p2pk', 'ecdsa'],
-  'p2pkh:True': ['p2pkh', 'ecdsa'],
-  'p2wpkh:True': ['p2wpkh', 'ecdsa'],
-  'p2sh-p2wpkh:True': ['p2sh-p2wpkh', 'ecdsa'],
-  'p2tr-key:True': ['p2tr-keypath', 'schnorr'],
+/** index.json signature_check type -> the engine's script type name (native/engine.h). */
+const INDEX_TYPE = {
+  'p2pk': 'p2pk', 'p2pkh': 'p2pkh', 'p2wpkh': 'p2wpkh', 'p2sh-p2wpkh': 'p2sh-p2wpkh', 'p2tr-key': 'p2tr-keypath',
+  'bare-multisig': 'multisig', 'p2sh-multisig': 'p2sh-multisig', 'p2sh-p2pk': 'p2sh', 'p2sh-p2wsh': 'p2sh-p2wsh',
+  'p2wsh': 'p2wsh', 'p2tr-script': 'p2tr-scriptpath', 'other': 'empty',
+};
+/** Engine types whose inputs carry exactly one signature check each. */
+const SINGLE_SIG = ['p2pk', 'p2pkh', 'p2wpkh', 'p2sh-p2wpkh', 'p2tr-keypath', 'p2sh'];
+
+/** Final checks [ecdsa, schnorr] and validation rounds per block, as measured (native and wasm). */
+const EXPECTED = {
+  170: [1, 0, 1], 181: [1, 0, 1], 182: [1, 0, 1], 183: [1, 0, 1], 187: [1, 0, 1], 221: [1, 0, 1], 248: [1, 0, 1],
+  24835: [74, 0, 1], 57043: [131, 0, 1], 116928: [12, 0, 1], 120460: [13, 0, 1], 120461: [14, 0, 1],
+  120462: [12, 0, 1], 150013: [94, 0, 1], 210000: [899, 0, 1], 277647: [732, 0, 1], 300025: [1427, 0, 1],
+  367891: [824, 0, 1], 403200: [1301, 0, 3], 478558: [774, 0, 2], 542213: [12, 0, 1], 553724: [3, 0, 1],
+  757739: [122, 0, 2], 866342: [5701, 2375, 2],
 };
 
 const engine = await loadEngine('simd');
 const pool = createPool({ workers: 2, variant: 'simd' });
 after(() => pool.close());
+const viaPool = (checks) => pool.verify(checks, { batchSize: 256 });
 
 test('the fixture set has the 24 blocks of the manifest', () => {
   assert.equal(blocks.length, 24);
@@ -38,47 +48,65 @@ test('the fixture set has the 24 blocks of the manifest', () => {
 });
 
 for (const block of blocks) {
-  test(`block ${block.height}: extracts, verifies valid, matches native and independent counts`, async () => {
-    const res = extractFixture(engine, block);
+  test(`block ${block.height}: every input evaluated, block valid, final checks match native and independent counts`, async () => {
+    const res = await validateFixture(engine, block, viaPool);
     assert.equal(res.hash, block.hash);
     assert.equal(res.inputs, block.inputs, 'non-coinbase inputs = spent outputs');
-    const sum = (obj) => Object.values(obj).reduce((n, v) => n + v, 0);
-    assert.equal(sum(res.inputsByType) + sum(res.unsupportedByType), res.inputs,
-      'every input is either extracted or counted as unsupported');
+    assert.equal(res.valid, true, res.error);
+    assert.equal(res.failedInputs, 0);
+
+    const cov = Object.entries(res.coverage);
+    assert.equal(cov.reduce((n, [, c]) => n + c.inputs, 0), res.inputs, 'every input has a type');
+    for (const [name, c] of cov) assert.equal(c.evaluated, c.inputs, `${name}: every input evaluated`);
+    assert.equal(cov.reduce((n, [, c]) => n + c.checks, 0), res.ecdsa + res.schnorr);
 
     const walked = walkChecks(res.checks);
     assert.deepEqual(walked.byType, { ecdsa: res.ecdsa, schnorr: res.schnorr });
     assert.equal(res.origins.length, 2 * walked.count);
+    assert.equal(res.verdicts.length, walked.count);
     for (let i = 0; i < walked.count; i++) {
       assert.ok(res.origins[2 * i] >= 1 && res.origins[2 * i] < res.txCount, `check ${i}: tx ${res.origins[2 * i]}`);
     }
 
-    // Independent check (index.json): single-signature inputs by type, hence checks by type.
-    const expected = { ecdsa: 0, schnorr: 0 };
-    for (const [key, [name, type]] of Object.entries(SINGLE_SIG)) {
-      const n = independent.get(block.height)[key] ?? 0;
-      assert.equal(res.inputsByType[name] ?? 0, n, `${name} inputs (index.json ${key})`);
-      expected[type] += n;
-    }
-    const onlySingleSig = Object.keys(res.inputsByType).every((name) => Object.values(SINGLE_SIG).some(([n]) => n === name));
-    if (onlySingleSig) assert.deepEqual({ ecdsa: res.ecdsa, schnorr: res.schnorr }, expected);
-    else assert.ok(res.ecdsa >= expected.ecdsa && res.schnorr >= expected.schnorr);
+    const [ecdsa, schnorr, rounds] = EXPECTED[block.height];
+    assert.deepEqual([res.ecdsa, res.schnorr, res.rounds], [ecdsa, schnorr, rounds]);
+    assert.equal(res.pendingPerRound.length, rounds);
 
-    const verdicts = await pool.verify(res.checks, { batchSize: 256 });
-    const invalid = [...verdicts.keys()].filter((i) => verdicts[i] !== 1)
-      .map((i) => `tx ${res.origins[2 * i]} input ${res.origins[2 * i + 1]}`);
-    assert.deepEqual(invalid, [], `invalid checks in mainnet block ${block.height}`);
+    // Independent check (index.json): inputs per type; one check per single-signature input.
+    const byIndex = {};
+    for (const [key, n] of Object.entries(independent.get(block.height))) {
+      const name = INDEX_TYPE[key.split(':')[0]];
+      assert.ok(name, `index.json type ${key}`);
+      byIndex[name] = (byIndex[name] ?? 0) + n;
+    }
+    assert.deepEqual(Object.fromEntries(cov.map(([name, c]) => [name, c.inputs])), byIndex);
+    for (const name of SINGLE_SIG) {
+      if (res.coverage[name]) assert.equal(res.coverage[name].checks, res.coverage[name].inputs, `${name}: one check per input`);
+    }
+    if (res.coverage.empty) assert.equal(res.coverage.empty.checks, 0);
+
+    // Invalid verdicts only where Core's CHECKMULTISIG walk tries a key that does not match.
+    const multisigChecks = ['multisig', 'p2sh-multisig', 'p2wsh', 'p2sh-p2wsh']
+      .reduce((n, name) => n + (res.coverage[name]?.checks ?? 0), 0);
+    const invalid = res.verdicts.reduce((n, v) => n + (v !== 1), 0);
+    assert.ok(invalid <= multisigChecks, `${invalid} invalid checks, ${multisigChecks} multisig checks`);
 
     const native = await nativeDump(block);
-    const nativeWalk = walkChecks(native.checks);
-    assert.deepEqual(nativeWalk.byType, walked.byType, 'check counts by type, native engine');
-    assert.equal(native.verdicts.length, walked.count);
+    assert.deepEqual(walkChecks(native.checks).byType, walked.byType, 'final checks by type, native engine');
+    assert.ok(Buffer.from(res.verdicts).equals(native.verdicts), 'verdicts, native engine');
   });
 }
 
-test('866342 yields the 2,223 BIP341 key-path Schnorr checks', () => {
+test('866342 yields the 2,223 BIP341 key-path Schnorr checks and 152 tapscript ones', async () => {
   const block = blocks.find((b) => b.height === 866342);
-  const res = extractFixture(engine, block);
-  assert.equal(res.schnorr, 2223);
-  assert.equal(res.inputsByType['p2tr-keypath'], 2223);
+  const res = await validateFixture(engine, block, viaPool);
+  assert.deepEqual(res.coverage['p2tr-keypath'], { inputs: 2223, evaluated: 2223, checks: 2223 });
+  assert.deepEqual(res.coverage['p2tr-scriptpath'], { inputs: 150, evaluated: 150, checks: 152 });
+  assert.equal(res.schnorr, 2375);
+});
+
+test('367891: the 20,000 empty-scriptPubKey inputs are evaluated and ask for no check', async () => {
+  const block = blocks.find((b) => b.height === 367891);
+  const res = await validateFixture(engine, block, viaPool);
+  assert.deepEqual(res.coverage.empty, { inputs: 20000, evaluated: 20000, checks: 0 });
 });

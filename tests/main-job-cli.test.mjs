@@ -25,14 +25,14 @@ const subsetDoc = JSON.parse(subset.stdout);
 test('--heights subset: the projection names its sample, flags it partial, and uses the separate passes\' rates', () => {
   assert.equal(subset.code, 0, subset.stderr);
   const p = subsetDoc.projection;
-  assert.deepEqual(p.sample, { blocks: 2, transactions: 4866, checks: 7726, fixture_blocks: 24, partial: true });
-  assert.equal(p.checks_per_transaction, 7726 / 4866);
-  assert.equal(p.workload_checks, Math.round(CHAIN_TXS * (7726 / 4866)));
+  assert.deepEqual(p.sample, { blocks: 2, transactions: 4866, checks: 8077, fixture_blocks: 24, partial: true });
+  assert.equal(p.checks_per_transaction, 8077 / 4866);
+  assert.equal(p.workload_checks, Math.round(CHAIN_TXS * (8077 / 4866)));
   assert.equal(p.workload_transactions, CHAIN_TXS);
   const { ecdsa, schnorr } = subsetDoc.totals.by_type;
-  assert.deepEqual([ecdsa.checks, schnorr.checks], [5503, 2223]);
+  assert.deepEqual([ecdsa.checks, schnorr.checks], [5702, 2375]);
   assert.deepEqual(p.rates_per_second, { ecdsa: ecdsa.checks_per_second, schnorr: schnorr.checks_per_second });
-  const hours = CHAIN_TXS * (7726 / 4866) * ((5503 / 7726) / ecdsa.checks_per_second + (2223 / 7726) / schnorr.checks_per_second) / 3600;
+  const hours = CHAIN_TXS * (8077 / 4866) * ((5702 / 8077) / ecdsa.checks_per_second + (2375 / 8077) / schnorr.checks_per_second) / 3600;
   assert.ok(Math.abs(p.hours - hours) < 1e-6 * hours, `${p.hours} vs ${hours}`);
 
   const lines = formatReport(subsetDoc).split('\n');
@@ -40,7 +40,7 @@ test('--heights subset: the projection names its sample, flags it partial, and u
   assert.equal(lines[at], `projection: ${p.hours.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ` +
     'h to verify every signature of the chain on 1 worker');
   assert.equal(lines[at + 1], `  workload: ${fmt(p.workload_checks)} checks = 1,161,875,261 transactions ` +
-    '(Bitcoin Core v29.0 chainTxData, 2025-03-03) x 1.588 checks/tx (2 fixture blocks, 4,866 transactions)');
+    '(Bitcoin Core v29.0 chainTxData, 2025-03-03) x 1.660 checks/tx (2 fixture blocks, 4,866 transactions)');
   assert.ok(lines[at + 2].startsWith(`  rates: ECDSA ${fmt(ecdsa.checks_per_second)}/s, Schnorr ${fmt(schnorr.checks_per_second)}/s (separate passes); `));
   assert.match(lines[at + 3], /^ {2}WARNING: partial sample: 2 of 24 fixture blocks; /);
 });
@@ -49,21 +49,22 @@ test('the terminal report of a --heights subset shows the sample and the partial
   const text = await run(['--heights', '170', '--workers', '1', '--rounds', '1']);
   assert.equal(text.code, 0, text.stderr);
   const lines = text.stdout.split('\n');
-  assert.ok(lines.includes('totals: 1 block (0 failed), 1 input (0 unsupported), 1 check: 1 valid, 0 invalid'), text.stdout);
+  assert.ok(lines.includes('totals: 1 block (0 failed), 1 input (1 evaluated), 1 check: 1 valid, 0 invalid; ' +
+    '0 invalid blocks, up to 1 validation round'), text.stdout);
   assert.ok(lines.some((l) => / x 0\.500 checks\/tx \(1 fixture block, 2 transactions\)$/.test(l)), text.stdout);
   assert.ok(lines.some((l) => l.startsWith('  WARNING: partial sample: 1 of 24 fixture blocks; ')), text.stdout);
   assert.ok(lines.some((l) => /^verify, all checks: \d+\.\d{3} s, [\d,]+ checks\/s \(1 round\)$/.test(l)), text.stdout);
   assert.ok(lines.some((l) => /^ {2}[\d,]+ checks\/s per worker \(overall \/ 1 worker\)$/.test(l)), text.stdout);
   assert.match(lines[0], /^ibd-wasm: wasm variant simd, 1 worker, batch 2,048, /);
-  const extracted = text.stderr.split('\n').filter((l) => l.includes('extracted'));
-  assert.equal(extracted.length, 1, text.stderr);
-  assert.match(extracted[0], /^\[bench\] extracted 1 block, 1 check in \d+\.\d\d s$/);
+  const validated = text.stderr.split('\n').filter((l) => l.includes('validated'));
+  assert.equal(validated.length, 1, text.stderr);
+  assert.match(validated[0], /^\[bench\] validated 1 block, 1 check in 1 round, \d+\.\d\d s$/);
   assert.doesNotMatch(text.stderr, /fixtures:/);
 });
 
 test('every pass reports its median and its spread over rounds, in JSON and on the terminal', () => {
   const t = subsetDoc.totals;
-  for (const [pass, checks] of [[t, 7726], [t.by_type.ecdsa, 5503], [t.by_type.schnorr, 2223]]) {
+  for (const [pass, checks] of [[t, 8077], [t.by_type.ecdsa, 5702], [t.by_type.schnorr, 2375]]) {
     const rounds = pass.rounds_seconds;
     assert.equal(rounds.length, 3);
     assert.equal(pass.seconds, [...rounds].sort((a, b) => a - b)[1]);
@@ -99,8 +100,23 @@ test('every fixture block: the projection\'s sample is the whole set, with no pa
   const full = await run(['--workers', '1', '--rounds', '1', '--json']);
   assert.equal(full.code, 0, full.stderr);
   const doc = JSON.parse(full.stdout);
-  assert.deepEqual(doc.projection.sample, { blocks: 24, transactions: 7363, checks: 13493, fixture_blocks: 24, partial: false });
+  assert.deepEqual(doc.projection.sample, { blocks: 24, transactions: 7363, checks: 14527, fixture_blocks: 24, partial: false });
   const text = formatReport(doc);
-  assert.match(text, / x 1\.833 checks\/tx \(24 fixture blocks, 7,363 transactions\)\n/);
+  assert.match(text, / x 1\.973 checks\/tx \(24 fixture blocks, 7,363 transactions\)\n/);
   assert.doesNotMatch(text, /partial sample/);
+  // Every input of every block evaluated by the interpreter; every block valid.
+  for (const b of doc.blocks) {
+    assert.equal(b.block_valid, true, `block ${b.height}`);
+    assert.deepEqual(b.unsupported_by_type, {}, `block ${b.height}`);
+    const cov = Object.values(b.coverage);
+    assert.equal(cov.reduce((n, c) => n + c.evaluated, 0), b.inputs, `block ${b.height}`);
+    assert.equal(cov.reduce((n, c) => n + c.checks, 0), b.checks.ecdsa + b.checks.schnorr, `block ${b.height}`);
+  }
+  const b367891 = doc.blocks.find((b) => b.height === 367891);
+  assert.deepEqual(b367891.coverage.empty, { inputs: 20000, evaluated: 20000, checks: 0 });
+  assert.equal(doc.blocks.find((b) => b.height === 403200).rounds, 3);
+  assert.deepEqual([doc.totals.invalid_blocks, doc.totals.evaluated_inputs, doc.totals.unsupported_inputs], [0, 34012, 0]);
+  assert.deepEqual(doc.invalid_blocks, []);
+  assert.deepEqual(doc.disagreements, []);
+  assert.doesNotMatch(text, /not yet|unsupported/);
 });

@@ -1,12 +1,13 @@
-// The same engine, two targets: for every fixture block, the native build's check buffer and
-// verdicts (ibd_dump_checks) equal the wasm build's byte for byte, for both wasm variants.
+// The same engine, two targets: for every fixture block, the native build's validation
+// (ibd_dump_checks: BlockValidation to the end, final checks and their verdicts) equals the wasm
+// build's BlockValidation byte for byte, for both wasm variants.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { loadEngine, VARIANTS } from '../workers/engine.mjs';
 import { walkChecks } from '../workers/job-buffer.mjs';
 import { nativeDump } from './support/native-tool.mjs';
-import { extractFixture, firstDifference, verifyChecks } from './support/wasm.mjs';
+import { firstDifference, validateFixture, verifyChecks } from './support/wasm.mjs';
 
 const blocks = await loadBlocks(fixturesDir());
 const engines = Object.fromEntries(await Promise.all(VARIANTS.map(async (v) => [v, await loadEngine(v)])));
@@ -23,16 +24,18 @@ function describeDifference(native, wasm) {
 }
 
 for (const block of blocks) {
-  test(`block ${block.height}: native and wasm (${VARIANTS.join(', ')}) agree byte for byte`, async () => {
+  test(`block ${block.height}: native and wasm (${VARIANTS.join(', ')}) validation agree byte for byte`, async () => {
     const native = await nativeDump(block);
     assert.ok(native.checks.length > 0 || block.inputs === 0, 'native tool wrote the checks');
     for (const variant of VARIANTS) {
-      const res = extractFixture(engines[variant], block);
+      const res = await validateFixture(engines[variant], block);
       const checks = Buffer.from(res.checks);
-      assert.ok(checks.equals(native.checks), `${variant} check buffer: ${describeDifference(native.checks, checks)}`);
-      const verdicts = Buffer.from(verifyChecks(engines[variant], res.checks));
+      assert.ok(checks.equals(native.checks), `${variant} final checks: ${describeDifference(native.checks, checks)}`);
+      const verdicts = Buffer.from(res.verdicts);
       assert.ok(verdicts.equals(native.verdicts),
         `${variant} verdicts: first difference at record ${firstDifference(native.verdicts, verdicts)}`);
+      // The rounds' verdicts are the verifier's verdicts of the final records.
+      assert.ok(Buffer.from(verifyChecks(engines[variant], res.checks)).equals(verdicts), `${variant} re-verified`);
     }
   });
 }

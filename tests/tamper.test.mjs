@@ -1,6 +1,9 @@
 // One flipped bit in a real mainnet check's signature, message or public key makes that check
 // invalid and leaves every other check of the batch valid: ECDSA (uncompressed keys from block
 // 170, compressed from 553724 and 866342) and Schnorr (BIP341 key path, 866342), both variants.
+// Through BlockValidation: a changed amount fails exactly its BIP143 check and makes the block
+// invalid naming that input; a flipped key in a bare multisig makes the walk try every key and
+// the input fail, naming it.
 //
 // Bits that Core's verifier ignores are not flipped, by design: in an ECDSA signature only the
 // bytes of the r and s integers are (the lax DER parser ignores the sequence length byte); in
@@ -13,7 +16,7 @@ import { loadEngine, VARIANTS } from '../workers/engine.mjs';
 import { CHECK_HEADER_SIZE, CheckType, concatChecks, walkChecks } from '../workers/job-buffer.mjs';
 import { parseStrictDer } from './support/der.mjs';
 import { prng } from './support/random-checks.mjs';
-import { extractFixture, verifyChecks } from './support/wasm.mjs';
+import { extractFixture, validateFixture, verifyChecks } from './support/wasm.mjs';
 
 const PER_TYPE = 8;
 let records; // [{bytes: Uint8Array, type, source}] real checks: PER_TYPE ECDSA then PER_TYPE Schnorr
@@ -83,3 +86,67 @@ for (const variant of VARIANTS) {
     assert.equal(trials, records.length * 3 * 2);
   });
 }
+
+/** Input (tx, input) -> its final checks' bytes, from a BlockValidation result. */
+function checksByInput(res) {
+  const { offsets, count } = walkChecks(res.checks);
+  const out = new Map();
+  for (let i = 0; i < count; i++) {
+    const key = `${res.origins[2 * i]}:${res.origins[2 * i + 1]}`;
+    out.set(key, [...(out.get(key) ?? []), Buffer.from(res.checks.subarray(offsets[i], offsets[i + 1])).toString('hex')]);
+  }
+  return out;
+}
+
+/** A loaded block whose spent outputs JSON has entry `k` changed by `edit`. */
+function withSpent(block, k, edit) {
+  const doc = JSON.parse(block.spentOutputsJson);
+  edit(doc.spent_outputs[k]);
+  return { ...block, spentOutputsJson: JSON.stringify(doc) };
+}
+
+test('BlockValidation: a changed amount fails exactly its BIP143 check; the block is invalid naming the input', async () => {
+  const engine = await loadEngine('simd');
+  const [block] = await loadBlocks(fixturesDir(), { heights: [553724] });
+  const k = JSON.parse(block.spentOutputsJson).spent_outputs.findIndex((e) => /^0014[0-9a-f]{40}$/.test(e.script_pubkey));
+  assert.ok(k >= 0, 'a P2WPKH spend');
+  const clean = await validateFixture(engine, block);
+  assert.equal(clean.valid, true);
+  const res = await validateFixture(engine, withSpent(block, k, (e) => { e.value += 1; }));
+  assert.deepEqual([...res.verdicts], [0, 1, 2].map((i) => (i === k ? 0 : 1)));
+  assert.equal(res.valid, false);
+  assert.deepEqual([res.txIndex, res.inputIndex, res.inputType, res.scriptError, res.failedInputs],
+    [res.origins[2 * k], res.origins[2 * k + 1], 'p2wpkh', 'EVAL_FALSE', 1]);
+  assert.match(res.error, new RegExp(`^SCRIPT_ERR_EVAL_FALSE: tx ${res.txIndex} input ${res.inputIndex} \\(p2wpkh\\)`));
+});
+
+test('BlockValidation: a flipped key of a bare 1-of-3 multisig makes its input try every key and fail', async () => {
+  const engine = await loadEngine('simd');
+  const [block] = await loadBlocks(fixturesDir(), { heights: [300025] });
+  const spent = JSON.parse(block.spentOutputsJson).spent_outputs;
+  const k = spent.findIndex((e) => e.script_pubkey.endsWith('53ae'));
+  assert.ok(k >= 0, 'a bare multisig spend');
+  const clean = await validateFixture(engine, block);
+  // Core's walk tries the last key first; flip a bit in it (its byte 10, past the 0x21 push and prefix).
+  const spk = spent[k].script_pubkey;
+  const at = spk.length - 4 - 66 + 2 * 10;
+  const flipped = spk.slice(0, at) + (parseInt(spk.slice(at, at + 2), 16) ^ 0x01).toString(16).padStart(2, '0') + spk.slice(at + 2);
+  const res = await validateFixture(engine, withSpent(block, k, (e) => { e.script_pubkey = flipped; }));
+  assert.equal(res.valid, false);
+  assert.equal(res.failedInputs, 1);
+  assert.equal(res.inputType, 'multisig');
+  assert.equal(res.scriptError, 'EVAL_FALSE');
+  // Exactly the named input's checks changed: one check before, all three keys tried after, all invalid.
+  const before = checksByInput(clean);
+  const after = checksByInput(res);
+  const changed = [...new Set([...before.keys(), ...after.keys()])]
+    .filter((key) => JSON.stringify(before.get(key)) !== JSON.stringify(after.get(key)));
+  assert.deepEqual(changed, [`${res.txIndex}:${res.inputIndex}`]);
+  assert.equal(before.get(changed[0]).length, 1);
+  assert.equal(after.get(changed[0]).length, 3);
+  assert.ok(res.rounds >= 2, `rounds ${res.rounds}`);
+  const { count } = walkChecks(res.checks);
+  const invalid = [...Array(count).keys()].filter((i) => res.verdicts[i] !== 1)
+    .map((i) => `${res.origins[2 * i]}:${res.origins[2 * i + 1]}`);
+  assert.deepEqual(invalid, [changed[0], changed[0], changed[0]]);
+});

@@ -38,3 +38,32 @@ export function firstDifference(a, b) {
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i;
   return a.length === b.length ? -1 : n;
 }
+
+/**
+ * BlockValidation (wasm/API.md) of a loaded fixture block run to the end on the calling
+ * thread: each round's pending checks verified with `verify` (default: verifyChecks on
+ * `engine`; pass a pool-backed function to verify through workers).
+ * @returns {Promise<object>} BlockValidation.result() plus `pendingPerRound` (the pending
+ *   check count of each round)
+ * @throws Error with the engine's message when loading or validation failed.
+ */
+export async function validateFixture(engine, block, verify = (checks) => verifyChecks(engine, checks)) {
+  if (block.error) throw new Error(block.error);
+  const v = new engine.BlockValidation(block.block, block.spentOutputsJson, block.hash, block.height);
+  try {
+    const status = v.status();
+    if (!status.ok) throw new Error(`block ${block.height}: ${status.error}`);
+    const pendingPerRound = [];
+    for (let done = false; !done;) {
+      const p = v.pending();
+      if (p.count === 0) break;
+      pendingPerRound.push(p.count);
+      done = v.resolve(await verify(p.checks));
+    }
+    const res = v.result();
+    if (!res.ok) throw new Error(`block ${block.height}: ${res.error}`);
+    return { ...res, pendingPerRound };
+  } finally {
+    v.delete();
+  }
+}
