@@ -9,14 +9,15 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Runs `cmd`, echoing its output; resolves to { code, output } (stdout and stderr together). */
-function run(cmd, args) {
+/** Runs `cmd`, echoing its output unless `echo` is false; resolves to { code, output } (stdout
+ *  and stderr together). */
+function run(cmd, args, { echo = true } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    const echo = (stream) => (chunk) => { output += chunk; stream.write(chunk); };
-    child.stdout.on('data', echo(process.stdout));
-    child.stderr.on('data', echo(process.stderr));
+    const collect = (stream) => (chunk) => { output += chunk; if (echo) stream.write(chunk); };
+    child.stdout.on('data', collect(process.stdout));
+    child.stderr.on('data', collect(process.stderr));
     child.on('error', (err) => resolve({ code: 1, output: `${cmd}: ${err.message}` }));
     child.on('close', (code) => resolve({ code: code ?? 1, output }));
   });
@@ -34,6 +35,15 @@ function counts(output, kind) {
 }
 
 const ctest = await run('ctest', ['--test-dir', path.join(ROOT, 'build/native'), '--output-on-failure', '--parallel', '2']);
+// The vector suites print one "<file>: N/M passed" line each; ctest keeps a passing test's
+// output to itself, so show those lines here (the suites take a few seconds).
+if (ctest.code === 0) {
+  const vectors = await run(path.join(ROOT, 'build/native/tests/native/ibd_native_tests'),
+    ['--gtest_filter=CoreScriptTests.*:CoreTxVectors.*:TaprootScriptAssets.*'], { echo: false });
+  const lines = vectors.output.split('\n').filter((l) => /^\S+\.json: .*passed/.test(l));
+  process.stdout.write(`\nCore and BIP vector files:\n${lines.map((l) => `  ${l}`).join('\n')}\n\n`);
+}
+
 const suites = readdirSync(path.join(ROOT, 'tests'))
   .filter((f) => f.endsWith('.test.mjs'))
   .sort()
