@@ -53,6 +53,15 @@ Block ParseBlock(const uint8_t* data, size_t len) {
     block.stripped_size = kBlockHeaderSize + CompactSizeLen(count);
     block.txs.reserve(count);
     for (size_t i = 0; i < count; ++i) {
+        if (r.empty()) {
+            // The count promises more transactions than the data holds.
+            Location at = at_block;
+            at.tx_index = static_cast<int64_t>(i);
+            at.byte_offset = static_cast<int64_t>(r.offset());
+            throw Error("transaction count mismatch: the count says " + std::to_string(count) +
+                            " transactions but the block's data ends after " + std::to_string(i),
+                        at);
+        }
         try {
             block.txs.push_back(ParseTransaction(r));
         } catch (const Error& e) {
@@ -63,9 +72,14 @@ Block ParseBlock(const uint8_t* data, size_t len) {
         block.stripped_size += block.txs.back().stripped_size;
     }
     if (!r.empty()) {
+        // Either garbage after the block or more transactions than the count says: the bytes
+        // at this offset would be transaction `count`.
         Location at = at_block;
+        at.tx_index = static_cast<int64_t>(count);
         at.byte_offset = static_cast<int64_t>(r.offset());
-        throw Error(std::to_string(r.remaining()) + " trailing bytes after the last transaction", at);
+        throw Error(std::to_string(r.remaining()) + " trailing bytes after the last transaction: the transaction count says " +
+                        std::to_string(count) + " but data follows (transaction count mismatch or trailing garbage)",
+                    at);
     }
     block.size = len;
     return block;

@@ -57,8 +57,11 @@ BlockHeader ParseBlockHeader(const uint8_t* data, Hash32& hash);
 /** Parses a whole block: header, CompactSize transaction count (each transaction at least 10
  *  bytes), the transactions. Throws Error located by byte offset in `data` (plus the block hash
  *  once the header is read, and the tx / input index where one is at fault) for: fewer than 80
- *  bytes, any transaction parse error (ParseTransaction), and trailing bytes after the last
- *  transaction. Performs no consensus check (see CheckBlock). */
+ *  bytes, any transaction parse error (ParseTransaction), a transaction count larger than the
+ *  transactions the data holds ("transaction count mismatch", at the missing tx's index and the
+ *  end of the data), and trailing bytes after the last counted transaction (at tx index = the
+ *  count and the offset where that transaction would start). Performs no consensus check (see
+ *  CheckBlock). */
 Block ParseBlock(const uint8_t* data, size_t len);
 
 /** Core's ComputeMerkleRoot (consensus/merkle.cpp): pairs of hashes are concatenated and

@@ -303,8 +303,10 @@ BlockValidationResult BlockValidation::Result() const {
                 r.tx_index = in.tx;
                 r.input_index = in.input;
                 r.input_type = type;
+                r.byte_offset = static_cast<int64_t>(m.block.txs[in.tx].vin[in.input].offset);
                 r.error = "SCRIPT_ERR_" + r.script_error + ": tx " + std::to_string(in.tx) + " input " +
-                          std::to_string(in.input) + " (" + type + ") fails its script in block " + m.block.hash_hex;
+                          std::to_string(in.input) + " (" + type + ") fails its script in block " + m.block.hash_hex +
+                          " (input at byte " + std::to_string(r.byte_offset) + ")";
             }
         }
     }

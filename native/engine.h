@@ -139,12 +139,15 @@ struct BlockValidationResult {
     /** Block verdict: every input's final evaluation succeeded. */
     bool valid = true;
     /** First failing input (block order) when !valid: Core's ScriptError name ("EVAL_FALSE",
-     *  "SIG_DER", ... ; ScriptErrorName), its location and script type, and a message
-     *  "SCRIPT_ERR_<name>: tx T input I (<type>) fails its script". */
+     *  "SIG_DER", "SCRIPT_SIZE" for a scriptSig / scriptPubKey / witness script over 10,000
+     *  bytes, ... ; ScriptErrorName), its location (tx, input, and byte_offset = the input's
+     *  offset in block_raw, where its prevout starts) and script type, and a message
+     *  "SCRIPT_ERR_<name>: tx T input I (<type>) fails its script in block <hash> (input at byte B)". */
     std::string script_error;
     std::string error;
     int64_t tx_index = -1;
     int64_t input_index = -1;
+    int64_t byte_offset = -1;
     std::string input_type;
     uint32_t failed_inputs = 0;
     /** Per script type name (see above). */

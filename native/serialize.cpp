@@ -3,6 +3,16 @@
 
 namespace ibd {
 
+namespace {
+
+/** "non-canonical CompactSize for <what>: <prefix> form holding <value>, which a shorter form holds". */
+std::string NonCanonical(const char* what, const char* prefix, uint64_t value) {
+    return std::string("non-canonical CompactSize for ") + what + ": " + prefix + " form holding " +
+           std::to_string(value) + ", which a shorter form holds";
+}
+
+}  // namespace
+
 void Reader::Fail(const std::string& reason, size_t at) const {
     Location where;
     where.byte_offset = static_cast<int64_t>(at);
@@ -54,13 +64,13 @@ uint64_t Reader::ReadCompactSize(const char* what, bool range_check) {
         value = first;
     } else if (first == 0xfd) {
         value = ReadLE16(what);
-        if (value < 0xfd) Fail(std::string("non-canonical CompactSize for ") + what, start);
+        if (value < 0xfd) Fail(NonCanonical(what, "0xfd", value), start);
     } else if (first == 0xfe) {
         value = ReadLE32(what);
-        if (value < 0x10000) Fail(std::string("non-canonical CompactSize for ") + what, start);
+        if (value < 0x10000) Fail(NonCanonical(what, "0xfe", value), start);
     } else {
         value = ReadLE64(what);
-        if (value < 0x100000000ULL) Fail(std::string("non-canonical CompactSize for ") + what, start);
+        if (value < 0x100000000ULL) Fail(NonCanonical(what, "0xff", value), start);
     }
     if (range_check && value > kMaxSize) {
         Fail(std::string("CompactSize for ") + what + " too large: " + std::to_string(value) + " > " +

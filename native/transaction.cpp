@@ -108,7 +108,8 @@ Transaction ParseTransaction(Reader& r) {
         }
         if (!tx.HasWitness()) {
             // It is illegal to encode witnesses when all witness stacks are empty.
-            r.Fail("superfluous witness record", r.offset());
+            // Located at the marker (0x00, flag 0x01) that announced them.
+            r.Fail("superfluous witness record: witness flag set but every input's witness stack is empty", tx.offset + 4);
         }
     }
     if (flags != 0) r.Fail("unknown transaction optional data (flag " + std::to_string(flags) + ")", body_begin - 1);

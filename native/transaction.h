@@ -75,7 +75,8 @@ struct Transaction {
  *  with witness allowed, and computes txid and wtxid. Leaves the reader after nLockTime.
  *  Throws Error located at the failing byte offset (and input_index for errors inside an input
  *  or its witness) for: truncation, non-canonical or oversized CompactSize, a count larger than
- *  the data left, "superfluous witness record" (flag 1 with all witness stacks empty), and
+ *  the data left, "superfluous witness record" (flag 1 with all witness stacks empty; located at the
+ *  marker byte, nVersion + 4), and
  *  "unknown transaction optional data" (a flag other than 1). */
 Transaction ParseTransaction(Reader& r);
 

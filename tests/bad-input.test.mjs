@@ -12,6 +12,7 @@ import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { fixturesDir, loadBlocks, readManifest, REPO_ROOT } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../workers/engine.mjs';
+import { verifyChecks } from './support/wasm.mjs';
 
 const FIXTURES = fixturesDir();
 const MAIN = path.join(REPO_ROOT, 'bench', 'main.mjs');
@@ -232,4 +233,179 @@ test('--heights with a height the manifest does not list is a usage error listin
   assert.equal(own.code, 2);
   assert.equal(own.stdout, '');
   assert.match(own.stderr, new RegExp(`^error: --heights: 182 is not in the fixture manifest ${path.join(dir, 'manifest.json')}; available heights: 170, 181\\n`));
+});
+
+// The same bad input through the REAL validation path: the wasm BlockValidation class (what the
+// main job runs), built from real fixture blocks. Each failure names the block hash, the tx
+// index, the input index where one input is at fault, and the byte offset in block.raw.
+
+const sha256d = (bytes) => createHash('sha256').update(createHash('sha256').update(bytes).digest()).digest();
+
+/** Minimal block walker: offsets of each transaction and input (enough to rebuild blocks). */
+function walkBlock(raw) {
+  let pos = 80;
+  const compact = () => {
+    const first = raw[pos++];
+    if (first < 0xfd) return first;
+    const n = first === 0xfd ? 2 : first === 0xfe ? 4 : 8;
+    let v = 0;
+    for (let i = 0; i < n; i++) v += raw[pos + i] * 2 ** (8 * i);
+    pos += n;
+    return v;
+  };
+  const txs = [];
+  const count = compact();
+  for (let t = 0; t < count; t++) {
+    const tx = { offset: pos, vin: [] };
+    pos += 4;
+    const segwit = raw[pos] === 0 && raw[pos + 1] === 1;
+    if (segwit) pos += 2;
+    const nIn = compact();
+    for (let i = 0; i < nIn; i++) {
+      const offset = pos;
+      pos += 36;
+      const lenAt = pos;
+      const len = compact();
+      tx.vin.push({ offset, lenAt, scriptStart: pos, scriptLen: len });
+      pos += len + 4;
+    }
+    const nOut = compact();
+    for (let o = 0; o < nOut; o++) { pos += 8; const n = compact(); pos += n; }
+    tx.witnessAt = segwit ? pos : null;
+    if (segwit) for (let i = 0; i < nIn; i++) { const items = compact(); for (let k = 0; k < items; k++) { const n = compact(); pos += n; } }
+    tx.witnessEnd = pos;
+    pos += 4;
+    tx.end = pos;
+    tx.segwit = segwit;
+    txs.push(tx);
+  }
+  return txs;
+}
+
+const splice = (raw, at, len, insert) => Buffer.concat([raw.subarray(0, at), Buffer.from(insert), raw.subarray(at + len)]);
+
+/** The BlockValidation failure object of a block that fails to load (status() and result() agree). */
+function validationFailure(raw, json, hash, height) {
+  const v = new engine.BlockValidation(new Uint8Array(raw), json, hash, height);
+  try {
+    const status = v.status();
+    assert.equal(status.ok, false, 'the block must fail to load');
+    assert.deepEqual(v.result(), status);
+    assert.equal(v.pending().count, 0);
+    return status;
+  } finally {
+    v.delete();
+  }
+}
+
+const block24835 = () => readFileSync(fileOf(24835, 'block.raw'));
+const spent24835 = () => readFileSync(fileOf(24835, 'spent_outputs.json'), 'utf8');
+
+test('BlockValidation: truncated block.raw names block, tx, input and byte offset', () => {
+  const res = validationFailure(block24835().subarray(0, 5000), spent24835(), entry(24835).hash, 24835);
+  assert.deepEqual([res.blockHash, res.txIndex, res.inputIndex, res.byteOffset], [entry(24835).hash, 1, 40, 4954]);
+  assert.equal(res.error, `scriptSig: CompactSize says 72 (at least 72 bytes), only 45 bytes left (at block ${entry(24835).hash}, tx 1, input 40, byte 4954)`);
+});
+
+test('BlockValidation: a CompactSize larger than what remains or non-canonical names its byte', () => {
+  const raw = block24835();
+  const { vin } = walkBlock(raw)[1];
+  const big = validationFailure(splice(raw, vin[73].lenAt, 1, [0xfd, 0xff, 0xff]), spent24835(), entry(24835).hash, 24835);
+  assert.deepEqual([big.blockHash, big.txIndex, big.inputIndex, big.byteOffset], [entry(24835).hash, 1, 73, vin[73].lenAt]);
+  assert.match(big.reason, /^scriptSig: CompactSize says 65535 /);
+  const nc = validationFailure(splice(raw, vin[3].lenAt, 1, [0xfd, vin[3].scriptLen, 0]), spent24835(), entry(24835).hash, 24835);
+  assert.deepEqual([nc.blockHash, nc.txIndex, nc.inputIndex, nc.byteOffset], [entry(24835).hash, 1, 3, vin[3].lenAt]);
+  assert.equal(nc.reason, `non-canonical CompactSize for scriptSig: 0xfd form holding ${vin[3].scriptLen}, which a shorter form holds`);
+});
+
+test('BlockValidation: a transaction count that does not match names the tx and byte offset', () => {
+  const raw = block24835();
+  assert.equal(raw[80], 2);
+  const more = Buffer.from(raw);
+  more[80] = 3;
+  const m = validationFailure(more, spent24835(), entry(24835).hash, 24835);
+  assert.deepEqual([m.blockHash, m.txIndex, m.inputIndex, m.byteOffset], [entry(24835).hash, 2, -1, raw.length]);
+  assert.equal(m.reason, "transaction count mismatch: the count says 3 transactions but the block's data ends after 2");
+  const fewer = Buffer.from(raw);
+  fewer[80] = 1;
+  const f = validationFailure(fewer, spent24835(), entry(24835).hash, 24835);
+  assert.deepEqual([f.blockHash, f.txIndex, f.inputIndex, f.byteOffset], [entry(24835).hash, 1, -1, walkBlock(raw)[1].offset]);
+  assert.match(f.reason, /trailing bytes after the last transaction: the transaction count says 1 /);
+});
+
+test('BlockValidation: a witness flag with no witness names the tx and the marker offset', () => {
+  const raw = readFileSync(fileOf(553724, 'block.raw'));
+  const txs = walkBlock(raw);
+  assert.equal(txs.at(-1).end, raw.length);
+  const t = txs.findIndex((tx, i) => i > 0 && tx.segwit);
+  assert.ok(t > 0);
+  const tx = txs[t];
+  const emptied = splice(raw, tx.witnessAt, tx.witnessEnd - tx.witnessAt, new Array(tx.vin.length).fill(0));
+  const res = validationFailure(emptied, readFileSync(fileOf(553724, 'spent_outputs.json'), 'utf8'), entry(553724).hash, 553724);
+  assert.deepEqual([res.blockHash, res.txIndex, res.inputIndex, res.byteOffset], [entry(553724).hash, t, -1, tx.offset + 4]);
+  assert.equal(res.reason, "superfluous witness record: witness flag set but every input's witness stack is empty");
+});
+
+test('BlockValidation: a missing or mismatched prevout names block, tx, input and the input\'s byte offset', () => {
+  const { vin } = walkBlock(block24835())[1];
+  const short = validationFailure(block24835(), editedSpent(24835, (list) => list.pop()), entry(24835).hash, 24835);
+  assert.deepEqual([short.blockHash, short.txIndex, short.inputIndex, short.byteOffset], [entry(24835).hash, 1, 73, vin[73].offset]);
+  assert.equal(short.reason, 'spent outputs list too short: 73 entries, no entry for this input');
+  const wrong = validationFailure(block24835(), editedSpent(24835, (list) => { list[40].vout += 1; }), entry(24835).hash, 24835);
+  assert.deepEqual([wrong.txIndex, wrong.inputIndex, wrong.byteOffset], [1, 40, vin[40].offset]);
+  assert.match(wrong.reason, /^spent output entry 40 is for outpoint /);
+});
+
+/** 24835 with tx 1 input 0's scriptSig grown to 10,001 bytes and the merkle root recomputed. */
+function oversizedScriptSig() {
+  const raw = block24835();
+  const txs = walkBlock(raw);
+  const input = txs[1].vin[0];
+  assert.ok(input.scriptLen < 0xfd);
+  const script = Buffer.alloc(10001, 0x61);  // OP_NOPs after the real scriptSig
+  raw.copy(script, 0, input.scriptStart, input.scriptStart + input.scriptLen);
+  const rebuilt = splice(raw, input.lenAt, 1 + input.scriptLen, Buffer.concat([Buffer.from([0xfd, 10001 & 0xff, 10001 >> 8]), script]));
+  const [tx0, tx1] = walkBlock(rebuilt);
+  const root = sha256d(Buffer.concat([sha256d(rebuilt.subarray(tx0.offset, tx0.end)), sha256d(rebuilt.subarray(tx1.offset, tx1.end))]));
+  root.copy(rebuilt, 36);
+  const hash = Buffer.from(sha256d(rebuilt.subarray(0, 80))).reverse().toString('hex');
+  return { raw: rebuilt, hash, inputOffset: input.offset };
+}
+
+test('BlockValidation: a scriptSig over 10,000 bytes makes the block invalid with SCRIPT_SIZE naming tx, input and byte', async () => {
+  const { raw, hash, inputOffset } = oversizedScriptSig();
+  const v = new engine.BlockValidation(new Uint8Array(raw), spent24835(), hash, 24835);
+  try {
+    assert.equal(v.status().ok, true);
+    for (let p = v.pending(); p.count > 0; p = v.pending()) v.resolve(verifyChecks(engine, p.checks));
+    const res = v.result();
+    assert.equal(res.valid, false);
+    assert.deepEqual([res.blockHash, res.txIndex, res.inputIndex, res.byteOffset, res.scriptError, res.inputType, res.failedInputs],
+      [hash, 1, 0, inputOffset, 'SCRIPT_SIZE', 'p2pkh', 1]);
+    assert.equal(res.error, `SCRIPT_ERR_SCRIPT_SIZE: tx 1 input 0 (p2pkh) fails its script in block ${hash} (input at byte ${inputOffset})`);
+  } finally {
+    v.delete();
+  }
+});
+
+test('the main job reports the oversized scriptSig as an invalid block naming SCRIPT_SIZE, exit 3', async () => {
+  const { raw, hash, inputOffset } = oversizedScriptSig();
+  const dir = path.join(tmpRoot, 'script-size');
+  const to = path.join(dir, 'mainnet', '24835');
+  mkdirSync(to, { recursive: true });
+  writeFileSync(path.join(to, 'block.raw'), raw);
+  cpSync(fileOf(24835, 'spent_outputs.json'), path.join(to, 'spent_outputs.json'));
+  writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ blocks: [{
+    ...entry(24835), hash, block_raw_sha256: sha256(raw), spent_outputs_sha256: sha256(readFileSync(path.join(to, 'spent_outputs.json'))),
+  }] }));
+  const message = `SCRIPT_ERR_SCRIPT_SIZE: tx 1 input 0 (p2pkh) fails its script in block ${hash} (input at byte ${inputOffset})`;
+  const json = await run(['--fixtures', dir, '--workers', '1', '--json']);
+  assert.equal(json.code, 3, json.stderr);
+  const doc = JSON.parse(json.stdout);
+  assert.equal(doc.exit_code, 3);
+  assert.equal(doc.blocks[0].block_valid, false);
+  assert.deepEqual(doc.blocks[0].script_error, { tx: 1, input: 0, type: 'p2pkh', error: 'SCRIPT_SIZE', message });
+  const text = await run(['--fixtures', dir, '--workers', '1']);
+  assert.equal(text.code, 3);
+  assert.ok(text.stdout.includes(`block 24835 ${hash}: ${message}`), text.stdout);
 });

@@ -233,6 +233,7 @@ public:
         r.set("blockHash", res.hash_hex);
         r.set("txIndex", static_cast<double>(res.tx_index));
         r.set("inputIndex", static_cast<double>(res.input_index));
+        r.set("byteOffset", static_cast<double>(res.byte_offset));
         r.set("inputType", res.input_type);
         r.set("failedInputs", res.failed_inputs);
         val coverage = val::object();
