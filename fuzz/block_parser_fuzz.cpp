@@ -1,7 +1,9 @@
 // libFuzzer target: the engine's parsers on arbitrary bytes. Three modes, chosen by the low two
 // bits of the first byte:
 //
-//   0, 1  block    ExtractBlockChecks on a block and a spent-outputs list, both from the input
+//   0, 1  block    BlockValidation (engine.h: every input through VerifyScript, in rounds) on a
+//                  block and a spent-outputs list, both from the input, run to the end with
+//                  verdicts from a source the input chooses
 //   2     tx       ParseTransaction on the rest of the input (whole buffer, then as a stream of
 //                  transactions through a Reader), CheckTransaction on each one parsed
 //   3     json     ParseSpentOutputsJson on the rest of the input as text
@@ -12,7 +14,9 @@
 //   0       1     options: bit 2 fix up the merkle root and the witness commitment (so that
 //                 mutated blocks get past CheckBlock to signature extraction); bit 3 take every
 //                 spent entry's outpoint from the block's inputs, in order (a matching list);
-//                 bit 4 pass the expected block hash; bit 5 ... and corrupt it
+//                 bit 4 pass the expected block hash; bit 5 ... and corrupt it; bits 6-7 the
+//                 verdicts handed to Resolve: 0 VerifyBatch (the real ones), 1 all valid,
+//                 2 all invalid, 3 valid iff the low bit of the record's msg32 is set
 //   1       4     height, int32 LE
 //   5       4     block length n, uint32 LE (clamped to what is left)
 //   9       n     the block
@@ -20,9 +24,12 @@
 //                 (4), txid in internal byte order (32), script length uint16 LE (2), script
 //
 // Contract checked: the only exception the engine may throw is ibd::Error (std::bad_alloc shows
-// as libFuzzer's malloc limit); anything else escapes and aborts, which libFuzzer reports. On
-// success the check buffer must walk record by record to its exact end, with one origin per
-// record and ecdsa + schnorr counts equal to the record count.
+// as libFuzzer's malloc limit); anything else escapes and aborts, which libFuzzer reports. Every
+// round's pending checks and the final checks must walk record by record to their exact end,
+// with one origin per record inside the block; Result() must refuse while checks are pending;
+// rounds must end; the result must add up (one verdict per check, ecdsa + schnorr = records,
+// every input evaluated and counted once in the coverage, valid iff no input failed, a failing
+// input located).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -32,6 +39,7 @@
 #include <string_view>
 #include <vector>
 
+#include "batch_verify.h"
 #include "block.h"
 #include "check_buffer.h"
 #include "engine.h"
@@ -136,9 +144,9 @@ void FixUpCommitments(std::vector<uint8_t>& block) {
     }
 }
 
-void CheckOutput(const ibd::BlockChecks& out) {
+/** Walks a packed check buffer; returns the number of records. */
+size_t WalkRecords(const std::vector<uint8_t>& b) {
     size_t pos = 0, records = 0;
-    const std::vector<uint8_t>& b = out.checks;
     while (pos < b.size()) {
         if (b.size() - pos < ibd::kCheckHeaderSize) Fail("check buffer ends inside a record header");
         const size_t pubkey_len = b[pos + 1];
@@ -151,10 +159,82 @@ void CheckOutput(const ibd::BlockChecks& out) {
         if (pos > b.size()) Fail("check record runs past the buffer");
         ++records;
     }
-    if (records != out.origins.size()) Fail("origins and records differ in number");
-    if (records != size_t(out.ecdsa_checks) + out.schnorr_checks) Fail("ecdsa + schnorr counts != records");
-    for (const auto& o : out.origins) {
-        if (o.tx_index == 0 || o.tx_index >= out.tx_count) Fail("check origin outside the block's transactions");
+    return records;
+}
+
+void CheckOrigins(const std::vector<ibd::CheckOrigin>& origins, uint32_t tx_count) {
+    for (const auto& o : origins) {
+        if (o.tx_index == 0 || o.tx_index >= tx_count) Fail("check origin outside the block's transactions");
+    }
+}
+
+/** The verdicts of one round from the source `source` (options bits 6-7). */
+std::vector<uint8_t> Verdicts(const ibd::BlockValidation& v, unsigned source) {
+    const uint32_t n = v.PendingCount();
+    const std::vector<uint8_t>& checks = v.PendingChecks();
+    std::vector<uint8_t> out(n, static_cast<uint8_t>(ibd::Verdict::kInvalid));
+    if (source == 0) {
+        const ibd::BatchStatus st = ibd::VerifyBatch(checks.data(), checks.size(), n, out.data());
+        if (st.error != 0) Fail("VerifyBatch refused a pending check buffer");
+    } else if (source == 1) {
+        std::fill(out.begin(), out.end(), static_cast<uint8_t>(ibd::Verdict::kValid));
+    } else if (source == 3) {
+        size_t pos = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            out[i] = checks[pos + 4] & 1;  // msg32[0]
+            pos += ibd::kCheckHeaderSize + checks[pos + 1] + (size_t(checks[pos + 2]) | size_t(checks[pos + 3]) << 8);
+        }
+    }
+    return out;
+}
+
+void RunValidation(const std::vector<uint8_t>& block, const std::vector<ibd::SpentOutputEntry>& spent,
+                   const std::string& expected, int32_t height, unsigned source) {
+    ibd::BlockValidation v(block.data(), block.size(), spent, expected, height);
+    const ibd::Block parsed = ibd::ParseBlock(block.data(), block.size());  // it loaded, so it parses
+    const uint32_t tx_count = static_cast<uint32_t>(parsed.txs.size());
+    uint32_t rounds = 0;
+    while (!v.Done()) {
+        if (WalkRecords(v.PendingChecks()) != v.PendingCount()) Fail("pending records != PendingCount");
+        if (v.PendingOrigins().size() != v.PendingCount()) Fail("pending origins != PendingCount");
+        CheckOrigins(v.PendingOrigins(), tx_count);
+        if (rounds == 0) {
+            bool refused = false;
+            try {
+                (void)v.Result();
+            } catch (const ibd::Error&) {
+                refused = true;
+            }
+            if (!refused) Fail("Result() did not refuse while checks were pending");
+        }
+        if (++rounds > 100000) Fail("rounds do not end");
+        const std::vector<uint8_t> verdicts = Verdicts(v, source);
+        const bool done = v.Resolve(verdicts.data(), verdicts.size());
+        if (done != v.Done()) Fail("Resolve's return differs from Done()");
+    }
+    const ibd::BlockValidationResult r = v.Result();
+    const size_t records = WalkRecords(r.checks);
+    if (records != r.origins.size() || records != r.verdicts.size()) Fail("records, origins and verdicts differ in number");
+    if (records != size_t(r.ecdsa_checks) + r.schnorr_checks) Fail("ecdsa + schnorr counts != records");
+    CheckOrigins(r.origins, tx_count);
+    if (r.tx_count != tx_count) Fail("tx_count differs from the parsed block");
+    if (r.rounds != rounds) Fail("rounds differ from the Resolve calls with checks");
+    uint32_t inputs = 0, checks = 0;
+    for (const auto& [name, c] : r.coverage) {
+        if (c.evaluated != c.inputs) Fail("an input was not evaluated to the end");
+        inputs += c.inputs;
+        checks += c.checks;
+    }
+    if (inputs != r.inputs) Fail("coverage inputs != inputs");
+    if (checks != records) Fail("coverage checks != records");
+    if (r.valid != (r.failed_inputs == 0)) Fail("valid disagrees with failed_inputs");
+    if (!r.valid && (r.tx_index < 1 || r.tx_index >= tx_count || r.input_index < 0 || r.byte_offset < 0 ||
+                     r.script_error.empty())) {
+        Fail("invalid block without a located failing input");
+    }
+    if (Debug()) {
+        std::fprintf(stderr, "block %s: %u txs, %zu checks, %u rounds%s%s\n", r.valid ? "valid" : "invalid", r.tx_count,
+                     records, r.rounds, r.valid ? "" : ", ", r.error.c_str());
     }
 }
 
@@ -204,9 +284,7 @@ void FuzzBlock(uint8_t options, Input& in) {
     }
 
     try {
-        const ibd::BlockChecks out = ibd::ExtractBlockChecks(block.data(), block.size(), spent, expected, height);
-        CheckOutput(out);
-        if (Debug()) std::fprintf(stderr, "block ok: %u txs, %zu checks\n", out.tx_count, out.origins.size());
+        RunValidation(block, spent, expected, height, options >> 6);
     } catch (const ibd::Error& e) {
         const std::string where = e.where().to_string();
         if (Debug()) std::fprintf(stderr, "block error: %s [%s]\n", e.what(), where.c_str());

@@ -25,6 +25,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
+
+#include "sha256.h"
 
 namespace ibd {
 
@@ -48,5 +51,10 @@ enum class Verdict : uint8_t {
     /** The signature verifies. */
     kValid = 1,
 };
+
+/** Appends one record to `buf`: type | pubkey_len | sig_len (LE) | msg32 | pubkey | sig.
+ *  Requires pubkey_len <= 255 and sig_len <= 65535. */
+void AppendCheckRecord(std::vector<uint8_t>& buf, CheckType type, const uint8_t* pubkey, size_t pubkey_len,
+                       const uint8_t* sig, size_t sig_len, const Hash32& msg32);
 
 }  // namespace ibd

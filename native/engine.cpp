@@ -1,13 +1,13 @@
-// Implementation of ExtractBlockChecks (engine.h): parse, check, align the spent outputs, extract.
+// Implementation of ParseAndCheckBlock (engine_internal.h): parse, check, align the spent outputs.
 #include "engine.h"
 
 #include <algorithm>
 #include <cctype>
 
 #include "block.h"
+#include "consensus_flags.h"
 #include "engine_internal.h"
 #include "error.h"
-#include "extract.h"
 #include "hex.h"
 
 namespace ibd {
@@ -100,29 +100,6 @@ Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::
                     at_block);
     }
     return block;
-}
-
-BlockChecks ExtractBlockChecks(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
-                               const std::string& expected_hash_hex, int32_t height) {
-    std::vector<std::vector<const SpentOutput*>> spent_by_tx;
-    const Block block = ParseAndCheckBlock(block_raw, block_len, spent, expected_hash_hex, height, spent_by_tx);
-    Location at_block;
-    at_block.block_hash = block.hash_hex;
-    BlockChecks out;
-    out.hash_hex = block.hash_hex;
-    out.tx_count = static_cast<uint32_t>(block.txs.size());
-    const ScriptFlags flags = GetBlockScriptFlags(block.hash, height);
-    uint32_t inputs = 0;
-    for (size_t t = 1; t < block.txs.size(); ++t) {
-        try {
-            ExtractTransactionChecks(block.txs[t], static_cast<uint32_t>(t), spent_by_tx[t], flags, out);
-        } catch (const Error& e) {
-            throw e.with_context(at_block);
-        }
-        inputs += static_cast<uint32_t>(block.txs[t].vin.size());
-    }
-    out.inputs = inputs;
-    return out;
 }
 
 }  // namespace ibd

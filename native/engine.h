@@ -1,7 +1,8 @@
 // The engine's top level: one block and the outputs it spends in, signature checks out.
 //
-// Data flow (../shared/DESIGN.md): block.raw + spent outputs -> parse -> sighash + signature
-// extraction -> packed check buffer (check_buffer.h) -> batch verify (batch_verify.h).
+// Data flow (../shared/DESIGN.md): block.raw + spent outputs -> parse and check -> every input
+// through the interpreter, signature checks recorded -> packed check buffer (check_buffer.h)
+// -> batch verify (batch_verify.h) -> verdicts back into the interpreter (rounds, below).
 #pragma once
 
 #include <cstdint>
@@ -24,7 +25,7 @@ struct SpentOutput {
 /** Parses a fixture `spent_outputs.json` (format in ../shared/blocks-fixtures/README.md:
  *  object with `spent_outputs`, an array of {txid, vout, value, script_pubkey}) into the list
  *  of spent outputs, one per non-coinbase input in block order. `txid`/`vout` are kept for the
- *  outpoint cross-check in ExtractBlockChecks.
+ *  outpoint cross-check of BlockValidation.
  *  Throws Error whose reason names the entry and field ("spent_outputs[2].value: negative") on
  *  malformed JSON, a missing or mistyped field, a negative or over-21e6-BTC value, or non-hex
  *  script. The location's input_index stays -1: an entry index is not an input index (entry k
@@ -43,53 +44,10 @@ struct CheckOrigin {
     uint32_t input_index;  // within the transaction
 };
 
-/** Everything the engine derives from one block. */
-struct BlockChecks {
-    std::string hash_hex;   // block hash, display hex (double-SHA256 of the 80-byte header, reversed)
-    uint32_t tx_count = 0;
-    uint32_t inputs = 0;    // non-coinbase inputs (== number of spent outputs)
-    std::vector<uint8_t> checks;      // packed records, layout in check_buffer.h
-    std::vector<CheckOrigin> origins; // one per record, same order
-    uint32_t ecdsa_checks = 0;
-    uint32_t schnorr_checks = 0;
-    /** Inputs whose signature checks were extracted, by script type name
-     *  ("p2pk", "p2pkh", "p2wpkh", "p2sh-p2wpkh", "p2tr-keypath"). */
-    std::map<std::string, uint32_t> inputs_by_type;
-    /** Inputs not yet supported by the engine, by script type name
-     *  ("p2sh", "p2wsh", "p2sh-p2wsh", "multisig", "p2tr-scriptpath", "nonstandard", ...). */
-    std::map<std::string, uint32_t> unsupported_by_type;
-};
-
-/** The walking skeleton's TEMPLATE extraction (single-signature spends recognised without the
- *  interpreter; everything else counted as unsupported). The benchmark and the parity tool use
- *  BlockValidation below, which evaluates every input with the interpreter; this stays for the
- *  wasm extractBlock and the template tests.
- *
- *  Parses `block_raw` (network serialization, BIP144 for segwit transactions), recomputes the
- *  block hash and merkle root and compares them with `expected_hash_hex` (if non-empty) and the
- *  header, checks that `spent` has one entry per non-coinbase input whose outpoint matches the
- *  input's prevout, then computes the sighash of every supported input (legacy: Core's
- *  SignatureHash with SigVersion::BASE; BIP143; BIP341 "Common signature message", key path) and
- *  appends one check record per signature to `checks`.
- *
- *  `height` is the block's mainnet height (required, >= 0). It selects the height-activated
- *  rules: from 227,931 (BIP34) the coinbase scriptSig must start with SerializeScriptHeight(
- *  height) (Core's ContextualCheckBlock, "bad-cb-height"), which also cross-checks the height
- *  given; from 363,725 (BIP66) ECDSA signatures must be strict DER (extract.h, SCRIPT_ERR_SIG_DER).
- *  Below 227,931 the height cannot be cross-checked: a wrong one there only decides DERSIG.
- *
- *  Throws Error naming block hash, tx index, input index and byte offset for a truncated or
- *  malformed block, a hash or merkle mismatch, a negative height, a coinbase without the BIP34
- *  height, a spent-outputs list that does not match, or an input that fails its script
- *  regardless of signatures (extract.h). */
-BlockChecks ExtractBlockChecks(const uint8_t* block_raw, size_t block_len,
-                               const std::vector<SpentOutputEntry>& spent,
-                               const std::string& expected_hash_hex, int32_t height);
-
 /** Script evaluation of a whole block, with its signature checks verified later, in batches.
  *
  *  Every non-coinbase input runs through the interpreter (VerifyScript, interpreter.h) under
- *  the consensus flags of the block's height (GetBlockScriptVerifyFlags, extract.h). The
+ *  the consensus flags of the block's height (GetBlockScriptVerifyFlags, consensus_flags.h). The
  *  interpreter asks for each signature verification synchronously (CheckSink, script_checks.h),
  *  but verdicts come later, from the workers. So evaluation runs in ROUNDS, with PREDICTED
  *  verdicts:
@@ -120,11 +78,7 @@ BlockChecks ExtractBlockChecks(const uint8_t* block_raw, size_t block_len,
  *  block invalid: Result() names the first such input (block order) with Core's ScriptError
  *  name. Inputs are all evaluated whatever the outcome, so counts cover the whole block.
  *
- *  Script type names (coverage), from the spent scriptPubKey and the spend: "p2pk", "p2pkh",
- *  "multisig" (bare), "p2sh-multisig", "p2sh-p2wpkh", "p2sh-p2wsh", "p2sh" (any other redeem
- *  script, or a scriptSig without one), "p2wpkh", "p2wsh", "p2tr-keypath", "p2tr-scriptpath",
- *  "witness-unknown" (other witness versions / lengths, also nested in P2SH), "empty" (an empty
- *  scriptPubKey) and "nonstandard" (anything else). */
+ *  Script type names (coverage): InputScriptTypeName, script_type.h. */
 struct ScriptTypeCoverage {
     uint32_t inputs = 0;     // inputs of this type
     uint32_t evaluated = 0;  // of which evaluated to a final result (all of them once done)
@@ -169,9 +123,21 @@ struct BlockValidationResult {
 
 class BlockValidation {
 public:
-    /** Parses and checks the block exactly as ExtractBlockChecks (same arguments, same Errors:
-     *  hash, merkle, BIP34 height, spent-outputs alignment), copies what it needs (the
-     *  arguments need not outlive the call), then runs round 1. A script failure is not an
+    /** Parses `block_raw` (network serialization, BIP144 for segwit transactions), recomputes
+     *  the block hash and merkle root and compares them with `expected_hash_hex` (if non-empty)
+     *  and the header, checks that `spent` has one entry per non-coinbase input whose outpoint
+     *  matches the input's prevout, copies what it needs (the arguments need not outlive the
+     *  call), then runs round 1.
+     *
+     *  `height` is the block's mainnet height (required, >= 0). It selects the consensus flags
+     *  (consensus_flags.h) and, from 227,931 (BIP34), requires the coinbase scriptSig to start
+     *  with SerializeScriptHeight(height) (Core's ContextualCheckBlock, "bad-cb-height"), which
+     *  also cross-checks the height given. Below 227,931 the height cannot be cross-checked: a
+     *  wrong one there only changes the flags (DERSIG and later).
+     *
+     *  Throws Error naming block hash, tx index, input index and byte offset for a truncated or
+     *  malformed block, a hash or merkle mismatch, a negative height, a coinbase without the
+     *  BIP34 height or a spent-outputs list that does not match. A script failure is not an
      *  Error: it is the block verdict in Result(). */
     BlockValidation(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
                     const std::string& expected_hash_hex, int32_t height);

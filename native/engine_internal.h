@@ -1,5 +1,5 @@
-// Shared by ExtractBlockChecks (engine.cpp) and BlockValidation (block_validation.cpp): the
-// block-level checks that come before any script.
+// Used by BlockValidation (block_validation.cpp): the block-level checks that come before any
+// script.
 #pragma once
 
 #include <cstddef>
@@ -16,7 +16,7 @@ namespace ibd {
  *  runs CheckBlock and the BIP34 coinbase-height check (from kBip34Height), and aligns `spent`
  *  with the non-coinbase inputs (outpoints must match; one entry per input). Fills
  *  `spent_by_tx[t]` with pointers into `spent` (entry t = 0, the coinbase, stays empty).
- *  Throws Error as ExtractBlockChecks documents (engine.h). */
+ *  Throws Error as the BlockValidation constructor documents (engine.h). */
 Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
                          const std::string& expected_hash_hex, int32_t height,
                          std::vector<std::vector<const SpentOutput*>>& spent_by_tx);

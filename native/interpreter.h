@@ -19,7 +19,7 @@ using Stack = std::vector<StackElement>;
 
 /** Script verification flags. Bit values equal Core's SCRIPT_VERIFY_* (script/interpreter.h),
  *  so flag strings of Core's test vectors map one to one. Consensus flags by height are chosen
- *  by GetBlockScriptFlags (extract.h); the others are policy, used only by the test vectors. */
+ *  by GetBlockScriptVerifyFlags (consensus_flags.h); the others are policy, used only by the test vectors. */
 enum ScriptVerifyFlag : uint32_t {
     SCRIPT_VERIFY_NONE = 0,
     SCRIPT_VERIFY_P2SH = 1U << 0,                    // BIP16

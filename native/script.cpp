@@ -97,44 +97,6 @@ bool CastToBool(const uint8_t* data, size_t len) {
     return false;
 }
 
-PushOnlyStatus EvalPushOnly(const std::vector<uint8_t>& script, std::vector<std::vector<uint8_t>>& stack) {
-    stack.clear();
-    if (script.size() > kMaxScriptSize) return PushOnlyStatus::kScriptSize;
-    const uint8_t* pc = script.data();
-    const uint8_t* end = pc + script.size();
-    while (pc < end) {
-        uint8_t op;
-        const uint8_t* data;
-        size_t len;
-        if (!GetScriptOp(pc, end, op, &data, &len)) return PushOnlyStatus::kBadOpcode;
-        if (len > kMaxScriptElementSize) return PushOnlyStatus::kPushSize;
-        if (op > OP_16) return PushOnlyStatus::kNotPushOnly;
-        if (op <= OP_PUSHDATA4) {
-            stack.emplace_back(data, data + len);
-        } else if (op == OP_1NEGATE) {
-            stack.push_back({0x81});
-        } else if (op == OP_RESERVED) {
-            return PushOnlyStatus::kBadOpcode;
-        } else {
-            stack.push_back({static_cast<uint8_t>(op - (OP_1 - 1))});
-        }
-        if (stack.size() > kMaxStackSize) return PushOnlyStatus::kStackSize;
-    }
-    return PushOnlyStatus::kOk;
-}
-
-const char* PushOnlyStatusName(PushOnlyStatus status) {
-    switch (status) {
-        case PushOnlyStatus::kOk: return "SCRIPT_ERR_OK";
-        case PushOnlyStatus::kNotPushOnly: return "SCRIPT_ERR_SIG_PUSHONLY";
-        case PushOnlyStatus::kScriptSize: return "SCRIPT_ERR_SCRIPT_SIZE";
-        case PushOnlyStatus::kBadOpcode: return "SCRIPT_ERR_BAD_OPCODE";
-        case PushOnlyStatus::kPushSize: return "SCRIPT_ERR_PUSH_SIZE";
-        case PushOnlyStatus::kStackSize: return "SCRIPT_ERR_STACK_SIZE";
-    }
-    return "SCRIPT_ERR_UNKNOWN";
-}
-
 std::vector<uint8_t> SerializePush(const uint8_t* data, size_t len) {
     std::vector<uint8_t> out;
     out.reserve(len + 5);

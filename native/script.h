@@ -1,7 +1,6 @@
-// Script bytes, as far as signature extraction needs them: opcodes, Core's GetScriptOp, the
-// standard output templates (Core's script/solver.cpp and script.cpp predicates), evaluation
-// of push-only scripts (the part of EvalScript a scriptSig of a standard spend exercises), and
-// FindAndDelete. No general interpreter here: scripts that need one are reported unsupported.
+// Script bytes: opcodes, Core's GetScriptOp, the standard output templates (Core's
+// script/solver.cpp and script.cpp predicates), CastToBool, pushes and FindAndDelete. The
+// interpreter is interpreter.h.
 #pragma once
 
 #include <cstddef>
@@ -161,25 +160,6 @@ bool IsBareMultisig(const std::vector<uint8_t>& spk);
 
 /** Core's CastToBool: false for an empty vector, all zero bytes, or zeros ending in 0x80. */
 bool CastToBool(const uint8_t* data, size_t len);
-
-/** Outcome of EvalPushOnly. */
-enum class PushOnlyStatus {
-    kOk,           // every opcode was a push; `stack` holds the result
-    kNotPushOnly,  // an opcode above OP_16 was found (the script needs the interpreter)
-    kScriptSize,   // SCRIPT_ERR_SCRIPT_SIZE: script longer than 10,000 bytes
-    kBadOpcode,    // SCRIPT_ERR_BAD_OPCODE: truncated push, or OP_RESERVED executed
-    kPushSize,     // SCRIPT_ERR_PUSH_SIZE: a push longer than 520 bytes
-    kStackSize,    // SCRIPT_ERR_STACK_SIZE: more than 1,000 stack elements
-};
-
-/** Evaluates `script` as Core's EvalScript would if every opcode is a push: OP_0 pushes an
- *  empty element, OP_1NEGATE and OP_1..OP_16 push their minimal number encoding, data pushes
- *  push their bytes (minimal encoding is policy, not consensus, and not required). Stops at
- *  the first non-push opcode with kNotPushOnly. `stack` is cleared first; bottom first. */
-PushOnlyStatus EvalPushOnly(const std::vector<uint8_t>& script, std::vector<std::vector<uint8_t>>& stack);
-
-/** Human-readable Core ScriptError name of a failing status ("SCRIPT_ERR_BAD_OPCODE", ...). */
-const char* PushOnlyStatusName(PushOnlyStatus status);
 
 /** `CScript() << data` (Core's CScript::operator<< for a byte vector): the push opcode form
  *  for data.size() (direct below 76 bytes, then OP_PUSHDATA1/2/4) followed by the data. An

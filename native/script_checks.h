@@ -1,7 +1,7 @@
 // Signature checks of a transaction input, as the interpreter asks for them: the sighash is
 // computed here, and each verification Core would perform is handed to a CheckSink, which
 // either verifies it at once (tests, test vectors) or records it for a batch and answers with
-// a verdict known from an earlier round or a prediction (the block pipeline, extract.h).
+// a verdict known from an earlier round or a prediction (the block pipeline, BlockValidation in engine.h).
 #pragma once
 
 #include <cstddef>

@@ -150,9 +150,10 @@ function spentEntry(e) {
   return Buffer.concat([i64(e.value), u32(e.vout), Buffer.from(hex(e.txid).reverse()), u16(spk.length), spk]);
 }
 
-/** Block-mode seed: fix-up, matching outpoints and expected hash all on (options 0x1c). */
-function blockSeed(height, block, entries) {
-  return Buffer.concat([Buffer.from([0x1c]), i32(height), u32(block.length), block, ...entries.map(spentEntry)]);
+/** Block-mode seed: fix-up, matching outpoints and expected hash all on (options 0x1c), with
+ *  verdict source `verdicts` (options bits 6-7: 0 real, 1 all valid, 2 all invalid, 3 msg32 bit). */
+function blockSeed(height, block, entries, verdicts = 0) {
+  return Buffer.concat([Buffer.from([0x1c | (verdicts << 6)]), i32(height), u32(block.length), block, ...entries.map(spentEntry)]);
 }
 
 const FULL_BLOCK_MAX = 4 * 1024;    // fixture blocks up to this size are seeds as they are
@@ -190,7 +191,7 @@ function blockParserSeeds(add) {
       ++picks;
       const cb = txs[0];
       const sub = Buffer.concat([raw.subarray(0, 80), compactSize(2), raw.subarray(cb.start, cb.end), raw.subarray(tx.start, tx.end)]);
-      add(`block-${dir}-tx${t}`, blockSeed(height, sub, mine));
+      add(`block-${dir}-tx${t}`, blockSeed(height, sub, mine, picks % 4));
       add(`tx-${dir}-tx${t}`, Buffer.concat([Buffer.from([0x02]), raw.subarray(tx.start, tx.end)]));
     }
   }

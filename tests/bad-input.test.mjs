@@ -25,11 +25,26 @@ after(() => rmSync(tmpRoot, { recursive: true, force: true }));
 
 const engine = await loadEngine('simd');
 
-/** extractBlock on fixture `height` with its block bytes and spent-outputs JSON replaced. */
-function extract(height, { block, spent } = {}) {
+/**
+ * A wasm BlockValidation run to the end (each round verified on this thread): result(), or the
+ * failure object when the block fails to load.
+ */
+function validate(raw, json, hash, height) {
+  const v = new engine.BlockValidation(raw, json, hash, height);
+  try {
+    if (!v.status().ok) return v.status();
+    for (let p = v.pending(); p.count > 0; p = v.pending()) v.resolve(verifyChecks(engine, p.checks));
+    return v.result();
+  } finally {
+    v.delete();
+  }
+}
+
+/** validate() on fixture `height` with its block bytes and spent-outputs JSON replaced. */
+function validateAt(height, { block, spent } = {}) {
   const raw = block ?? new Uint8Array(readFileSync(fileOf(height, 'block.raw')));
   const json = spent ?? readFileSync(fileOf(height, 'spent_outputs.json'), 'utf8');
-  return engine.extractBlock(raw, json, entry(height).hash, height);
+  return validate(raw, json, entry(height).hash, height);
 }
 
 /** spent_outputs.json of `height`, passed through `edit(list)`. */
@@ -43,7 +58,7 @@ test('a truncated block.raw is an error naming the byte offset', () => {
   const full = readFileSync(fileOf(24835, 'block.raw'));
   assert.equal(full.length, 8833);
   for (const cut of [50, 5000, full.length - 1]) {
-    const res = extract(24835, { block: new Uint8Array(full.subarray(0, cut)) });
+    const res = validateAt(24835, { block: new Uint8Array(full.subarray(0, cut)) });
     assert.equal(res.ok, false, `cut at ${cut}`);
     assert.ok(res.byteOffset >= 0 && res.byteOffset <= cut, `cut at ${cut}: byteOffset ${res.byteOffset}`);
     assert.match(res.error, new RegExp(`byte ${res.byteOffset}\\b`));
@@ -53,7 +68,7 @@ test('a truncated block.raw is an error naming the byte offset', () => {
 
 test('a spent-outputs list shorter than the inputs names the first uncovered tx and input', () => {
   // 24835: the coinbase and one transaction with 74 inputs (README table).
-  const res = extract(24835, { spent: editedSpent(24835, (list) => list.pop()) });
+  const res = validateAt(24835, { spent: editedSpent(24835, (list) => list.pop()) });
   assert.equal(res.ok, false);
   assert.deepEqual([res.txIndex, res.inputIndex], [1, 73]);
   assert.match(res.error, /tx 1\b/);
@@ -61,11 +76,11 @@ test('a spent-outputs list shorter than the inputs names the first uncovered tx 
 });
 
 test('a spent output whose outpoint does not match the input names that tx and input', () => {
-  const wrongVout = extract(24835, { spent: editedSpent(24835, (list) => { list[10].vout += 1; }) });
+  const wrongVout = validateAt(24835, { spent: editedSpent(24835, (list) => { list[10].vout += 1; }) });
   assert.equal(wrongVout.ok, false);
   assert.deepEqual([wrongVout.txIndex, wrongVout.inputIndex], [1, 10]);
   assert.match(wrongVout.error, /tx 1\b.*input 10\b/);
-  const wrongTxid = extract(24835, {
+  const wrongTxid = validateAt(24835, {
     spent: editedSpent(24835, (list) => { list[5].txid = `${list[5].txid.slice(0, 63)}${list[5].txid[63] === '0' ? '1' : '0'}`; }),
   });
   assert.equal(wrongTxid.ok, false);
@@ -77,13 +92,15 @@ test('a height that the coinbase contradicts (BIP34) is an error naming the bloc
   const raw = new Uint8Array(readFileSync(fileOf(403200, 'block.raw')));
   const json = readFileSync(fileOf(403200, 'spent_outputs.json'), 'utf8');
   const hash = entry(403200).hash;
-  assert.equal(engine.extractBlock(raw, json, hash, 403200).ok, true);
-  const wrong = engine.extractBlock(raw, json, hash, 403199);
+  const right = validate(raw, json, hash, 403200);
+  assert.equal(right.ok, true);
+  assert.equal(right.valid, true);
+  const wrong = validate(raw, json, hash, 403199);
   assert.equal(wrong.ok, false);
   assert.match(wrong.error, new RegExp(`bad-cb-height: block ${hash} given height 403199`));
   assert.deepEqual([wrong.txIndex, wrong.inputIndex], [0, 0]);
-  assert.match(engine.extractBlock(raw, json, hash, 1.5).error, /height must be an integer/);
-  assert.match(engine.extractBlock(raw, json, hash, '403200').error, /height must be a number/);
+  assert.match(validate(raw, json, hash, 1.5).error, /height must be an integer/);
+  assert.match(validate(raw, json, hash, '403200').error, /height must be a number/);
 });
 
 function tempFixtures(name, heights, alter = () => {}) {

@@ -13,6 +13,7 @@ import { nodeHost } from '../workers/node-host.mjs';
 import { createPool, MAX_WORKERS } from '../workers/pool.mjs';
 import { createFakeEngine } from './support/fake-engine.mjs';
 import { prng, randomChecks } from './support/random-checks.mjs';
+import { validateFixture } from './support/wasm.mjs';
 
 const FAKE_WORKER = new URL('./support/fake-verify-worker.mjs', import.meta.url);
 const fakePool = (workers, workerData = {}) =>
@@ -277,9 +278,11 @@ test('wasm engine: a Buffer view and a trapped worker give the single-threaded v
   const dir = path.join(fixturesDir(), 'mainnet', '866342');
   if (!existsSync(dir)) return t.skip(`no fixture block at ${dir}`);
   const engine = await loadEngine('simd');
-  const res = engine.extractBlock(new Uint8Array(readFileSync(path.join(dir, 'block.raw'))),
-    readFileSync(path.join(dir, 'spent_outputs.json'), 'utf8'), '', 866342);
-  assert.ok(res.ok, res.error);
+  const res = await validateFixture(engine, {
+    block: new Uint8Array(readFileSync(path.join(dir, 'block.raw'))),
+    spentOutputsJson: readFileSync(path.join(dir, 'spent_outputs.json'), 'utf8'), hash: '', height: 866342,
+  });
+  assert.ok(res.valid, res.error);
   const walked = walkChecks(res.checks);
   const checks = res.checks.slice(0, walked.offsets[Math.min(walked.count, 3000)]);
   const count = walkChecks(checks).count;

@@ -36,12 +36,6 @@ val CopyOut(const char* array_type, const T* data, size_t n) {
     return val::global(array_type).new_(emscripten::typed_memory_view(n, data));
 }
 
-val CountsObject(const std::map<std::string, uint32_t>& counts) {
-    val obj = val::object();
-    for (const auto& [name, n] : counts) obj.set(name, n);
-    return obj;
-}
-
 /** { ok: false, error, reason, blockHash, txIndex, inputIndex, byteOffset }; -1 (or "" for
  *  blockHash) where unknown. int64 fields become JS numbers (exact below 2^53). */
 val Failure(const std::string& message, const std::string& reason, const ibd::Location& where) {
@@ -56,63 +50,8 @@ val Failure(const std::string& message, const std::string& reason, const ibd::Lo
     return r;
 }
 
-/** extractBlock(block: Uint8Array, spentOutputsJson: string, expectedHashHex: string,
- *  height: number). `height` must be a JS number holding an integer in [0, 2^31 - 1]. */
-val ExtractBlock(val block, std::string spent_outputs_json, std::string expected_hash_hex, val height_val) {
-    try {
-        if (!height_val.isNumber()) {
-            return Failure("height must be a number (the block's height)", "height must be a number (the block's height)",
-                           ibd::Location{});
-        }
-        const double h = height_val.as<double>();
-        if (!(h >= 0 && h <= 2147483647.0) || h != static_cast<double>(static_cast<int64_t>(h))) {
-            char shown[32];
-            std::snprintf(shown, sizeof shown, "%.17g", h);
-            const std::string msg = std::string("height must be an integer in [0, 2147483647], got ") + shown;
-            return Failure(msg, msg, ibd::Location{});
-        }
-        const int32_t height = static_cast<int32_t>(h);
-        const std::vector<uint8_t> raw = CopyIn(block);
-        std::vector<ibd::SpentOutputEntry> spent;
-        try {
-            spent = ibd::ParseSpentOutputsJson(spent_outputs_json);
-        } catch (const std::bad_alloc&) {
-            const std::string msg = "out of memory while parsing spent outputs (" +
-                                    std::to_string(spent_outputs_json.size()) + " bytes)";
-            return Failure(msg, msg, ibd::Location{});
-        }
-        const ibd::BlockChecks bc = ibd::ExtractBlockChecks(raw.data(), raw.size(), spent, expected_hash_hex, height);
-
-        std::vector<uint32_t> origins;
-        origins.reserve(bc.origins.size() * 2);
-        for (const ibd::CheckOrigin& o : bc.origins) {
-            origins.push_back(o.tx_index);
-            origins.push_back(o.input_index);
-        }
-        val r = val::object();
-        r.set("ok", true);
-        r.set("hash", bc.hash_hex);
-        r.set("txCount", bc.tx_count);
-        r.set("inputs", bc.inputs);
-        r.set("ecdsa", bc.ecdsa_checks);
-        r.set("schnorr", bc.schnorr_checks);
-        r.set("checks", CopyOut("Uint8Array", bc.checks.data(), bc.checks.size()));
-        r.set("origins", CopyOut("Uint32Array", origins.data(), origins.size()));
-        r.set("inputsByType", CountsObject(bc.inputs_by_type));
-        r.set("unsupportedByType", CountsObject(bc.unsupported_by_type));
-        return r;
-    } catch (const ibd::Error& e) {
-        return Failure(e.what(), e.reason(), e.where());
-    } catch (const std::bad_alloc&) {
-        const std::string msg = "out of memory while extracting block checks (block " +
-                                std::to_string(static_cast<uint64_t>(block["length"].as<double>())) + " bytes)";
-        return Failure(msg, msg, ibd::Location{});
-    } catch (const std::exception& e) {  // a library error the engine let through
-        return Failure(e.what(), e.what(), ibd::Location{});
-    }
-}
-
-/** Validates `height_val` as extractBlock does; sets `height` or returns the failure. */
+/** `height` must be a JS number holding an integer in [0, 2^31 - 1]: sets `height`, or sets
+ *  `failure` and returns false. */
 bool CheckHeight(const val& height_val, int32_t& height, val& failure) {
     if (!height_val.isNumber()) {
         failure = Failure("height must be a number (the block's height)", "height must be a number (the block's height)",
@@ -131,6 +70,20 @@ bool CheckHeight(const val& height_val, int32_t& height, val& failure) {
     return true;
 }
 
+/** ParseSpentOutputsJson, with running out of memory reported as a failure like the others
+ *  (any ibd::Error is let through to the caller). Returns false and sets `failure` then. */
+bool ParseSpentOutputs(const std::string& json, std::vector<ibd::SpentOutputEntry>& spent, val& failure) {
+    try {
+        spent = ibd::ParseSpentOutputsJson(json);
+        return true;
+    } catch (const std::bad_alloc&) {
+        const std::string msg = "out of memory while parsing spent outputs (" + std::to_string(json.size()) + " bytes)";
+        failure = Failure(msg, msg, ibd::Location{});
+        return false;
+    }
+}
+
+/** Origins as a JS-owned Uint32Array of [tx, input] pairs. */
 val OriginsArray(const std::vector<ibd::CheckOrigin>& origins) {
     std::vector<uint32_t> flat;
     flat.reserve(origins.size() * 2);
@@ -145,7 +98,7 @@ val OriginsArray(const std::vector<ibd::CheckOrigin>& origins) {
 
 /** new BlockValidation(block, spentOutputsJson, expectedHashHex, height): BlockValidation
  *  (native/engine.h) behind Embind. The constructor never throws: a block that cannot be
- *  parsed or checked is reported by status() / result() as extractBlock reports it. */
+ *  parsed or checked is reported by status() / result() as the failure object (Failure). */
 class BlockValidationJs {
 public:
     BlockValidationJs(val block, std::string spent_outputs_json, std::string expected_hash_hex, val height_val) {
@@ -155,14 +108,7 @@ public:
             if (!CheckHeight(height_val, height, failure_)) return;
             const std::vector<uint8_t> raw = CopyIn(block);
             std::vector<ibd::SpentOutputEntry> spent;
-            try {
-                spent = ibd::ParseSpentOutputsJson(spent_outputs_json);
-            } catch (const std::bad_alloc&) {
-                const std::string msg = "out of memory while parsing spent outputs (" +
-                                        std::to_string(spent_outputs_json.size()) + " bytes)";
-                failure_ = Failure(msg, msg, ibd::Location{});
-                return;
-            }
+            if (!ParseSpentOutputs(spent_outputs_json, spent, failure_)) return;
             v_ = std::make_unique<ibd::BlockValidation>(raw.data(), raw.size(), spent, expected_hash_hex, height);
         } catch (const ibd::Error& e) {
             failure_ = Failure(e.what(), e.reason(), e.where());
@@ -290,7 +236,6 @@ val EngineInfo() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(ibd) {
-    emscripten::function("extractBlock", &ExtractBlock);
     emscripten::function("verifyBatch", &VerifyBatch);
     emscripten::function("engineInfo", &EngineInfo);
     emscripten::class_<BlockValidationJs>("BlockValidation")

@@ -20,7 +20,7 @@ export function wasmDir() {
  * Instantiates the engine's wasm module for `variant`.
  * @param {'simd'|'scalar'} [variant='simd']
  * @param {{dir?: string}} [options] folder holding ibd-<variant>.js/.wasm (default: wasmDir()).
- * @returns {Promise<object>} the Emscripten module: extractBlock, verifyBatch, engineInfo,
+ * @returns {Promise<object>} the Emscripten module: BlockValidation, verifyBatch, engineInfo,
  *   _malloc, _free, HEAPU8 (wasm/API.md).
  * @throws Error naming the variant or the missing file (with the command that builds it).
  */

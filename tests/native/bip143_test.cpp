@@ -1,17 +1,19 @@
 // BIP143 sighash: the examples of BIP143 "Example" (native P2WPKH, P2SH-P2WPKH), their
-// intermediate hashes, and the check records the engine extracts from the signed
-// transactions (ECDSA: legacy P2PK input and BIP143 inputs).
+// intermediate hashes, and the check records the interpreter asks for when it evaluates the
+// signed transactions (ECDSA: legacy P2PK input and BIP143 inputs), each of which verifies.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "bip143_vectors.h"
+#include "check_buffer.h"
 #include "engine.h"
-#include "extract.h"
 #include "hex.h"
+#include "interpreter.h"
 #include "sighash.h"
 #include "transaction.h"
-#include "bip143_vectors.h"
+#include "tx_checks.h"
 
 namespace ibd {
 namespace {
@@ -69,14 +71,19 @@ TEST(Bip143, SingleAndNoneZeroTheRightHashes) {
     }
 }
 
-TEST(Bip143, ExtractsRecordsFromSignedExamples) {
+constexpr uint32_t kModernFlags = SCRIPT_VERIFY_P2SH | SCRIPT_VERIFY_WITNESS | SCRIPT_VERIFY_TAPROOT |
+                                  SCRIPT_VERIFY_DERSIG | SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY |
+                                  SCRIPT_VERIFY_CHECKSEQUENCEVERIFY | SCRIPT_VERIFY_NULLDUMMY;
+
+TEST(Bip143, SignedExamplesVerifyWithTheExpectedRecords) {
     {
         // Input 0 spends P2PK (legacy sighash), input 1 P2WPKH (BIP143).
         const Transaction tx = Parse(kP2wpkhSigned);
         const SpentOutput o0 = Out(625000000, "2103c9f4836b9a4f77fc0d81f7bcb01b7f1b35916864b9476c241ce9fc198bd25432ac");
         const SpentOutput o1 = Out(600000000, "00141d0f172a0ecb48aee1be1f2687d2963ae33f71a1");
-        BlockChecks out;
-        ExtractTransactionChecks(tx, 1, {&o0, &o1}, ScriptFlags{}, out);
+        test::TxEvaluation out = test::EvaluateTransaction(tx, 1, {&o0, &o1}, kModernFlags);
+        for (const test::InputEvaluation& in : out.inputs) EXPECT_TRUE(in.ok) << ScriptErrorName(in.serror);
+        EXPECT_EQ(out.verdicts, std::vector<uint8_t>(2, static_cast<uint8_t>(Verdict::kValid)));
         EXPECT_EQ(out.ecdsa_checks, 2u);
         EXPECT_EQ(out.inputs_by_type["p2pk"], 1u);
         EXPECT_EQ(out.inputs_by_type["p2wpkh"], 1u);
@@ -102,8 +109,10 @@ TEST(Bip143, ExtractsRecordsFromSignedExamples) {
     {
         const Transaction tx = Parse(kP2shP2wpkhSigned);
         const SpentOutput o0 = Out(1000000000, "a9144733f37cf4db86fbc2efed2500b4f4e49f31202387");
-        BlockChecks out;
-        ExtractTransactionChecks(tx, 7, {&o0}, ScriptFlags{}, out);
+        test::TxEvaluation out = test::EvaluateTransaction(tx, 7, {&o0}, kModernFlags);
+        ASSERT_EQ(out.inputs.size(), 1u);
+        EXPECT_TRUE(out.inputs[0].ok) << ScriptErrorName(out.inputs[0].serror);
+        EXPECT_EQ(out.verdicts, std::vector<uint8_t>(1, static_cast<uint8_t>(Verdict::kValid)));
         EXPECT_EQ(out.inputs_by_type["p2sh-p2wpkh"], 1u);
         ASSERT_EQ(out.origins.size(), 1u);
         EXPECT_EQ(out.origins[0].tx_index, 7u);

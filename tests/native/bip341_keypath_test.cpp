@@ -1,19 +1,21 @@
 // BIP341 key-path signature hashes against the "keyPathSpending" wallet test vectors
 // (vectors/bitcoin-core/bip341_wallet_vectors.json, byte-identical to bips/bip-0341):
 // per-transaction intermediary hashes, per-input SigMsg and sighash, the TapTweak tagged hash,
-// and the check records extracted from the vectors' fully signed transaction.
+// and the check records the interpreter asks for when it evaluates the vectors' fully signed
+// transaction (every one verifies), and key-path witnesses the interpreter must reject.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "check_buffer.h"
 #include "engine.h"
-#include "error.h"
-#include "extract.h"
 #include "hex.h"
+#include "interpreter.h"
 #include "sighash.h"
 #include "test_support.h"
 #include "transaction.h"
+#include "tx_checks.h"
 
 namespace ibd {
 namespace {
@@ -115,18 +117,25 @@ TEST_F(Bip341KeyPath, AnnexSetsSpendTypeAndAppendsItsHash) {
     EXPECT_TRUE(std::equal(without.begin(), without.begin() + spend_type_at, with.begin()));
 }
 
-TEST_F(Bip341KeyPath, ExtractsRecordsFromFullySignedTx) {
+constexpr uint32_t kTaprootFlags = SCRIPT_VERIFY_P2SH | SCRIPT_VERIFY_WITNESS | SCRIPT_VERIFY_TAPROOT |
+                                   SCRIPT_VERIFY_DERSIG | SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY |
+                                   SCRIPT_VERIFY_CHECKSEQUENCEVERIFY | SCRIPT_VERIFY_NULLDUMMY;
+
+TEST_F(Bip341KeyPath, FullySignedTxVerifiesWithTheVectorsRecords) {
     const std::vector<uint8_t> raw = HexDecode(vec_["auxiliary"]["fullySignedTx"].get<std::string>());
     const Transaction signed_tx = ParseTransaction(raw.data(), raw.size());
     ASSERT_EQ(signed_tx.vin.size(), tx_.vin.size());
-    BlockChecks out;
-    ExtractTransactionChecks(signed_tx, 1, spent_ptrs_, ScriptFlags{}, out);
+    test::TxEvaluation out = test::EvaluateTransaction(signed_tx, 1, spent_ptrs_, kTaprootFlags);
+    for (size_t i = 0; i < out.inputs.size(); ++i) {
+        EXPECT_TRUE(out.inputs[i].ok) << "input " << i << ": " << ScriptErrorName(out.inputs[i].serror);
+    }
+    EXPECT_EQ(out.verdicts, std::vector<uint8_t>(9, static_cast<uint8_t>(Verdict::kValid)));
     EXPECT_EQ(out.schnorr_checks, 7u);
     EXPECT_EQ(out.ecdsa_checks, 2u);
     EXPECT_EQ(out.inputs_by_type["p2tr-keypath"], 7u);
     EXPECT_EQ(out.inputs_by_type["p2pkh"], 1u);
     EXPECT_EQ(out.inputs_by_type["p2wpkh"], 1u);
-    EXPECT_TRUE(out.unsupported_by_type.empty());
+    EXPECT_EQ(out.inputs_by_type.size(), 3u);
     ASSERT_EQ(out.origins.size(), 9u);
 
     // Walk the records; each Schnorr record carries the vector's sighash, the output key and
@@ -152,41 +161,47 @@ TEST_F(Bip341KeyPath, ExtractsRecordsFromFullySignedTx) {
     }
 }
 
+/** Input 0 of the unsigned transaction with `witness`, evaluated under `flags`. */
+test::InputEvaluation KeyPathInput(const Transaction& unsigned_tx, const std::vector<const SpentOutput*>& spent,
+                                   Stack witness, uint32_t flags = kTaprootFlags) {
+    Transaction tx = unsigned_tx;
+    tx.vin[0].witness = std::move(witness);
+    return test::EvaluateTransaction(tx, 1, spent, flags).inputs[0];
+}
+
 TEST_F(Bip341KeyPath, BadSignatureEncodingsAreScriptErrors) {
-    TxIn in = tx_.vin[0];
-    const std::vector<uint8_t>& spk = spent_[0].script_pubkey;
-    in.witness = {std::vector<uint8_t>(64, 1)};
-    EXPECT_EQ(ClassifyInput(in, spk, ScriptFlags{}).type, SpendType::kP2TRKeyPath);
-    in.witness = {std::vector<uint8_t>(65, 1)};
-    in.witness[0][64] = 0x00;  // explicit SIGHASH_DEFAULT byte is not allowed
-    try {
-        ClassifyInput(in, spk, ScriptFlags{});
-        FAIL() << "no error";
-    } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("SCRIPT_ERR_SCHNORR_SIG_HASHTYPE"), std::string::npos);
-    }
-    in.witness = {std::vector<uint8_t>(63, 1)};
-    try {
-        ClassifyInput(in, spk, ScriptFlags{});
-        FAIL() << "no error";
-    } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("SCRIPT_ERR_SCHNORR_SIG_SIZE"), std::string::npos);
-    }
-    // Annex: two elements, the last starting with 0x50 -> key path with annex.
-    in.witness = {std::vector<uint8_t>(64, 1), {0x50, 0x01}};
-    const InputSpend with_annex = ClassifyInput(in, spk, ScriptFlags{});
-    EXPECT_EQ(with_annex.type, SpendType::kP2TRKeyPath);
-    EXPECT_TRUE(with_annex.has_annex);
-    // Two elements without annex: script path (unsupported).
-    in.witness = {std::vector<uint8_t>(64, 1), {0x51}};
-    EXPECT_EQ(ClassifyInput(in, spk, ScriptFlags{}).unsupported, "p2tr-scriptpath");
+    // Well formed but not the signer's: one Schnorr check, which fails.
+    test::InputEvaluation r = KeyPathInput(tx_, spent_ptrs_, {std::vector<uint8_t>(64, 1)});
+    EXPECT_EQ(r.type, "p2tr-keypath");
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.serror, ScriptError::SCHNORR_SIG);
+    EXPECT_EQ(r.checks, 1u);
+    // An explicit SIGHASH_DEFAULT byte is not allowed; nothing is verified.
+    std::vector<uint8_t> sig65(65, 1);
+    sig65[64] = 0x00;
+    r = KeyPathInput(tx_, spent_ptrs_, {sig65});
+    EXPECT_EQ(r.serror, ScriptError::SCHNORR_SIG_HASHTYPE);
+    EXPECT_EQ(r.checks, 0u);
+    r = KeyPathInput(tx_, spent_ptrs_, {std::vector<uint8_t>(63, 1)});
+    EXPECT_EQ(r.serror, ScriptError::SCHNORR_SIG_SIZE);
+    EXPECT_EQ(r.checks, 0u);
+    // Annex: two elements, the last starting with 0x50 -> key path with annex (one check).
+    r = KeyPathInput(tx_, spent_ptrs_, {std::vector<uint8_t>(64, 1), {0x50, 0x01}});
+    EXPECT_EQ(r.type, "p2tr-keypath");
+    EXPECT_EQ(r.serror, ScriptError::SCHNORR_SIG);
+    EXPECT_EQ(r.checks, 1u);
+    // Two elements without annex: script path, with a control block far too short.
+    r = KeyPathInput(tx_, spent_ptrs_, {std::vector<uint8_t>(64, 1), {0x51}});
+    EXPECT_EQ(r.type, "p2tr-scriptpath");
+    EXPECT_EQ(r.serror, ScriptError::TAPROOT_WRONG_CONTROL_SIZE);
     // Empty witness: the spend cannot succeed.
-    in.witness.clear();
-    EXPECT_THROW(ClassifyInput(in, spk, ScriptFlags{}), Error);
-    // In Core's taproot exception block the same input is not checked.
-    ScriptFlags no_taproot;
-    no_taproot.taproot = false;
-    EXPECT_EQ(ClassifyInput(in, spk, no_taproot).unsupported, "p2tr-unenforced");
+    r = KeyPathInput(tx_, spent_ptrs_, {});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.serror, ScriptError::WITNESS_PROGRAM_WITNESS_EMPTY);
+    // In Core's taproot exception block (P2SH | WITNESS only) the same input is not checked.
+    r = KeyPathInput(tx_, spent_ptrs_, {}, SCRIPT_VERIFY_P2SH | SCRIPT_VERIFY_WITNESS);
+    EXPECT_TRUE(r.ok) << ScriptErrorName(r.serror);
+    EXPECT_EQ(r.checks, 0u);
 }
 
 }  // namespace

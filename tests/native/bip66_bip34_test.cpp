@@ -1,7 +1,7 @@
 // Height-activated rules: BIP66 strict DER (IsValidSignatureEncoding, SCRIPT_ERR_SIG_DER from
 // height 363,725) and the BIP34 coinbase height (from 227,931), on hand-made encodings, on
-// Core's script_tests.json DER cases, and on real fixture blocks with one signature re-encoded
-// with an extra 0x00 in R (lax DER accepts it, strict DER does not).
+// Core's script_tests.json DER cases, and on real fixture blocks through ValidateBlock with one
+// signature re-encoded with an extra 0x00 in R (lax DER accepts it, strict DER does not).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,10 +14,12 @@
 #include "block.h"
 #include "ecdsa_lax_der.h"
 #include "engine.h"
+#include "consensus_flags.h"
 #include "error.h"
-#include "extract.h"
 #include "hex.h"
+#include "interpreter.h"
 #include "test_support.h"
+#include "tx_checks.h"
 
 namespace ibd {
 namespace {
@@ -121,19 +123,30 @@ TEST(Bip34, SerializeScriptHeight) {
     EXPECT_EQ(HexEncode(SerializeScriptHeight(8388608)), "0400008000");
 }
 
-TEST(ScriptFlags, DersigFromHeight) {
+TEST(ScriptFlags, BuriedDeploymentsFromTheirHeights) {
     const Hash32 h{};
-    EXPECT_FALSE(GetBlockScriptFlags(h, 0).dersig);
-    EXPECT_FALSE(GetBlockScriptFlags(h, kBip66Height - 1).dersig);
-    EXPECT_TRUE(GetBlockScriptFlags(h, kBip66Height).dersig);
+    const uint32_t base = SCRIPT_VERIFY_P2SH | SCRIPT_VERIFY_WITNESS | SCRIPT_VERIFY_TAPROOT;
+    EXPECT_EQ(GetBlockScriptVerifyFlags(h, 0), base);
+    EXPECT_EQ(GetBlockScriptVerifyFlags(h, kBip66Height - 1), base);
+    EXPECT_EQ(GetBlockScriptVerifyFlags(h, kBip66Height), base | SCRIPT_VERIFY_DERSIG);
+    EXPECT_EQ(GetBlockScriptVerifyFlags(h, kBip65Height),
+              base | SCRIPT_VERIFY_DERSIG | SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY);
+    EXPECT_EQ(GetBlockScriptVerifyFlags(h, kCsvHeight),
+              base | SCRIPT_VERIFY_DERSIG | SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY | SCRIPT_VERIFY_CHECKSEQUENCEVERIFY);
+    EXPECT_EQ(GetBlockScriptVerifyFlags(h, kSegwitHeight), base | SCRIPT_VERIFY_DERSIG |
+                                                               SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY |
+                                                               SCRIPT_VERIFY_CHECKSEQUENCEVERIFY | SCRIPT_VERIFY_NULLDUMMY);
     // The BIP16 exception block (height 170,060) keeps SCRIPT_VERIFY_NONE; DERSIG is added by
     // height after the exception, as in Core.
     Hash32 bip16{};
     ASSERT_TRUE(TryParseHashDisplayHex("00000000000002dc756eebf4f49723ed8d30cc28a5f108eb94b1ba88ac4f9c22", bip16));
-    const ScriptFlags f = GetBlockScriptFlags(bip16, 170060);
-    EXPECT_FALSE(f.p2sh || f.witness || f.taproot || f.dersig);
-    EXPECT_TRUE(GetBlockScriptFlags(bip16, kBip66Height).dersig);
-    EXPECT_FALSE(GetBlockScriptFlags(bip16, kBip66Height).p2sh);
+    EXPECT_EQ(GetBlockScriptVerifyFlags(bip16, 170060), static_cast<uint32_t>(SCRIPT_VERIFY_NONE));
+    EXPECT_EQ(GetBlockScriptVerifyFlags(bip16, kBip66Height), static_cast<uint32_t>(SCRIPT_VERIFY_DERSIG));
+    // The taproot exception block (height 692,261): P2SH and WITNESS, no TAPROOT.
+    Hash32 taproot{};
+    ASSERT_TRUE(TryParseHashDisplayHex("0000000000000000000f14c35b2d841e986ab5441de8c585d5ffe55ea1e395ad", taproot));
+    EXPECT_EQ(GetBlockScriptVerifyFlags(taproot, 692261) & (base | SCRIPT_VERIFY_NULLDUMMY),
+              static_cast<uint32_t>(SCRIPT_VERIFY_P2SH | SCRIPT_VERIFY_WITNESS | SCRIPT_VERIFY_NULLDUMMY));
 }
 
 struct Loaded {
@@ -198,7 +211,7 @@ std::vector<uint8_t> PadR(const std::vector<uint8_t>& raw, const Target& target)
 
 Error ErrorOf(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent, int32_t height) {
     try {
-        ExtractBlockChecks(raw.data(), raw.size(), spent, "", height);
+        ValidateBlock(raw.data(), raw.size(), spent, "", height);
     } catch (const Error& e) {
         return e;
     }
@@ -206,29 +219,43 @@ Error ErrorOf(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntr
     return Error("none", Location{});
 }
 
+/** ValidateBlock, which must load the block (a test failure and an empty result otherwise). */
+BlockValidationResult Validate(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent,
+                               int32_t height) {
+    try {
+        return ValidateBlock(raw.data(), raw.size(), spent, "", height);
+    } catch (const Error& e) {
+        ADD_FAILURE() << "height " << height << ": " << e.what();
+        return {};
+    }
+}
+
 TEST(Bip66Blocks, PaddedRInPostBip66BlockIsSigDer) {
     const Loaded l = Load(403200);
     const Target t = FindP2pkhInput(l);
     const std::vector<uint8_t> bad = PadR(l.raw, t);
-    const Error e = ErrorOf(bad, l.spent, 403200);
-    EXPECT_EQ(e.reason().rfind("SCRIPT_ERR_SIG_DER", 0), 0u) << e.what();
-    const std::string named = "tx " + std::to_string(t.tx) + " input " + std::to_string(t.input);
-    EXPECT_NE(e.reason().find(named), std::string::npos) << e.what();
-    EXPECT_EQ(e.where().tx_index, static_cast<int64_t>(t.tx));
-    EXPECT_EQ(e.where().input_index, static_cast<int64_t>(t.input));
-    EXPECT_FALSE(e.where().block_hash.empty());
-    // Unchanged, the block passes at its height.
-    EXPECT_NO_THROW(ExtractBlockChecks(l.raw.data(), l.raw.size(), l.spent, "", 403200));
+    const BlockValidationResult r = Validate(bad, l.spent, 403200);
+    EXPECT_FALSE(r.valid);
+    EXPECT_EQ(r.script_error, "SIG_DER");
+    EXPECT_EQ(r.failed_inputs, 1u);
+    const std::string named = "SCRIPT_ERR_SIG_DER: tx " + std::to_string(t.tx) + " input " + std::to_string(t.input) + " (p2pkh)";
+    EXPECT_EQ(r.error.rfind(named, 0), 0u) << r.error;
+    EXPECT_EQ(r.tx_index, static_cast<int64_t>(t.tx));
+    EXPECT_EQ(r.input_index, static_cast<int64_t>(t.input));
+    EXPECT_EQ(r.input_type, "p2pkh");
+    EXPECT_FALSE(r.hash_hex.empty());
+    EXPECT_NE(r.error.find(r.hash_hex), std::string::npos);
+    // Unchanged, the block is valid at its height.
+    EXPECT_TRUE(Validate(l.raw, l.spent, 403200).valid);
     // The height decides: below BIP34 and BIP66 the padded R is fine (lax DER) and verifies.
-    BlockChecks bc;
-    ASSERT_NO_THROW(bc = ExtractBlockChecks(bad.data(), bad.size(), l.spent, "", 200000));
-    std::vector<uint8_t> verdicts(bc.origins.size(), 0xee);
-    ASSERT_EQ(VerifyBatch(bc.checks.data(), bc.checks.size(), static_cast<uint32_t>(verdicts.size()), verdicts.data())
-                  .error,
-              0);
-    for (size_t i = 0; i < verdicts.size(); ++i) {
-        EXPECT_EQ(verdicts[i], static_cast<uint8_t>(Verdict::kValid)) << "record " << i;
-    }
+    // (Its multisig walks keep their failing trial checks: the verdicts equal the unchanged
+    // block's, the padded signature's included.)
+    const BlockValidationResult lax = Validate(bad, l.spent, 200000);
+    EXPECT_TRUE(lax.valid) << lax.error;
+    const BlockValidationResult orig = Validate(l.raw, l.spent, 200000);
+    EXPECT_EQ(lax.origins.size(), 1301u);  // block_validation_test: 1301 checks at 403,200
+    EXPECT_EQ(lax.verdicts, orig.verdicts);
+    EXPECT_NE(lax.checks, orig.checks);
 }
 
 TEST(Bip66Blocks, PaddedRInPreBip66BlockIsAccepted) {
@@ -236,15 +263,12 @@ TEST(Bip66Blocks, PaddedRInPreBip66BlockIsAccepted) {
     const Loaded l = Load(300025);
     const Target t = FindP2pkhInput(l);
     const std::vector<uint8_t> lax = PadR(l.raw, t);
-    BlockChecks bc;
-    ASSERT_NO_THROW(bc = ExtractBlockChecks(lax.data(), lax.size(), l.spent, "", 300025));
-    std::vector<uint8_t> verdicts(bc.origins.size(), 0xee);
-    ASSERT_EQ(VerifyBatch(bc.checks.data(), bc.checks.size(), static_cast<uint32_t>(verdicts.size()), verdicts.data())
-                  .error,
-              0);
+    const BlockValidationResult r = Validate(lax, l.spent, 300025);
+    EXPECT_TRUE(r.valid) << r.error;
+    EXPECT_EQ(r.origins.size(), 1427u);  // block_validation_test: 1427 checks at 300,025
     size_t valid = 0;
-    for (uint8_t v : verdicts) valid += v == static_cast<uint8_t>(Verdict::kValid);
-    EXPECT_EQ(valid, verdicts.size());
+    for (uint8_t v : r.verdicts) valid += v == static_cast<uint8_t>(Verdict::kValid);
+    EXPECT_EQ(valid, r.verdicts.size());
     // The same bytes claimed to be at a post-BIP66 height: the BIP34 cross-check catches the lie
     // before any signature is looked at.
     const Error e = ErrorOf(lax, l.spent, kBip66Height);
@@ -253,40 +277,40 @@ TEST(Bip66Blocks, PaddedRInPreBip66BlockIsAccepted) {
 
 TEST(Bip66Blocks, SegwitSignaturesAreCheckedToo) {
     // Block 553724 (p2pkh, p2sh-p2wpkh, p2wpkh inputs): pad R of each witness signature in the
-    // parsed transactions and run the transaction-level extraction under the block's flags.
+    // parsed transactions and evaluate the transaction under the block's flags.
     const Loaded l = Load(553724);
     const Block b = ParseBlock(l.raw.data(), l.raw.size());
+    const uint32_t flags = GetBlockScriptVerifyFlags(b.hash, 553724);
+    const uint32_t pre_bip66 = GetBlockScriptVerifyFlags(b.hash, kBip66Height - 1);
     size_t k = 0, checked = 0;
     for (size_t t = 1; t < b.txs.size(); ++t) {
         std::vector<const SpentOutput*> spent;
         for (size_t i = 0; i < b.txs[t].vin.size(); ++i) spent.push_back(&l.spent[k + i].out);
         for (size_t i = 0; i < b.txs[t].vin.size(); ++i) {
+            SCOPED_TRACE("tx " + std::to_string(t) + " input " + std::to_string(i));
             Transaction tx = b.txs[t];
             if (tx.vin[i].witness.size() != 2) continue;
+            const uint32_t tx_index = static_cast<uint32_t>(t);
+            EXPECT_TRUE(test::EvaluateTransaction(tx, tx_index, spent, flags).inputs[i].ok);
             std::vector<uint8_t>& sig = tx.vin[i].witness[0];
             ASSERT_TRUE(IsValidSignatureEncoding(sig.data(), sig.size()));
             sig.insert(sig.begin() + 4, 0x00);
             sig[1] += 1;
             sig[3] += 1;
             ASSERT_FALSE(IsValidSignatureEncoding(sig.data(), sig.size()));
-            BlockChecks out;
-            try {
-                ExtractTransactionChecks(tx, static_cast<uint32_t>(t), spent, GetBlockScriptFlags(b.hash, 553724), out);
-                ADD_FAILURE() << "no SIG_DER for tx " << t << " input " << i;
-            } catch (const Error& e) {
-                EXPECT_EQ(e.reason().rfind("SCRIPT_ERR_SIG_DER: tx " + std::to_string(t) + " input " + std::to_string(i), 0),
-                          0u)
-                    << e.what();
-                EXPECT_EQ(e.where().input_index, static_cast<int64_t>(i));
-            }
-            BlockChecks pre;
-            EXPECT_NO_THROW(ExtractTransactionChecks(tx, static_cast<uint32_t>(t), spent,
-                                                     GetBlockScriptFlags(b.hash, kBip66Height - 1), pre));
+            test::InputEvaluation r = test::EvaluateTransaction(tx, tx_index, spent, flags).inputs[i];
+            EXPECT_FALSE(r.ok);
+            EXPECT_EQ(r.serror, ScriptError::SIG_DER);
+            EXPECT_EQ(r.checks, 0u);  // refused before any verification
+            // Before BIP66 the lax parser reads the same (r, s): the input is valid.
+            r = test::EvaluateTransaction(tx, tx_index, spent, pre_bip66).inputs[i];
+            EXPECT_TRUE(r.ok) << ScriptErrorName(r.serror);
+            EXPECT_EQ(r.checks, 1u);
             // An empty signature is not a DER error: CHECKSIG is just false.
             sig.clear();
-            BlockChecks empty;
-            EXPECT_NO_THROW(
-                ExtractTransactionChecks(tx, static_cast<uint32_t>(t), spent, GetBlockScriptFlags(b.hash, 553724), empty));
+            r = test::EvaluateTransaction(tx, tx_index, spent, flags).inputs[i];
+            EXPECT_FALSE(r.ok);
+            EXPECT_EQ(r.serror, ScriptError::EVAL_FALSE);
             ++checked;
         }
         k += b.txs[t].vin.size();
@@ -304,7 +328,7 @@ TEST(Bip34, WrongHeightIsAnError) {
         EXPECT_EQ(e.where().tx_index, 0);
     }
     // Below BIP34 the height cannot be cross-checked.
-    EXPECT_NO_THROW(ExtractBlockChecks(l.raw.data(), l.raw.size(), l.spent, "", kBip34Height - 1));
+    EXPECT_TRUE(Validate(l.raw, l.spent, kBip34Height - 1).valid);
     // Negative: an Error, not a wrap-around.
     EXPECT_NE(std::string(ErrorOf(l.raw, l.spent, -1).what()).find("negative"), std::string::npos);
 }

@@ -2,8 +2,8 @@
 // evaluated by the interpreter under its height's consensus flags, every block is valid, the
 // final checks (Core's workload) per block and per script type, the rounds the predicted
 // verdicts needed, a real 2-of-3 P2SH multisig whose signatures match non-first keys (rounds
-// matter), and tampering: a changed amount fails exactly its BIP143 check and its input, a
-// flipped multisig signature fails its input.
+// matter), the packed buffer's shape, and tampering: a changed amount fails exactly its BIP143
+// check and its input, a flipped multisig signature fails its input.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -72,7 +72,7 @@ std::vector<uint8_t> VerifyAll(const BlockValidationResult& r) {
 TEST(BlockValidation, EveryInputOfEveryFixtureBlockIsEvaluatedAndValid) {
     const nlohmann::json index = ReadJsonFile(FixturePath("index.json"));
     size_t blocks = 0;
-    uint32_t total = 0;
+    uint32_t total = 0, single_key = 0;
     for (const nlohmann::json& e : index["mainnet_with_prevouts"]) {
         const int height = e["height"].get<int>();
         SCOPED_TRACE("height " + std::to_string(height));
@@ -111,6 +111,9 @@ TEST(BlockValidation, EveryInputOfEveryFixtureBlockIsEvaluatedAndValid) {
         for (const std::string& name : kSingleSig) {
             if (r.coverage.count(name)) EXPECT_EQ(r.coverage.at(name).checks, r.coverage.at(name).inputs) << name;
         }
+        for (const char* name : {"p2pk", "p2pkh", "p2wpkh", "p2sh-p2wpkh", "p2tr-keypath"}) {
+            if (r.coverage.count(name)) single_key += r.coverage.at(name).checks;
+        }
         if (r.coverage.count("empty")) EXPECT_EQ(r.coverage.at("empty").checks, 0u);
         // Multisig inputs: at least one check each.
         for (const char* name : {"multisig", "p2sh-multisig"}) {
@@ -126,6 +129,29 @@ TEST(BlockValidation, EveryInputOfEveryFixtureBlockIsEvaluatedAndValid) {
 
         // The recorded verdicts are the verifier's, and the final checks are in block order.
         EXPECT_EQ(VerifyAll(r), r.verdicts);
+        // The packed buffer: well-formed records, Schnorr ones 32-byte key + 64-byte signature,
+        // ECDSA ones with the 33- or 65-byte keys the fixture scripts hold.
+        size_t pos = 0, records = 0, schnorr = 0;
+        while (pos < r.checks.size()) {
+            ASSERT_LE(pos + kCheckHeaderSize, r.checks.size());
+            const uint8_t type = r.checks[pos];
+            const size_t pk = r.checks[pos + 1];
+            const size_t sig = r.checks[pos + 2] | (r.checks[pos + 3] << 8);
+            if (type == static_cast<uint8_t>(CheckType::kSchnorr)) {
+                EXPECT_EQ(pk, 32u);
+                EXPECT_EQ(sig, 64u);
+                ++schnorr;
+            } else {
+                ASSERT_EQ(type, static_cast<uint8_t>(CheckType::kEcdsa));
+                EXPECT_TRUE(pk == 33 || pk == 65) << "record " << records << " pubkey_len " << pk;
+                EXPECT_LE(sig, kMaxEcdsaSigLen);
+            }
+            pos += kCheckHeaderSize + pk + sig;
+            ++records;
+        }
+        EXPECT_EQ(pos, r.checks.size());
+        EXPECT_EQ(records, r.origins.size());
+        EXPECT_EQ(schnorr, r.schnorr_checks);
         for (size_t i = 1; i < r.origins.size(); ++i) {
             const CheckOrigin& a = r.origins[i - 1];
             const CheckOrigin& b = r.origins[i];
@@ -141,6 +167,9 @@ TEST(BlockValidation, EveryInputOfEveryFixtureBlockIsEvaluatedAndValid) {
     }
     EXPECT_EQ(blocks, 24u);
     EXPECT_EQ(total, 14527u);
+    // Checks of the single-key spends (p2pk, p2pkh, p2wpkh, p2sh-p2wpkh, p2tr-keypath): the
+    // fixtures' independently verified inputs of those types (README table).
+    EXPECT_EQ(single_key, 13493u);
 }
 
 /** Pushes of a push-only script. */

@@ -1,5 +1,7 @@
-// Bad input to the engine: every problem is an ibd::Error that names where it is (block hash,
-// tx index, input index, byte offset, spent-output entry and field); nothing crashes.
+// Bad input to the engine (ValidateBlock): every problem with the block or its spent outputs is
+// an ibd::Error that names where it is (block hash, tx index, input index, byte offset,
+// spent-output entry and field), a script that fails is the block verdict naming its input;
+// nothing crashes.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -7,6 +9,7 @@
 #include <vector>
 
 #include "block.h"
+#include "check_buffer.h"
 #include "engine.h"
 #include "error.h"
 #include "test_support.h"
@@ -29,11 +32,12 @@ Fixture Load(int height, const std::string& hash) {
             ParseSpentOutputsJson(ReadFile(FixturePath(dir + "spent_outputs.json"))), hash, height};
 }
 
-/** Runs ExtractBlockChecks and returns its Error (a test failure if there is none). */
-Error ExtractError(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent,
+/** Runs ValidateBlock (BlockValidation to the end) and returns its Error (a test failure if
+ *  there is none). */
+Error ValidationError(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent,
                    const std::string& hash, int32_t height = 24835) {
     try {
-        ExtractBlockChecks(raw.data(), raw.size(), spent, hash, height);
+        ValidateBlock(raw.data(), raw.size(), spent, hash, height);
     } catch (const Error& e) {
         return e;
     }
@@ -66,7 +70,7 @@ std::pair<int64_t, int64_t> InputOfEntry(const std::vector<uint8_t>& raw, size_t
 TEST(EngineBadInput, TruncatedBlockNamesByteOffset) {
     const Fixture f = Load(24835, kHash24835);
     std::vector<uint8_t> cut(f.raw.begin(), f.raw.begin() + 5000);
-    const Error e = ExtractError(cut, f.spent, f.hash);
+    const Error e = ValidationError(cut, f.spent, f.hash);
     EXPECT_EQ(e.where().block_hash, kHash24835);
     EXPECT_EQ(e.where().tx_index, 1);
     EXPECT_GE(e.where().byte_offset, 4000);
@@ -77,28 +81,28 @@ TEST(EngineBadInput, TruncatedBlockNamesByteOffset) {
     EXPECT_TRUE(Contains(e, "tx 1, input 40, byte 4954")) << e.what();
     // Shorter than a header: still an Error, located at byte 0.
     const std::vector<uint8_t> tiny(f.raw.begin(), f.raw.begin() + 10);
-    EXPECT_EQ(ExtractError(tiny, f.spent, "").where().byte_offset, 0);
-    EXPECT_THROW(ExtractBlockChecks(nullptr, 0, {}, "", 0), Error);
+    EXPECT_EQ(ValidationError(tiny, f.spent, "").where().byte_offset, 0);
+    EXPECT_THROW(ValidateBlock(nullptr, 0, {}, "", 0), Error);
 }
 
 TEST(EngineBadInput, ExpectedHashMismatchAndFormat) {
     const Fixture f = Load(24835, kHash24835);
     std::string wrong = kHash24835;
     wrong[63] = wrong[63] == '0' ? '1' : '0';
-    Error e = ExtractError(f.raw, f.spent, wrong);
+    Error e = ValidationError(f.raw, f.spent, wrong);
     EXPECT_TRUE(Contains(e, "block hash mismatch: expected " + wrong + ", header hashes to " + kHash24835)) << e.what();
-    e = ExtractError(f.raw, f.spent, "1234");
+    e = ValidationError(f.raw, f.spent, "1234");
     EXPECT_TRUE(Contains(e, "not 64 hex digits")) << e.what();
     // Upper-case expected hash is the same hash.
     std::string upper = kHash24835;
     for (char& c : upper) c = static_cast<char>(toupper(static_cast<unsigned char>(c)));
-    EXPECT_NO_THROW(ExtractBlockChecks(f.raw.data(), f.raw.size(), f.spent, upper, f.height));
+    EXPECT_NO_THROW(ValidateBlock(f.raw.data(), f.raw.size(), f.spent, upper, f.height));
 }
 
 TEST(EngineBadInput, MerkleMismatchIsAnError) {
     Fixture f = Load(24835, kHash24835);
     f.raw[f.raw.size() - 1] ^= 0x01;  // last tx's nLockTime: header (and hash) unchanged
-    const Error e = ExtractError(f.raw, f.spent, f.hash);
+    const Error e = ValidationError(f.raw, f.spent, f.hash);
     EXPECT_EQ(e.reason().rfind("bad-txnmrklroot", 0), 0u) << e.what();
     EXPECT_EQ(e.where().block_hash, kHash24835);
 }
@@ -107,7 +111,7 @@ TEST(EngineBadInput, SpentListTooShortNamesTheInput) {
     Fixture f = Load(24835, kHash24835);
     ASSERT_EQ(f.spent.size(), 74u);
     f.spent.pop_back();
-    const Error e = ExtractError(f.raw, f.spent, f.hash);
+    const Error e = ValidationError(f.raw, f.spent, f.hash);
     const auto [tx, input] = InputOfEntry(f.raw, 73);
     EXPECT_EQ(e.where().tx_index, tx);
     EXPECT_EQ(e.where().input_index, input);
@@ -115,13 +119,13 @@ TEST(EngineBadInput, SpentListTooShortNamesTheInput) {
     // Too long: named as such.
     Fixture g = Load(24835, kHash24835);
     g.spent.push_back(g.spent.back());
-    EXPECT_TRUE(Contains(ExtractError(g.raw, g.spent, g.hash), "spent outputs list too long: 75 entries for 74"));
+    EXPECT_TRUE(Contains(ValidationError(g.raw, g.spent, g.hash), "spent outputs list too long: 75 entries for 74"));
 }
 
 TEST(EngineBadInput, MismatchedOutpointNamesTheInput) {
     Fixture f = Load(24835, kHash24835);
     f.spent[40].vout += 1;
-    Error e = ExtractError(f.raw, f.spent, f.hash);
+    Error e = ValidationError(f.raw, f.spent, f.hash);
     auto [tx, input] = InputOfEntry(f.raw, 40);
     EXPECT_EQ(e.where().tx_index, tx);
     EXPECT_EQ(e.where().input_index, input);
@@ -130,23 +134,33 @@ TEST(EngineBadInput, MismatchedOutpointNamesTheInput) {
     // A different txid, same vout.
     Fixture g = Load(24835, kHash24835);
     g.spent[7].txid_hex[0] = g.spent[7].txid_hex[0] == 'a' ? 'b' : 'a';
-    e = ExtractError(g.raw, g.spent, g.hash);
+    e = ValidationError(g.raw, g.spent, g.hash);
     std::tie(tx, input) = InputOfEntry(g.raw, 7);
     EXPECT_EQ(e.where().tx_index, tx);
     EXPECT_EQ(e.where().input_index, input);
 }
 
-TEST(EngineBadInput, P2pkhKeyNotMatchingTheSpentHashIsAnError) {
+TEST(EngineBadInput, P2pkhKeyNotMatchingTheSpentHashMakesTheBlockInvalid) {
     Fixture f = Load(24835, kHash24835);
     size_t k = 0;
     while (k < f.spent.size() && f.spent[k].out.script_pubkey.size() != 25) ++k;  // a P2PKH entry
     ASSERT_LT(k, f.spent.size());
     f.spent[k].out.script_pubkey[10] ^= 0x40;
-    const Error e = ExtractError(f.raw, f.spent, f.hash);
+    const BlockValidationResult r = ValidateBlock(f.raw.data(), f.raw.size(), f.spent, f.hash, f.height);
     const auto [tx, input] = InputOfEntry(f.raw, k);
-    EXPECT_EQ(e.where().tx_index, tx);
-    EXPECT_EQ(e.where().input_index, input);
-    EXPECT_TRUE(Contains(e, "P2PKH pubkey does not match hash")) << e.what();
+    EXPECT_FALSE(r.valid);
+    EXPECT_EQ(r.failed_inputs, 1u);
+    EXPECT_EQ(r.tx_index, tx);
+    EXPECT_EQ(r.input_index, input);
+    EXPECT_EQ(r.input_type, "p2pkh");
+    EXPECT_EQ(r.script_error, "EQUALVERIFY") << r.error;
+    const Block b = ParseBlock(f.raw.data(), f.raw.size());
+    EXPECT_EQ(r.byte_offset, static_cast<int64_t>(b.txs[tx].vin[input].offset));
+    EXPECT_EQ(r.error.rfind("SCRIPT_ERR_EQUALVERIFY: tx " + std::to_string(tx) + " input " + std::to_string(input), 0), 0u)
+        << r.error;
+    // The other 73 inputs are evaluated all the same: 73 checks, every one valid.
+    EXPECT_EQ(r.origins.size(), 73u);
+    EXPECT_EQ(r.verdicts, std::vector<uint8_t>(73, static_cast<uint8_t>(Verdict::kValid)));
 }
 
 TEST(EngineBadInput, SpentOutputsJsonErrorsNameEntryAndField) {
@@ -216,7 +230,7 @@ TEST(EngineBadInput, RandomCorruptionNeverCrashes) {
         for (int k = 0; k < flips; ++k) raw[80 + next() % (raw.size() - 80)] ^= static_cast<uint8_t>(1 + next() % 255);
         if (round % 3 == 0) raw.resize(80 + next() % (raw.size() - 80));
         try {
-            ExtractBlockChecks(raw.data(), raw.size(), f.spent, "", f.height);
+            ValidateBlock(raw.data(), raw.size(), f.spent, "", f.height);
             ++ok;
         } catch (const Error&) {
             ++errors;

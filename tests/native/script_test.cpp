@@ -85,28 +85,6 @@ TEST(Script, CastToBool) {
     EXPECT_TRUE(CastToBool(high.data(), high.size()));
 }
 
-TEST(Script, EvalPushOnly) {
-    std::vector<std::vector<uint8_t>> stack;
-    ASSERT_EQ(EvalPushOnly(H("00" "4f" "51" "60" "02abcd" "4c01ee"), stack), PushOnlyStatus::kOk);
-    ASSERT_EQ(stack.size(), 6u);
-    EXPECT_TRUE(stack[0].empty());
-    EXPECT_EQ(stack[1], H("81"));
-    EXPECT_EQ(stack[2], H("01"));
-    EXPECT_EQ(stack[3], H("10"));
-    EXPECT_EQ(stack[4], H("abcd"));
-    EXPECT_EQ(stack[5], H("ee"));
-    EXPECT_EQ(EvalPushOnly(H("0161"), stack), PushOnlyStatus::kOk);
-    EXPECT_EQ(EvalPushOnly(H("61"), stack), PushOnlyStatus::kNotPushOnly);           // OP_NOP
-    EXPECT_EQ(EvalPushOnly(H("50"), stack), PushOnlyStatus::kBadOpcode);             // OP_RESERVED
-    EXPECT_EQ(EvalPushOnly(H("03abcd"), stack), PushOnlyStatus::kBadOpcode);         // truncated
-    std::vector<uint8_t> big = H("4d0902");
-    big.resize(big.size() + 521);
-    EXPECT_EQ(EvalPushOnly(big, stack), PushOnlyStatus::kPushSize);
-    EXPECT_EQ(EvalPushOnly(std::vector<uint8_t>(1001, 0x00), stack), PushOnlyStatus::kStackSize);
-    EXPECT_EQ(EvalPushOnly(std::vector<uint8_t>(1000, 0x00), stack), PushOnlyStatus::kOk);
-    EXPECT_EQ(EvalPushOnly(std::vector<uint8_t>(10001, 0x61), stack), PushOnlyStatus::kScriptSize);
-}
-
 TEST(Script, SerializePushUsesCoreEncoding) {
     EXPECT_EQ(HexEncode(SerializePush(nullptr, 0)), "00");
     const std::vector<uint8_t> d75(75, 1), d76(76, 1), d256(256, 1);

@@ -1,5 +1,5 @@
 // Shared by the wasm tests: verify a check buffer on the calling thread (the same batch
-// verifier the workers run), and extract a fixture block.
+// verifier the workers run), and validate a fixture block.
 import { createBatchVerifier } from '../../workers/batch-verifier.mjs';
 import { walkChecks } from '../../workers/job-buffer.mjs';
 
@@ -18,18 +18,6 @@ export function verifyChecks(engine, checks) {
   const r = verifiers.get(engine).verify(checks, count);
   if (r.error !== 0) throw new Error(`verifyBatch error ${r.error} at record ${r.errorRecord}, byte ${r.errorOffset}`);
   return r.verdicts;
-}
-
-/**
- * extractBlock on a loaded fixture block (blocks-fixtures/loader.mjs entry).
- * @returns {object} the successful result (wasm/API.md)
- * @throws Error with the engine's message when loading or extraction failed.
- */
-export function extractFixture(engine, block) {
-  if (block.error) throw new Error(block.error);
-  const res = engine.extractBlock(block.block, block.spentOutputsJson, block.hash, block.height);
-  if (!res.ok) throw new Error(`block ${block.height}: ${res.error}`);
-  return res;
 }
 
 /** Index of the first differing byte of two byte arrays, or -1 when they are equal. */
