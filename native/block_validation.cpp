@@ -1,6 +1,7 @@
 // Implementation of BlockValidation (engine.h): every input through VerifyScript, in rounds
 // with predicted verdicts; the design is documented at the class in engine.h.
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -37,7 +38,13 @@ struct InputState {
     ScriptError serror = ScriptError::OK;
     std::vector<std::string> checks;   // record bytes of each check of the latest evaluation, in order
     std::vector<bool> predicted;       // whether that check's verdict was predicted
+    /** Sighashes of this input's checks, kept while the input waits for verdicts so that a
+     *  re-evaluation does not recompute the sighash of every earlier check (freed once final). */
+    std::unique_ptr<SighashMemo> memo;
 };
+
+/** Bytes of scriptCode/key data all sighash memos of one block may hold together. */
+constexpr size_t kSighashMemoBudget = size_t{64} << 20;
 
 }  // namespace
 
@@ -48,6 +55,7 @@ struct BlockValidation::Impl {
     std::vector<SpentOutput> spent_store;                      // copies, in input order
     std::vector<std::vector<const SpentOutput*>> spent_by_tx;  // into spent_store
     std::vector<std::unique_ptr<PrecomputedTxData>> pre;       // per tx (null for the coinbase)
+    size_t memo_budget = kSighashMemoBudget;  // before `inputs`: their memos give it back when destroyed
     std::vector<InputState> inputs;
     std::vector<std::string> type_names;
 
@@ -60,6 +68,7 @@ struct BlockValidation::Impl {
     uint32_t rounds = 0;
     uint32_t evaluations = 0;
     uint32_t verified_records = 0;
+    uint32_t sighashes = 0;
 
     void Evaluate(size_t k);
 };
@@ -110,13 +119,20 @@ void BlockValidation::Impl::Evaluate(size_t k) {
     const TxIn& txin = tx.vin[in.input];
     const SpentOutput& out = *spent_by_tx[in.tx][in.input];
     RecordingSink sink(*this, in);
-    TransactionSignatureChecker checker(tx, in.input, out.value, *pre[in.tx], sink);
+    if (!in.memo) in.memo = std::make_unique<SighashMemo>(&memo_budget);
+    const uint32_t computed_before = in.memo->computed;
+    TransactionSignatureChecker checker(tx, in.input, out.value, *pre[in.tx], sink, in.memo.get());
     in.serror = ScriptError::OK;
     const Stack* witness = txin.witness.empty() ? nullptr : &txin.witness;
     in.ok = VerifyScript(txin.script_sig, out.script_pubkey, witness, flags, checker, &in.serror);
     ++evaluations;
+    sighashes += in.memo->computed - computed_before;
     in.final = std::none_of(in.predicted.begin(), in.predicted.end(), [](bool p) { return p; });
-    if (!in.final) waiting.push_back(k);
+    if (in.final) {
+        in.memo.reset();
+    } else {
+        waiting.push_back(k);
+    }
 }
 
 BlockValidation::BlockValidation(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
@@ -199,6 +215,7 @@ bool BlockValidation::Resolve(const uint8_t* verdicts, size_t n) {
         if (right) {
             std::fill(in.predicted.begin(), in.predicted.end(), false);
             in.final = true;
+            in.memo.reset();
         } else {
             m.Evaluate(k);  // with the cache; may add pending checks and wait again
         }
@@ -222,6 +239,7 @@ BlockValidationResult BlockValidation::Result() const {
     r.rounds = m.rounds;
     r.evaluations = m.evaluations;
     r.verified_records = m.verified_records;
+    r.sighashes = m.sighashes;
     for (const InputState& in : m.inputs) {
         const std::string& type = m.type_names[in.type];
         ScriptTypeCoverage& cov = r.coverage[type];

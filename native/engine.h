@@ -67,6 +67,10 @@ struct CheckOrigin {
  *      IF branches on a verdict). Those are predicted again and become the next round's
  *      pending checks. Resolve() returns true once no check is pending: every input is final.
  *
+ *  A re-evaluation re-runs the script from the start, but the sighashes of the checks reached
+ *  before come from the input's sighash memo (SighashMemo, script_checks.h), and their verdicts
+ *  from the cache: only script execution is repeated.
+ *
  *  Every round adds at least one verdict to each re-evaluated input's history, so rounds end;
  *  blocks of single-signature inputs finish in 1 round, a multisig whose signatures match
  *  keys after the first ones in 2 or more.
@@ -119,6 +123,11 @@ struct BlockValidationResult {
     uint32_t evaluations = 0;
     /** Distinct records verified over all rounds (pending checks handed out). */
     uint32_t verified_records = 0;
+    /** Signature hashes computed over all evaluations. Each input keeps its sighashes while it
+     *  waits for verdicts (SighashMemo, script_checks.h), so a re-evaluation computes only the
+     *  sighashes of checks it had not reached before: normally one per distinct (hash type,
+     *  scriptCode) of the input, however many rounds it needs. */
+    uint32_t sighashes = 0;
 };
 
 class BlockValidation {

@@ -3,6 +3,8 @@
 // verification handed to a CheckSink.
 #include "script_checks.h"
 
+#include <cstring>
+
 #include "batch_verify.h"
 #include "serialize.h"
 
@@ -30,7 +32,69 @@ bool IsValidPubKeySize(const StackElement& pubkey) {
     return expected != 0 && pubkey.size() == expected;
 }
 
+/** Exact byte comparison, 8 bytes at a time (the wasm libc's memcmp goes byte by byte). */
+bool BytesEqual(const uint8_t* a, const uint8_t* b, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x = 0, y = 0;
+        std::memcpy(&x, a + i, 8);
+        std::memcpy(&y, b + i, 8);
+        if (x != y) return false;
+    }
+    for (; i < n; ++i) {
+        if (a[i] != b[i]) return false;
+    }
+    return true;
+}
+
+/** Bytes charged to the budget per memo entry besides its data. */
+constexpr size_t kMemoEntryOverhead = 96;
+
 }  // namespace
+
+SighashMemo::~SighashMemo() {
+    if (budget_ != nullptr) *budget_ += charged_;
+}
+
+uint64_t SighashMemo::Fingerprint(uint8_t kind, uint32_t hash_type, const uint8_t* data, size_t len) {
+    // Kind, hash type, length and up to 16 bytes from each end (FNV-1a): cheap, and a
+    // collision only costs a comparison (Find compares all bytes).
+    uint64_t h = 1469598103934665603ULL;
+    auto mix = [&h](uint64_t v) {
+        h ^= v;
+        h *= 1099511628211ULL;
+    };
+    mix(kind);
+    mix(hash_type);
+    mix(len);
+    const size_t head = len < 16 ? len : 16;
+    for (size_t i = 0; i < head; ++i) mix(data[i]);
+    for (size_t i = len - head; i < len; ++i) mix(data[i]);
+    return h;
+}
+
+const Hash32* SighashMemo::Find(uint8_t kind, uint32_t hash_type, const uint8_t* data, size_t len) const {
+    const auto range = index_.equal_range(Fingerprint(kind, hash_type, data, len));
+    for (auto it = range.first; it != range.second; ++it) {
+        const Entry& e = entries_[it->second];
+        if (e.kind == kind && e.hash_type == hash_type && e.data.size() == len &&
+            (len == 0 || BytesEqual(e.data.data(), data, len))) {
+            return &e.sighash;
+        }
+    }
+    return nullptr;
+}
+
+void SighashMemo::Insert(uint8_t kind, uint32_t hash_type, const uint8_t* data, size_t len, const Hash32& sighash) {
+    const size_t cost = len + kMemoEntryOverhead;
+    if (budget_ != nullptr) {
+        if (*budget_ < cost) return;
+        *budget_ -= cost;
+        charged_ += cost;
+    }
+    index_.emplace(Fingerprint(kind, hash_type, data, len), static_cast<uint32_t>(entries_.size()));
+    entries_.push_back(Entry{kind, hash_type, std::vector<uint8_t>(data, data + len), sighash});
+}
 
 bool ImmediateSink::Check(CheckType type, const Hash32& msg, const uint8_t* pubkey, size_t pubkey_len,
                           const uint8_t* sig, size_t sig_len) {
@@ -65,8 +129,14 @@ bool TransactionSignatureChecker::CheckECDSASignature(const StackElement& sig, c
     if (sig.empty()) return false;
     const int32_t hash_type = sig.back();
     const size_t der_len = sig.size() - 1;
+    const uint8_t kind = sigversion == SigVersion::WITNESS_V0 ? 1 : 0;
+    const Hash32* known = memo_ != nullptr
+                              ? memo_->Find(kind, static_cast<uint32_t>(hash_type), script_code.data(), script_code.size())
+                              : nullptr;
     Hash32 sighash;
-    if (sigversion == SigVersion::WITNESS_V0) {
+    if (known != nullptr) {
+        sighash = *known;
+    } else if (sigversion == SigVersion::WITNESS_V0) {
         // BIP143 (Core's SignatureHash with SigVersion::WITNESS_V0). Like Core without cached
         // hashes, compute them here when the caller did not.
         if (pre_.bip143_ready) {
@@ -79,6 +149,10 @@ bool TransactionSignatureChecker::CheckECDSASignature(const StackElement& sig, c
     } else {
         // Legacy (SigVersion::BASE); FindAndDelete was applied by the interpreter.
         sighash = SignatureHashLegacy(script_code, tx_, n_in_, hash_type);
+    }
+    if (known == nullptr && memo_ != nullptr) {
+        ++memo_->computed;
+        memo_->Insert(kind, static_cast<uint32_t>(hash_type), script_code.data(), script_code.size(), sighash);
     }
     // Core's VerifyECDSASignature -> CPubKey::Verify (lax DER, low-S normalization).
     return sink_.Check(CheckType::kEcdsa, sighash, pubkey.data(), pubkey.size(), sig.data(), der_len);
@@ -117,10 +191,30 @@ bool TransactionSignatureChecker::CheckSchnorrSignature(const StackElement& sig,
         ext.codesep_pos = execdata.codeseparator_pos;
         ext_ptr = &ext;
     }
+    // Memo key data: tapleaf_hash (32) | codesep_pos (4) | annex present (1) | sha_annex (32).
+    const uint8_t kind = ext_ptr != nullptr ? 3 : 2;
+    uint8_t key[69] = {};
+    if (ext_ptr != nullptr) {
+        std::memcpy(key, ext.tapleaf_hash.data(), 32);
+        for (int b = 0; b < 4; ++b) key[32 + b] = static_cast<uint8_t>(ext.codesep_pos >> (8 * b));
+    }
+    if (have_annex) {
+        key[36] = 1;
+        std::memcpy(key + 37, execdata.annex_hash.data(), 32);
+    }
+    const Hash32* known = memo_ != nullptr ? memo_->Find(kind, hash_type, key, sizeof key) : nullptr;
     Hash32 sighash;
-    if (!SignatureHashSchnorr(tx_, n_in_, hash_type, pre_, have_annex ? &execdata.annex_hash : nullptr, ext_ptr,
-                              sighash)) {
-        return fail(ScriptError::SCHNORR_SIG_HASHTYPE);
+    if (known != nullptr) {
+        sighash = *known;
+    } else {
+        if (!SignatureHashSchnorr(tx_, n_in_, hash_type, pre_, have_annex ? &execdata.annex_hash : nullptr, ext_ptr,
+                                  sighash)) {
+            return fail(ScriptError::SCHNORR_SIG_HASHTYPE);
+        }
+        if (memo_ != nullptr) {
+            ++memo_->computed;
+            memo_->Insert(kind, hash_type, key, sizeof key, sighash);
+        }
     }
     // Core's VerifySchnorrSignature -> XOnlyPubKey::VerifySchnorr (BIP340) on the first 64 bytes.
     if (!sink_.Check(CheckType::kSchnorr, sighash, pubkey32.data(), 32, sig.data(), 64)) {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "check_buffer.h"
@@ -35,6 +36,41 @@ public:
     uint32_t checks = 0;
 };
 
+/** Memo of one input's signature hashes, kept by BlockValidation across the re-evaluations of
+ *  that input (each round re-runs the input's script from the start and asks again for the
+ *  sighash of every earlier check). A sighash of one input is a function of
+ *    (kind, hash_type, data)
+ *  where kind is 0 legacy (BASE), 1 BIP143 (WITNESS_V0), 2 BIP341 key path, 3 BIP342 tapscript,
+ *  and data is the scriptCode as passed to the sighash (legacy: after FindAndDelete) for kinds
+ *  0/1, and tapleaf_hash | codesep_pos | annex presence | sha_annex for kinds 2/3. Entries are
+ *  found by a fingerprint and confirmed by comparing all of `data`, so a hit is exact. The
+ *  bytes stored are charged to `*budget` (shared by all memos of a block); once it is spent, new
+ *  sighashes are computed and not stored (still correct, only slower). */
+class SighashMemo {
+public:
+    explicit SighashMemo(size_t* budget) : budget_(budget) {}
+    ~SighashMemo();
+    SighashMemo(const SighashMemo&) = delete;
+    SighashMemo& operator=(const SighashMemo&) = delete;
+    const Hash32* Find(uint8_t kind, uint32_t hash_type, const uint8_t* data, size_t len) const;
+    void Insert(uint8_t kind, uint32_t hash_type, const uint8_t* data, size_t len, const Hash32& sighash);
+    /** Sighashes computed by checkers using this memo (misses). */
+    uint32_t computed = 0;
+
+private:
+    struct Entry {
+        uint8_t kind;
+        uint32_t hash_type;
+        std::vector<uint8_t> data;
+        Hash32 sighash;
+    };
+    static uint64_t Fingerprint(uint8_t kind, uint32_t hash_type, const uint8_t* data, size_t len);
+    std::vector<Entry> entries_;
+    std::unordered_multimap<uint64_t, uint32_t> index_;
+    size_t* budget_;
+    size_t charged_ = 0;
+};
+
 /** Core's GenericTransactionSignatureChecker for input `n_in` of `tx` spending `amount`
  *  satoshis, over the precomputed hashes `pre`:
  *   - CheckECDSASignature: empty sig -> false; hash_type = last byte; sighash legacy (BASE) or
@@ -44,12 +80,13 @@ public:
  *     byte other than 0x00, else SCHNORR_SIG_SIZE / SCHNORR_SIG_HASHTYPE; a failed sink check
  *     sets SCHNORR_SIG.
  *   - CheckLockTime (BIP65), CheckSequence (BIP112) against tx and its input.
- *  Objects passed by reference must outlive the checker. */
+ *  Objects passed by reference must outlive the checker. With `memo` (optional), sighashes are
+ *  looked up there first and stored there when computed (SighashMemo). */
 class TransactionSignatureChecker : public SignatureChecker {
 public:
     TransactionSignatureChecker(const Transaction& tx, size_t n_in, int64_t amount, const PrecomputedTxData& pre,
-                                CheckSink& sink)
-        : tx_(tx), n_in_(n_in), amount_(amount), pre_(pre), sink_(sink) {}
+                                CheckSink& sink, SighashMemo* memo = nullptr)
+        : tx_(tx), n_in_(n_in), amount_(amount), pre_(pre), sink_(sink), memo_(memo) {}
     bool CheckECDSASignature(const StackElement& sig, const StackElement& pubkey,
                              const std::vector<uint8_t>& script_code, SigVersion sigversion) const override;
     bool CheckSchnorrSignature(const StackElement& sig, const StackElement& pubkey32, SigVersion sigversion,
@@ -63,6 +100,7 @@ private:
     int64_t amount_;
     const PrecomputedTxData& pre_;
     CheckSink& sink_;
+    SighashMemo* memo_;
 };
 
 }  // namespace ibd

@@ -94,7 +94,29 @@ val OriginsArray(const std::vector<ibd::CheckOrigin>& origins) {
     return CopyOut("Uint32Array", flat.data(), flat.size());
 }
 
-[[noreturn]] void ThrowJs(const std::string& message) { val::global("Error").new_(message).throw_(); }
+/** Throws `new Error(message)` into JS. The throw unwinds the wasm stack WITHOUT running C++
+ *  destructors, so callers pass a JS string (a val: an Emval handle, no wasm heap memory) and
+ *  hold no C++ object that owns wasm heap memory (std::string, std::vector) when they call it. */
+[[noreturn]] void ThrowJs(const val& message) { val::global("Error").new_(message).throw_(); }
+
+/** A JS string from a C string literal (no std::string alive across a throw). */
+val StringJs(const char* text) { return val(text); }
+
+/** What a non-Uint8Array argument is, for error messages: "null", "undefined", the constructor
+ *  name of an object ("Array", "Uint16Array", ...) or the typeof ("string", "number", ...). */
+val Describe(const val& v) {
+    if (v.isNull()) return val("null");
+    if (v.isUndefined()) return val("undefined");
+    const val type = v.typeOf();
+    if (type.strictlyEquals(val("object")) || type.strictlyEquals(val("function"))) {
+        const val ctor = v["constructor"];
+        if (!ctor.isUndefined() && !ctor.isNull()) {
+            const val name = ctor["name"];
+            if (name.typeOf().strictlyEquals(val("string"))) return name;
+        }
+    }
+    return type;
+}
 
 /** new BlockValidation(block, spentOutputsJson, expectedHashHex, height): BlockValidation
  *  (native/engine.h) behind Embind. The constructor never throws: a block that cannot be
@@ -147,17 +169,38 @@ public:
     }
 
     /** resolve(verdicts: Uint8Array) -> true when no check is pending any more. Throws a JS
-     *  Error when the block failed to load or the verdict count is not the pending count. */
+     *  Error when the block failed to load, `verdicts` is not a Uint8Array, or its length is not
+     *  the pending count. Everything is checked on the JS value BEFORE any copy into wasm memory,
+     *  and no C++ object with a destructor is alive when ThrowJs runs (a JS throw unwinds without
+     *  running C++ destructors: whatever is alive then leaks). */
     bool Resolve(val verdicts) {
-        if (!v_) ThrowJs("BlockValidation.resolve: the block failed to load: " + failure_["error"].as<std::string>());
-        const std::vector<uint8_t> bytes = CopyIn(verdicts);
-        try {
-            return v_->Resolve(bytes.data(), bytes.size());
-        } catch (const ibd::Error& e) {
-            ThrowJs(e.what());
-        } catch (const std::exception& e) {
-            ThrowJs(std::string("BlockValidation.resolve: ") + e.what());
+        if (!v_) {
+            ThrowJs(StringJs("BlockValidation.resolve: the block failed to load: ").call<val>("concat", failure_["error"]));
         }
+        if (!verdicts.instanceof(val::global("Uint8Array"))) {
+            ThrowJs(StringJs("BlockValidation.resolve: verdicts must be a Uint8Array, got ").call<val>("concat", Describe(verdicts)));
+        }
+        const double n = verdicts["length"].as<double>();
+        const uint32_t pending = v_->PendingCount();
+        if (n != static_cast<double>(pending)) {
+            ThrowJs(StringJs("BlockValidation.resolve: ")
+                        .call<val>("concat", val(n), val(" verdicts for "), val(pending), val(" pending checks")));
+        }
+        bool done = false;
+        val error = val::undefined();
+        {
+            // Inner scope: the copy and any message are destroyed before a throw.
+            try {
+                const std::vector<uint8_t> bytes = CopyIn(verdicts);
+                done = v_->Resolve(bytes.data(), bytes.size());
+            } catch (const ibd::Error& e) {
+                error = val(std::string(e.what()));
+            } catch (const std::exception& e) {
+                error = val(std::string("BlockValidation.resolve: ") + e.what());
+            }
+        }
+        if (!error.isUndefined()) ThrowJs(error);
+        return done;
     }
 
     /** The block's result (wasm/API.md), or the failure object; throws a JS Error while checks
@@ -165,7 +208,9 @@ public:
     val Result() const {
         if (!v_) return failure_;
         if (!v_->Done()) {
-            ThrowJs("BlockValidation.result: " + std::to_string(v_->PendingCount()) + " checks are still pending");
+            // No std::string alive across the throw (see ThrowJs).
+            ThrowJs(StringJs("BlockValidation.result: ")
+                        .call<val>("concat", val(v_->PendingCount()), val(" checks are still pending")));
         }
         const ibd::BlockValidationResult res = v_->Result();
         val r = val::object();

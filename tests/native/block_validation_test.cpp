@@ -322,5 +322,58 @@ TEST(BlockValidation, ResolveRefusesAWrongVerdictCountAndResultWaits) {
     EXPECT_EQ(r.rounds, 1u);
 }
 
+TEST(BlockValidation, ChainedMultisigWalksNeedARoundPerTrialAndEachSighashOnce) {
+    // Block 170's one non-coinbase input, its spent output's scriptPubKey replaced (only the
+    // outpoint is cross-checked) by 4 chained 1-of-20 CHECKMULTISIG NOTIF levels: each level's
+    // trial checks are reached only after the previous trial failed, so every trial is a round
+    // of its own (4 x 20) and the input is re-evaluated from the start 80 times. Each level signs
+    // with another hash type, so the legacy scriptCodes (FindAndDelete removes that level's
+    // signature) and hash types give 4 distinct sighashes: each must be computed once.
+    Fixture f = Load(170);
+    ASSERT_EQ(f.spent.size(), 1u);
+    const uint8_t hash_types[4] = {0x01, 0x02, 0x03, 0x81};
+    std::vector<uint8_t> spk = {OP_DROP};  // the scriptSig's signature
+    for (int level = 0; level < 4; ++level) {
+        const std::vector<uint8_t> sig = {0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01, hash_types[level]};
+        spk.push_back(OP_0);
+        spk.push_back(static_cast<uint8_t>(sig.size()));
+        spk.insert(spk.end(), sig.begin(), sig.end());
+        spk.push_back(OP_1);
+        for (int i = 0; i < 20; ++i) {
+            std::vector<uint8_t> key(33, 0);
+            key[0] = 0x02;
+            key[31] = static_cast<uint8_t>(level);
+            key[32] = static_cast<uint8_t>(i + 1);
+            spk.push_back(33);
+            spk.insert(spk.end(), key.begin(), key.end());
+        }
+        spk.push_back(0x01);  // push 20
+        spk.push_back(20);
+        spk.push_back(OP_CHECKMULTISIG);
+        spk.push_back(OP_NOTIF);
+    }
+    spk.push_back(OP_1);
+    for (int level = 0; level < 4; ++level) spk.push_back(OP_ENDIF);
+    f.spent[0].out.script_pubkey = spk;
+
+    const BlockValidationResult r = ValidateBlock(f.raw.data(), f.raw.size(), f.spent, "", 170);
+    EXPECT_TRUE(r.valid) << r.error;
+    EXPECT_EQ(r.rounds, 80u);
+    EXPECT_EQ(r.evaluations, 81u);
+    EXPECT_EQ(r.verified_records, 80u);
+    ASSERT_EQ(r.origins.size(), 80u);
+    for (uint8_t v : r.verdicts) EXPECT_NE(v, static_cast<uint8_t>(Verdict::kValid));
+    EXPECT_EQ(r.sighashes, 4u) << "each sighash computed once across the 81 evaluations";
+    // The final checks carry 4 messages, 20 checks each, in level order.
+    std::vector<std::vector<uint8_t>> msgs;
+    for (size_t pos = 0; pos < r.checks.size();) {
+        msgs.emplace_back(r.checks.begin() + pos + 4, r.checks.begin() + pos + 36);
+        pos += kCheckHeaderSize + r.checks[pos + 1] + (r.checks[pos + 2] | (r.checks[pos + 3] << 8));
+    }
+    ASSERT_EQ(msgs.size(), 80u);
+    for (size_t k = 0; k < 80; ++k) EXPECT_EQ(msgs[k], msgs[k / 20 * 20]) << "check " << k;
+    for (size_t level = 1; level < 4; ++level) EXPECT_NE(msgs[level * 20], msgs[(level - 1) * 20]);
+}
+
 }  // namespace
 }  // namespace ibd
