@@ -138,9 +138,10 @@ function install(fromDir, dest, origin) {
 }
 
 /** Returns the path of a verified libsecp256k1 v0.5.0 source tree under `depsDir`, fetching it
- *  first if needed. Throws naming every source tried when none worked, or when a source's hash
+ *  first if needed (progress to `log`; the one line saying what was verified, from where, to
+ *  `announce`). Throws naming every source tried when none worked, or when a source's hash
  *  does not match (a mismatch is never built). */
-export async function ensureSecp256k1Source(depsDir, log = () => {}) {
+export async function ensureSecp256k1Source(depsDir, log = () => {}, announce = log) {
   const dest = path.join(depsDir, `libsecp256k1-${SECP256K1_VERSION}`);
   if (existsSync(path.join(dest, STAMP))) {
     checkTree(dest, JSON.parse(readFileSync(path.join(dest, STAMP), 'utf8')).origin);
@@ -151,6 +152,7 @@ export async function ensureSecp256k1Source(depsDir, log = () => {}) {
     const dir = path.resolve(process.env.SECP256K1_SOURCE_DIR);
     log(`using libsecp256k1 source from SECP256K1_SOURCE_DIR=${dir}`);
     install(dir, dest, `SECP256K1_SOURCE_DIR=${dir}`);
+    announce(`libsecp256k1 ${SECP256K1_VERSION} verified (tree SHA-256 ${SECP256K1_TREE_SHA256.slice(0, 16)}…) from SECP256K1_SOURCE_DIR=${dir}`);
     return dest;
   }
   const tried = [];
@@ -159,7 +161,7 @@ export async function ensureSecp256k1Source(depsDir, log = () => {}) {
     if (got.error) { tried.push(`${source.name}: ${got.error}`); continue; }
     const tmp = unpack(got.tarball, dest);
     try { install(tmp, dest, got.origin); } finally { rmSync(tmp, { recursive: true, force: true }); }
-    log(`libsecp256k1 ${SECP256K1_VERSION} verified (tree SHA-256 ${SECP256K1_TREE_SHA256.slice(0, 16)}…) from ${got.origin}`);
+    announce(`libsecp256k1 ${SECP256K1_VERSION} verified (tree SHA-256 ${SECP256K1_TREE_SHA256.slice(0, 16)}…) from ${got.origin}`);
     return dest;
   }
   throw new Error(`could not obtain libsecp256k1 v${SECP256K1_VERSION}:\n  ${tried.join('\n  ')}\n` +

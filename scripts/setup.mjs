@@ -37,7 +37,8 @@ const { values: opts } = parseArgs({
   },
 });
 
-const log = (msg) => { if (!opts.quiet) process.stderr.write(`[setup] ${msg}\n`); };
+const say = (msg) => process.stderr.write(`[setup] ${msg}\n`);
+const log = (msg) => { if (!opts.quiet) say(msg); };
 
 function run(cmd, args, { env, cwd = ROOT, capture = false } = {}) {
   const r = spawnSync(cmd, args, {
@@ -67,7 +68,7 @@ function ensureDebianPackages() {
       `missing Debian packages: ${missing.join(' ')}\n` +
       `  install them with:  sudo apt-get update && sudo apt-get install -y ${missing.join(' ')}`);
   }
-  log(`installing Debian packages: ${missing.join(' ')}`);
+  say(`installing Debian packages: ${missing.join(' ')}`);
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get', ['update', '-qq'], { env });
   run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { env });
@@ -107,7 +108,7 @@ function cmakeBuild(kind, secpDir) {
 
 async function main() {
   ensureDebianPackages();
-  const secpDir = await ensureSecp256k1Source(path.join(BUILD, 'deps'), log);
+  const secpDir = await ensureSecp256k1Source(path.join(BUILD, 'deps'), log, say);
   ensureNpmDependencies();
   if (opts['skip-build']) return;
   if (!opts.only || opts.only === 'native') cmakeBuild('native', secpDir);
