@@ -11,20 +11,26 @@ export const DEFAULT_ROUNDS = 3;
 export const USAGE = `usage: npm start -- [options]
    or: node bench/main.mjs [options]
 
-Extracts the signature checks of every fixture block, verifies them all through a pool of wasm
-workers, and reports counts, verdicts, throughput and the full-chain (IBD) projection.
+Validates every input of every fixture block with the script interpreter (main thread), in
+validation rounds whose signature checks a pool of wasm workers verifies; then times verification
+passes over the final checks (ECDSA, Schnorr, all together) and reports counts, verdicts,
+throughput and the full-chain (IBD) projection.
 
   --fixtures DIR     fixture set (default: $IBD_FIXTURES, else ../shared/blocks-fixtures)
   --heights LIST     only these block heights, comma-separated (e.g. 170,866342)
   --workers N        verify workers, 1..${MAX_WORKERS} (default: available parallelism, ${os.availableParallelism()} here)
   --variant NAME     wasm build: ${VARIANTS.join(' | ')} (default: simd)
   --batch-size N     checks per worker message (default: ${DEFAULT_BATCH_SIZE})
-  --rounds N         timed rounds; throughput is the median round (default: ${DEFAULT_ROUNDS})
-  --json             one JSON document on stdout (progress stays on stderr)
+  --rounds N         timed rounds, each an ECDSA, a Schnorr and a combined pass;
+                     throughput is the median timed round (default: ${DEFAULT_ROUNDS})
+  --json             one JSON document on stdout (progress and warnings on stderr); through npm,
+                     npm start --silent -- --json keeps npm's banner off stdout
   -h, --help         this text
 
-Exit code: 0 every block valid; 1 a block failed to load or parse, or the run failed;
-2 bad command line; 3 a block is invalid: an input's script fails (and no block failed).`;
+Exit code: 0 every block valid; 1 a block failed to load or parse, no block could be loaded, or
+the timed passes disagreed with the validation's verdicts (or the run failed: no wasm build, a
+worker died); 2 bad command line; 3 an invalid block (an input's script fails) and no block
+failed to load.`;
 
 /** A command-line mistake: main prints the message and HELP_HINT and exits with 2. */
 export class UsageError extends Error {}

@@ -3,8 +3,14 @@
 /** Invalid checks listed per block on the terminal; --json lists them all. */
 const MAX_INVALID_LISTED = 20;
 
-/** A pass whose slowest round took more than this times its fastest gets a noise warning. */
+/** A pass whose slowest timed round took more than this times its fastest gets a noise warning. */
 const NOISY_RATIO = 1.25;
+
+/** A projection sample with fewer checks than this gets a small-sample warning. */
+const SMALL_SAMPLE_CHECKS = 1000;
+
+/** What a valid script's invalid checks are (every input succeeded, yet a check failed). */
+const TOLERATED = 'CHECKMULTISIG trials and other checks that valid scripts tolerate; Core performs them too';
 
 const int = (n) => (n === null || n === undefined ? '-' : Math.round(n).toLocaleString('en-US'));
 const secs = (s) => (s === null || s === undefined ? '-' : `${s.toFixed(3)} s`);
@@ -33,7 +39,7 @@ function row(cells, widths) {
 /**
  * Formats the result document as the terminal report: a header, one entry per block (counts,
  * verdicts, coverage by script type, validation rounds, block verdict), totals with the throughput of each pass
- * (median and min–max over rounds, and a warning when rounds disagree), the projection, the
+ * (median and min–max over the timed rounds, and a warning when they disagree), the projection, the
  * machine, then every invalid signature and every failed block at the end.
  * @param {object} doc result of runBench
  * @returns {string} text ending with a newline
@@ -44,8 +50,8 @@ export function formatReport(doc) {
   out.push(`ibd-wasm: wasm variant ${doc.variant}, ${countOf(doc.workers, 'worker')}, batch ${int(doc.batch_size)}, ` +
     `libsecp256k1 ${e.secp256k1 ?? '?'} (${e.field ?? '?'} field)`);
   out.push(`fixtures: ${doc.fixtures}`, '');
-  const widths = [7, -64, 5, 6, 6, 7, 6, 7, 16];
-  out.push(row(['height', 'hash', 'txs', 'inputs', 'ecdsa', 'schnorr', 'valid', 'invalid', 'parse+sighash ms'], widths));
+  const widths = [7, -64, 5, 6, 6, 7, 6, 7, 9];
+  out.push(row(['height', 'hash', 'txs', 'inputs', 'ecdsa', 'schnorr', 'valid', 'invalid', 'engine ms'], widths));
   for (const b of doc.blocks) {
     if (b.error) {
       out.push(row([b.height ?? '?', b.hash ?? '?', '-', '-', '-', '-', '-', '-', '-'], widths) + '  FAILED (see end)');
@@ -68,27 +74,78 @@ function coverageText(coverage) {
   return entries.map(([k, c]) => `${k} ${int(c.evaluated)}/${int(c.inputs)}, ${countOf(c.checks, 'check')}`).join('; ');
 }
 
-/** "6,112 checks/s (median of 3 rounds, min 5,900 – max 6,300)" for one pass's totals entry;
- *  `note` opens the parenthesis. */
+/** "6,112 checks/s (median of 3 timed rounds, min 5,900 – max 6,300)" for one pass's totals
+ *  entry; `note` opens the parenthesis. */
 function rateWithSpread(pass, note = '') {
   const n = pass.rounds_seconds?.length ?? 0;
   const spread = pass.checks_per_second === null || n === 0 ? 'not measured'
-    : n === 1 ? '1 round'
-      : `median of ${n} rounds, min ${int(pass.checks_per_second_min)} – max ${int(pass.checks_per_second_max)}`;
+    : n === 1 ? '1 timed round'
+      : `median of ${n} timed rounds, min ${int(pass.checks_per_second_min)} – max ${int(pass.checks_per_second_max)}`;
   return `${perSec(pass.checks_per_second)} (${note}${spread})`;
 }
 
-/** Warning lines for passes whose slowest round took over NOISY_RATIO times their fastest. */
-function noiseLines(doc) {
+/**
+ * The report's warnings, as plain strings (the terminal prefixes each with "WARNING: "): timed
+ * rounds too far apart (a pass whose slowest timed round took over NOISY_RATIO times its
+ * fastest), a projection from part of the fixture set (--heights), a projection from fewer than
+ * SMALL_SAMPLE_CHECKS checks. The result document carries them as `warnings` (bench/run.mjs).
+ * @param {object} doc result of runBench
+ * @returns {string[]}
+ */
+export function warningsOf(doc) {
+  return [noiseWarning(doc), ...sampleWarnings(doc)].filter(Boolean);
+}
+
+function noiseWarning(doc) {
   const t = doc.totals;
   const passes = [['combined', t], ['ecdsa', t.by_type.ecdsa], ['schnorr', t.by_type.schnorr]];
   const noisy = passes
     .filter(([, p]) => (p.rounds_seconds?.length ?? 0) > 1)
     .map(([name, p]) => [name, Math.max(...p.rounds_seconds) / Math.min(...p.rounds_seconds)])
     .filter(([, ratio]) => ratio > NOISY_RATIO);
-  if (!noisy.length) return [];
-  return [`WARNING: noisy machine: round times varied by up to ${noisy.map(([n, r]) => `${r.toFixed(2)}x (${n})`).join(', ')}; ` +
-    `rates are less certain; rerun with --rounds ${Math.max(5, 2 * doc.rounds + 1)} or on an idle machine`];
+  if (!noisy.length) return null;
+  return `noisy machine: timed-round times varied by up to ${noisy.map(([n, r]) => `${r.toFixed(2)}x (${n})`).join(', ')}; ` +
+    `rates are less certain; rerun with --rounds ${Math.max(5, 2 * doc.rounds + 1)} or on an idle machine`;
+}
+
+/** The projection's sample warnings (none when there is no projection). */
+function sampleWarnings(doc) {
+  const p = doc.projection ?? {};
+  if (p.error || p.hours === null || p.hours === undefined) return [];
+  const sample = p.sample ?? {};
+  const out = [];
+  if (sample.partial) {
+    out.push(`partial sample: ${int(sample.blocks)} of ${countOf(sample.fixture_blocks, 'fixture block')}; ` +
+      'checks/tx and the ECDSA/Schnorr mix come from these alone (run every fixture block for the full sample)');
+  }
+  if (sample.checks < SMALL_SAMPLE_CHECKS) {
+    out.push(`projection from a small sample (${countOf(sample.checks, 'check')}): its checks/tx, ECDSA/Schnorr mix ` +
+      `and rates are rough; ${int(SMALL_SAMPLE_CHECKS)} checks or more give a steadier figure`);
+  }
+  return out;
+}
+
+/** The totals' words for the invalid checks: those of valid blocks (every input's script
+ *  succeeded: trials the scripts tolerate) apart from those of invalid blocks (where a script
+ *  failed; only the first failing input of each is known, as script_error). */
+function invalidText(doc) {
+  const t = doc.totals;
+  if (!t.invalid) return '';
+  const ok = doc.blocks.filter((b) => !b.error);
+  const inValid = ok.filter((b) => b.block_valid).reduce((n, b) => n + b.invalid, 0);
+  const bad = ok.filter((b) => !b.block_valid && b.invalid > 0);
+  if (!bad.length) return ` (${TOLERATED})`;
+  const inInvalid = t.invalid - inValid;
+  // Checks of the named failing input of each invalid block, and the others (further failing
+  // inputs, or trials of inputs that succeeded: which, the result does not say).
+  const named = bad.reduce((n, b) => n + b.invalid_checks
+    .filter((c) => c.tx === b.script_error?.tx && c.input === b.script_error?.input).length, 0);
+  const what = named === inInvalid ? `checks of ${bad.length === 1 ? 'its failing input' : 'their first failing inputs'}`
+    : named > 0 ? 'including checks of failing inputs'
+      : 'of inputs other than the first failing one';
+  const heights = bad.slice(0, 5).map((b) => b.height).join(', ') + (bad.length > 5 ? ` and ${bad.length - 5} more` : '');
+  const where = `in invalid block${bad.length === 1 ? '' : 's'} ${heights} (${what})`;
+  return inValid ? `: ${int(inValid)} in valid blocks (${TOLERATED}), ${int(inInvalid)} ${where}` : `, ${where}`;
 }
 
 function totalsLines(doc) {
@@ -97,7 +154,7 @@ function totalsLines(doc) {
   return [
     `totals: ${countOf(t.blocks, 'block')} (${int(t.blocks_failed)} failed), ${countOf(t.inputs, 'input')} ` +
       `(${int(t.evaluated_inputs)} evaluated), ${countOf(t.checks, 'check')}: ${int(t.valid)} valid, ${int(t.invalid)} invalid` +
-      `${t.invalid ? ' (failed multisig trials, as Core performs them)' : ''}; ` +
+      `${invalidText(doc)}; ` +
       `${countOf(t.invalid_blocks, 'invalid block')}, up to ${countOf(t.validation_rounds, 'validation round')}`,
     `verify, all checks: ${secs(t.seconds)}, ${rateWithSpread(t)}`,
     `  ${perSec(t.per_worker)} per worker (overall / ${countOf(doc.workers, 'worker')})`,
@@ -106,14 +163,15 @@ function totalsLines(doc) {
       return `  ${k.padEnd(8)} ${int(s.checks).padStart(8)} ${s.checks === 1 ? 'check ' : 'checks'}  ${secs(s.seconds).padStart(9)}  ` +
         `${rateWithSpread(s, 'separate pass; ')}`;
     }),
-    ...noiseLines(doc),
-    `parse + sighash + script evaluation (main thread, every validation round): ${secs(t.parse_sighash_seconds)}`,
+    ...[noiseWarning(doc)].filter(Boolean).map((w) => `WARNING: ${w}`),
+    `engine time on the main thread (parse, sighash, script evaluation, all validation rounds): ${secs(t.parse_sighash_seconds)}`,
     ...projectionLines(doc),
     `machine: ${m.cpu}, ${countOf(m.cores, 'core')}, ${m.platform} ${m.arch}, Node ${m.node}, emcc ${m.emcc ?? 'unknown'}`,
   ];
 }
 
-/** The projection as a short block: result, workload, rates and model, then the sample warning. */
+/** The projection as a short block: result, workload, rates and model, where the rates come
+ *  from, then the sample warnings. */
 function projectionLines(doc) {
   const p = doc.projection ?? {};
   if (p.error || p.hours === null || p.hours === undefined) return [`projection: unavailable (${p.error ?? 'no result'})`];
@@ -125,19 +183,16 @@ function projectionLines(doc) {
     `  workload: ${int(p.workload_checks)} checks = ${int(p.workload_transactions)} transactions ` +
       `(${p.workload_transactions_source}) x ${p.checks_per_transaction.toFixed(3)} checks/tx ` +
       `(${countOf(sample.blocks, 'fixture block')}, ${countOf(sample.transactions, 'transaction')})`,
-    `  rates: ECDSA ${rate(p.rates_per_second.ecdsa)}, Schnorr ${rate(p.rates_per_second.schnorr)} (separate passes); ` +
+    `  rates: ECDSA ${rate(p.rates_per_second.ecdsa)}, Schnorr ${rate(p.rates_per_second.schnorr)}; ` +
       'skeleton model: the fixture mix stands in for the chain\'s',
+    `  (rates from the separate ECDSA and Schnorr passes; the combined pass above ran at ${rate(doc.totals.checks_per_second)})`,
   ];
-  if (sample.partial) {
-    lines.push(`  WARNING: partial sample: ${int(sample.blocks)} of ${countOf(sample.fixture_blocks, 'fixture block')}; ` +
-      'checks/tx and the ECDSA/Schnorr mix come from these alone (run every fixture block for the full sample)');
-  }
-  return lines;
+  return [...lines, ...sampleWarnings(doc).map((w) => `  WARNING: ${w}`)];
 }
 
 /** Problems last, so they are what the reader sees: invalid blocks (with their invalid checks),
- *  disagreements, failures. Invalid checks of valid blocks are failed multisig trials: counted in
- *  the totals, listed only in --json. */
+ *  disagreements, failures. Invalid checks of valid blocks (CHECKMULTISIG trials and other checks
+ *  the scripts tolerate) are counted in the totals, listed only in --json. */
 function tailLines(doc) {
   const out = [];
   const invalidBlocks = doc.blocks.filter((b) => b.block_valid === false);

@@ -8,6 +8,7 @@ import { createPool } from '../workers/pool.mjs';
 import { validateBlocks } from './extract.mjs';
 import { machineInfo } from './machine.mjs';
 import { projectIbd } from './projection.mjs';
+import { warningsOf } from './report.mjs';
 import { runVerifyPasses } from './verify-passes.mjs';
 
 const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds : null);
@@ -18,25 +19,31 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   batchSize: number, rounds: number}} options as from parseOptions (bench/options.mjs)
  * @param {(msg: string) => void} log progress sink (stderr)
  * @returns {Promise<object>} the result document: {variant, workers, batch_size, fixtures,
- *   engine, blocks[], totals, projection, machine, errors[], disagreements[], invalid_blocks[]}.
+ *   engine, blocks[], totals, projection, machine, errors[], disagreements[], invalid_blocks[],
+ *   warnings[]}.
  *   Per block: {height, hash, tx_count, inputs, checks: {ecdsa, schnorr} (the FINAL checks of
- *   every input: what Core verifies, failed multisig trial checks included), valid, invalid
+ *   every input: what Core verifies, failed CHECKMULTISIG trials included), valid, invalid
  *   (verdict counts of those checks), inputs_by_type, unsupported_by_type (always {}: every
  *   input is evaluated), coverage: {type: {inputs, evaluated, checks}}, rounds (validation
  *   rounds), block_valid, script_error ({tx, input, type, error, message} of the first failing
  *   input, or null), parse_sighash_ms (main-thread engine time: parse, sighash, script
- *   evaluation of every round), invalid_checks: [{index, type, tx, input}], error}.
- *   Totals: counts, `seconds` (combined pass wall time, median over rounds, s), `rounds_seconds`
- *   (each round's wall time, s), `checks_per_second` (at the median time), `checks_per_second_min`
- *   / `_max` (at the slowest / fastest round) and `per_worker` (checks_per_second / workers), all
+ *   evaluation of every validation round; the report's `engine ms`), invalid_checks: [{index, type, tx, input}], error}.
+ *   Totals: counts (`invalid_in_valid_blocks`: the invalid checks of valid blocks, i.e. checks
+ *   that succeeding scripts tolerate, such as CHECKMULTISIG trials), `seconds` (combined pass
+ *   wall time, median over the timed rounds, s), `rounds_seconds` (each timed round's, s),
+ *   `checks_per_second` (at the median time), `checks_per_second_min` / `_max` (at the slowest
+ *   / fastest timed round) and `per_worker` (checks_per_second / workers), all
  *   sig/s; `by_type.{ecdsa,schnorr}` the same for each type's separate pass: {checks, seconds,
  *   rounds_seconds, checks_per_second, checks_per_second_min, checks_per_second_max};
- *   `parse_sighash_seconds` (main thread). Rates are null when there is nothing to measure.
+ *   `parse_sighash_seconds` (main-thread engine time of all blocks, as parse_sighash_ms; the
+ *   untimed engine warm-up excluded). Rates are null when there is nothing to measure.
  *   Projection: projectIbd's result (bench/projection.mjs), or {hours: null, error}, plus
  *   `sample: {blocks, transactions, checks, fixture_blocks, partial}`: the blocks it was measured
  *   on, out of the `fixture_blocks` the manifest lists (`partial` when fewer).
  *   `disagreements` lists final-check indices (over all blocks' final checks concatenated) whose
  *   verdict differs between the timed passes or from the validation rounds (expected empty).
+ *   `warnings`: the report's warnings as plain strings (noisy timed rounds, partial or small
+ *   projection sample; report.mjs warningsOf), empty when there is none.
  * @throws Error when nothing can run: no fixtures directory or manifest, no block loads, no
  *   wasm build, a worker that fails, a malformed check buffer.
  */
@@ -74,7 +81,7 @@ export async function runBench(options, log) {
       first += count;
     }
     const totals = totalsOf(blocks, passes, options.workers);
-    return {
+    const doc = {
       variant: options.variant,
       workers: options.workers,
       batch_size: options.batchSize,
@@ -90,6 +97,8 @@ export async function runBench(options, log) {
         .map((b) => ({ height: b.height, hash: b.hash, ...b.script_error })),
       disagreements: [...disagreements].sort((a, b) => a - b),
     };
+    doc.warnings = warningsOf(doc);
+    return doc;
   } finally {
     await pool.close();
   }
@@ -104,7 +113,8 @@ function errorBlock(b) {
 }
 
 /** One block's report entry; `verdicts` are its final checks' verdicts from the combined pass.
- *  Invalid checks (failed multisig trials in a valid block) are listed with their index within
+ *  Invalid checks (in a valid block: checks its scripts tolerate, such as CHECKMULTISIG trials;
+ *  in an invalid block also those of failing inputs) are listed with their index within
  *  the block's records and their origin (tx, input). */
 function blockResult(b, verdicts) {
   const invalidChecks = [];
@@ -154,6 +164,7 @@ function totalsOf(blocks, passes, workers) {
     checks,
     valid: sum((b) => b.valid),
     invalid: sum((b) => b.invalid),
+    invalid_in_valid_blocks: sum((b) => (b.block_valid ? b.invalid : 0)),
     ...all,
     per_worker: all.checks_per_second === null ? null : all.checks_per_second / workers,
     by_type: byType,

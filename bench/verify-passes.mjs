@@ -26,7 +26,7 @@ function median(xs) {
 }
 
 /**
- * Runs the warm-up, then `rounds` rounds of: the ECDSA pass, the Schnorr pass, the combined
+ * Runs the warm-up, then `rounds` timed rounds of: the ECDSA pass, the Schnorr pass, the combined
  * pass. Times reported are medians over the rounds (s), with every round's time beside them;
  * every round's verdicts must agree.
  * @param {import('../workers/pool.mjs').VerifyPool} pool a ready pool
@@ -58,13 +58,13 @@ export async function runVerifyPasses(pool, checks, walked, { batchSize, rounds 
     const roundVerdicts = {};
     for (const [name, sel] of [['ecdsa', ecdsa], ['schnorr', schnorr]]) {
       if (sel.indices.length === 0) continue;
-      log(`round ${round}/${rounds}: verifying ${countOf(sel.indices.length, `${name} check`)} ` +
+      log(`timed round ${round}/${rounds}: verifying ${countOf(sel.indices.length, `${name} check`)} ` +
         `(${countOf(pool.size, 'worker')}, batch ${batchSize.toLocaleString('en-US')})`);
       const pass = await timedPass(pool, sel.checks, batchSize);
       times[name].push(pass.seconds);
       roundVerdicts[name] = pass.verdicts;
     }
-    log(`round ${round}/${rounds}: verifying all ${countOf(walked.count, 'check')}`);
+    log(`timed round ${round}/${rounds}: verifying all ${countOf(walked.count, 'check')}`);
     const combined = await timedPass(pool, checks, batchSize);
     times.all.push(combined.seconds);
     reference ??= combined.verdicts;

@@ -5,9 +5,7 @@
 //
 //   npm run fuzz -- --seconds 3600
 //
-// Flags: --seconds N   run time per target (default 30)
-//        --target NAME only this target (block_parser_fuzz, script_eval_fuzz)
-//        --jobs N      parallel build jobs (default: every core)
+// Flags and files: `npm run fuzz -- --help` (USAGE below).
 //
 // Layout under build/fuzz: the CMake build (targets in fuzz/), corpus/<target>/ (seeds named
 // seed-*, written fresh each run, plus whatever libFuzzer adds: the corpus grows over runs),
@@ -33,21 +31,62 @@ const FIXTURES = process.env.IBD_FIXTURES
   : path.resolve(ROOT, '..', 'shared', 'blocks-fixtures');
 const TARGETS = ['block_parser_fuzz', 'script_eval_fuzz'];
 
-const { values: opts } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '30' },
-    target: { type: 'string' },
-    jobs: { type: 'string' },
-  },
-});
-const SECONDS = Number(opts.seconds);
-if (!Number.isInteger(SECONDS) || SECONDS < 1) {
-  process.stderr.write(`[fuzz] --seconds must be a positive integer, got '${opts.seconds}'\n`);
+const USAGE = `usage: npm run fuzz -- [options]
+   or: node scripts/fuzz.mjs [options]
+
+Builds the libFuzzer targets of fuzz/ in build/fuzz (clang with ASan, UBSan and libFuzzer; any
+finding is fatal), writes their seed corpora from the fixtures, then runs each target for a
+bounded time and reports runs, coverage and any crash, leak, timeout or out-of-memory.
+
+  --seconds N     run time per target, seconds (default: 30)
+  --target NAME   only this target: ${TARGETS.join(' | ')} (default: each built one)
+  --jobs N        parallel build jobs (default: every core, ${os.availableParallelism()} here)
+  -h, --help      this text
+
+Files, under build/fuzz:
+  corpus/<target>/    the corpus: seed-* files rewritten from the fixtures each run, plus the
+                      inputs libFuzzer added in this and earlier runs (kept: it grows over runs)
+  artifacts/<target>/ reproducers of findings
+  logs/<target>.log   libFuzzer's full output of the last run
+The fixtures (${path.relative(ROOT, FIXTURES) || '.'}, or $IBD_FIXTURES) are only read.
+
+Exit code: 0 no finding; 1 a finding (its reproducer, hex and stack trace are printed) or a build
+or set-up failure; 2 bad command line.`;
+
+/** A command-line mistake: one line on stderr, exit 2. */
+function usageError(message) {
+  process.stderr.write(`[fuzz] error: ${message} (npm run fuzz -- --help for usage)\n`);
   process.exit(2);
 }
+
+let opts;
+try {
+  ({ values: opts } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '30' },
+      target: { type: 'string' },
+      jobs: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  }));
+} catch (err) {
+  // parseArgs' messages run on with advice about '--'; the first sentence names the problem.
+  usageError(err.message.split(/\.(\s|$)/)[0]);
+}
+if (opts.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const positiveInteger = (name, text) => {
+  if (!/^\d+$/.test(text) || Number(text) < 1) usageError(`--${name} must be a positive integer, got '${text}'`);
+  return Number(text);
+};
+const SECONDS = positiveInteger('seconds', opts.seconds);
+if (opts.jobs !== undefined) positiveInteger('jobs', opts.jobs);
 if (opts.target && !TARGETS.includes(opts.target)) {
-  process.stderr.write(`[fuzz] unknown --target '${opts.target}' (known: ${TARGETS.join(', ')})\n`);
-  process.exit(2);
+  usageError(`unknown --target '${opts.target}' (known: ${TARGETS.join(', ')})`);
 }
 
 const log = (msg) => process.stderr.write(`[fuzz] ${msg}\n`);
@@ -364,8 +403,8 @@ function runTarget(target, seconds) {
   mkdirSync(artifacts, { recursive: true });
   mkdirSync(logs, { recursive: true });
   const { dir, count } = writeSeeds(target);
-  const corpusSize = readdirSync(dir).length;
-  log(`${target}: ${seconds} s, corpus build/fuzz/corpus/${target} (${count} seeds, ${corpusSize} files)`);
+  const filesBefore = readdirSync(dir).length;
+  log(`${target}: ${seconds} s; corpus ${path.relative(ROOT, dir)}: ${count} seeds + ${filesBefore - count} files found earlier`);
   const logFile = path.join(logs, `${target}.log`);
   const args = [
     `-max_total_time=${seconds}`, '-timeout=10', '-rss_limit_mb=2048', `-artifact_prefix=${artifacts}/`,
@@ -390,9 +429,10 @@ function runTarget(target, seconds) {
       const done = text.match(/^Done (\d+) runs in (\d+) second.*$/m);
       const cov = [...text.matchAll(/^#\d+\s+\w+\s+cov: (\d+) ft: (\d+) corp: (\d+)/gm)].pop();
       const reproducer = text.match(/Test unit written to (\S+)/)?.[1] ?? null;
+      const filesAfter = existsSync(dir) ? readdirSync(dir).length : 0;
       resolve({ target, code: code ?? 1, signal, runs: done ? Number(done[1]) : 0, done: done?.[0] ?? null,
         cov: cov ? { edges: Number(cov[1]), features: Number(cov[2]), corpus: Number(cov[3]) } : null,
-        reproducer, text, logFile });
+        corpus: { dir, before: filesBefore, after: filesAfter }, reproducer, text, logFile });
     });
   });
 }
@@ -400,8 +440,13 @@ function runTarget(target, seconds) {
 function report(r) {
   const rel = (p) => path.relative(ROOT, p);
   if (r.code === 0 && r.done) {
-    const cov = r.cov ? `, cov ${r.cov.edges} edges, ${r.cov.features} features, corpus ${r.cov.corpus}` : '';
+    const cov = r.cov ? `, cov ${r.cov.edges} edges, ${r.cov.features} features` : '';
     log(`${r.target}: ${r.done}${cov}; no crash, leak or timeout (log ${rel(r.logFile)})`);
+    // libFuzzer's own "corp: N" is its in-memory working set: the inputs it kept because they add
+    // coverage; the files it skipped stay on disk, so N is far below the file count.
+    const added = r.corpus.after - r.corpus.before;
+    log(`${r.target}: corpus ${rel(r.corpus.dir)} now ${r.corpus.after} files (${added >= 0 ? '+' : ''}${added} this run)` +
+      (r.cov ? `; libFuzzer's in-memory working set ("corp") is the ${r.cov.corpus} of them that add coverage` : ''));
     return true;
   }
   const lines = r.text.split('\n');

@@ -12,6 +12,7 @@ import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { fixturesDir, loadBlocks, readManifest, REPO_ROOT } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../workers/engine.mjs';
+import { formatReport } from '../bench/report.mjs';
 import { verifyChecks } from './support/wasm.mjs';
 
 const FIXTURES = fixturesDir();
@@ -196,6 +197,39 @@ test('the main job validates the good block, reports the truncated one at the en
     '0 invalid blocks, up to 1 validation round'), text.stdout);
   assert.equal(lines.at(-2), 'FAILED BLOCKS (1):');
   assert.match(lines.at(-1), /^ {2}181 .*byte \d+/);
+});
+
+test('an invalid check of a failing input is counted apart from the trials valid scripts tolerate, exit 3', async () => {
+  // 553724 with its P2WPKH spend's amount raised by 1: that input's BIP143 check fails, the block
+  // is invalid. 403200 stays valid, with its 115 failed CHECKMULTISIG trials.
+  const bumpAmount = (h, to) => {
+    if (h !== 553724) return;
+    const file = path.join(to, 'spent_outputs.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    const k = doc.spent_outputs.findIndex((e) => /^0014[0-9a-f]{40}$/.test(e.script_pubkey));
+    doc.spent_outputs[k].value += 1;
+    writeFileSync(file, JSON.stringify(doc));
+  };
+  const dir = tempFixtures('bad-amount', [403200, 553724], bumpAmount);
+  const json = await run(['--fixtures', dir, '--workers', '1', '--rounds', '1', '--json']);
+  assert.equal(json.code, 3, json.stderr);
+  const doc = JSON.parse(json.stdout);
+  const bad = doc.blocks.find((b) => b.height === 553724);
+  assert.equal(bad.block_valid, false);
+  assert.deepEqual(bad.invalid_checks.map((c) => [c.tx, c.input]), [[bad.script_error.tx, bad.script_error.input]]);
+  assert.deepEqual([doc.totals.invalid, doc.totals.invalid_in_valid_blocks, doc.totals.invalid_blocks], [116, 115, 1]);
+  const totals = formatReport(doc).split('\n').find((l) => l.startsWith('totals: '));
+  assert.ok(totals.includes('1,304 checks: 1,188 valid, 116 invalid: 115 in valid blocks (CHECKMULTISIG trials and other ' +
+    'checks that valid scripts tolerate; Core performs them too), 1 in invalid block 553724 (checks of its failing input); ' +
+    '1 invalid block, up to 3 validation rounds'), totals);
+
+  // The invalid block alone: no trial in sight, so none is claimed.
+  const only = tempFixtures('bad-amount-only', [553724], bumpAmount);
+  const text = await run(['--fixtures', only, '--workers', '1', '--rounds', '1']);
+  assert.equal(text.code, 3, text.stderr);
+  assert.ok(text.stdout.includes('\ntotals: 1 block (0 failed), 3 inputs (3 evaluated), 3 checks: 2 valid, 1 invalid, ' +
+    'in invalid block 553724 (checks of its failing input); 1 invalid block, up to 1 validation round\n'), text.stdout);
+  assert.doesNotMatch(text.stdout, /tolerate/);
 });
 
 test('--workers 0 and --workers abc are refused with a clear message', async () => {

@@ -1,13 +1,14 @@
 // What the main job says about its own measurement: the projection names the sample it was
 // computed from (and warns when --heights made it a subset of the fixture set), which rates it
-// used, every pass's spread over rounds, and a warning when rounds disagree too much.
+// used, every pass's spread over timed rounds, a warning when they disagree too much or the
+// sample is small, and those warnings also as the JSON document's `warnings`.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
-import { formatReport } from '../bench/report.mjs';
+import { formatReport, warningsOf } from '../bench/report.mjs';
 
 const MAIN = path.join(REPO_ROOT, 'bench', 'main.mjs');
 const CHAIN_TXS = 1_161_875_261;
@@ -41,8 +42,24 @@ test('--heights subset: the projection names its sample, flags it partial, and u
     'h to verify every signature of the chain on 1 worker');
   assert.equal(lines[at + 1], `  workload: ${fmt(p.workload_checks)} checks = 1,161,875,261 transactions ` +
     '(Bitcoin Core v29.0 chainTxData, 2025-03-03) x 1.660 checks/tx (2 fixture blocks, 4,866 transactions)');
-  assert.ok(lines[at + 2].startsWith(`  rates: ECDSA ${fmt(ecdsa.checks_per_second)}/s, Schnorr ${fmt(schnorr.checks_per_second)}/s (separate passes); `));
-  assert.match(lines[at + 3], /^ {2}WARNING: partial sample: 2 of 24 fixture blocks; /);
+  assert.ok(lines[at + 2].startsWith(`  rates: ECDSA ${fmt(ecdsa.checks_per_second)}/s, Schnorr ${fmt(schnorr.checks_per_second)}/s; `));
+  assert.equal(lines[at + 3], '  (rates from the separate ECDSA and Schnorr passes; the combined pass above ran at ' +
+    `${fmt(subsetDoc.totals.checks_per_second)}/s)`);
+  assert.match(lines[at + 4], /^ {2}WARNING: partial sample: 2 of 24 fixture blocks; /);
+  assert.doesNotMatch(lines[at + 5], /small sample/);
+});
+
+test('--json carries the report\'s warnings as `warnings` and prints them on stderr too', () => {
+  assert.ok(Array.isArray(subsetDoc.warnings));
+  const partial = subsetDoc.warnings.filter((w) => w.startsWith('partial sample: 2 of 24 fixture blocks; '));
+  assert.equal(partial.length, 1, JSON.stringify(subsetDoc.warnings));
+  assert.deepEqual(subsetDoc.warnings, warningsOf(subsetDoc));
+  for (const w of subsetDoc.warnings) assert.ok(subset.stderr.includes(`[bench] WARNING: ${w}\n`), subset.stderr);
+  // Timed rounds are named so on stderr; validation rounds keep their own name.
+  assert.match(subset.stderr, /^\[bench\] timed round 1\/3: verifying [\d,]+ ecdsa checks /m);
+  assert.match(subset.stderr, /^\[bench\] timed round 3\/3: verifying all 8,077 checks$/m);
+  assert.match(subset.stderr, /^\[bench\] validation round 1: /m);
+  assert.doesNotMatch(subset.stderr, /^\[bench\] round /m);
 });
 
 test('the terminal report of a --heights subset shows the sample and the partial-sample warning', async () => {
@@ -53,12 +70,16 @@ test('the terminal report of a --heights subset shows the sample and the partial
     '0 invalid blocks, up to 1 validation round'), text.stdout);
   assert.ok(lines.some((l) => / x 0\.500 checks\/tx \(1 fixture block, 2 transactions\)$/.test(l)), text.stdout);
   assert.ok(lines.some((l) => l.startsWith('  WARNING: partial sample: 1 of 24 fixture blocks; ')), text.stdout);
-  assert.ok(lines.some((l) => /^verify, all checks: \d+\.\d{3} s, [\d,]+ checks\/s \(1 round\)$/.test(l)), text.stdout);
+  assert.ok(lines.some((l) => l.startsWith('  WARNING: projection from a small sample (1 check): ')), text.stdout);
+  assert.ok(lines.some((l) => /^verify, all checks: \d+\.\d{3} s, [\d,]+ checks\/s \(1 timed round\)$/.test(l)), text.stdout);
+  assert.ok(lines.some((l) => /^engine time on the main thread \(parse, sighash, script evaluation, all validation rounds\): \d+\.\d{3} s$/.test(l)),
+    text.stdout);
+  assert.match(lines.find((l) => l.trimStart().startsWith('height ')), /  invalid  engine ms$/);
   assert.ok(lines.some((l) => /^ {2}[\d,]+ checks\/s per worker \(overall \/ 1 worker\)$/.test(l)), text.stdout);
   assert.match(lines[0], /^ibd-wasm: wasm variant simd, 1 worker, batch 2,048, /);
   const validated = text.stderr.split('\n').filter((l) => l.includes('validated'));
   assert.equal(validated.length, 1, text.stderr);
-  assert.match(validated[0], /^\[bench\] validated 1 block, 1 check in 1 round, \d+\.\d\d s$/);
+  assert.match(validated[0], /^\[bench\] validated 1 block, 1 check in 1 validation round, \d+\.\d\d s$/);
   assert.doesNotMatch(text.stderr, /fixtures:/);
 });
 
@@ -75,9 +96,9 @@ test('every pass reports its median and its spread over rounds, in JSON and on t
   assert.equal(t.per_worker, t.checks_per_second);
   const lines = formatReport(subsetDoc).split('\n');
   assert.ok(lines.includes(`verify, all checks: ${t.seconds.toFixed(3)} s, ${fmt(t.checks_per_second)} checks/s ` +
-    `(median of 3 rounds, min ${fmt(t.checks_per_second_min)} – max ${fmt(t.checks_per_second_max)})`));
+    `(median of 3 timed rounds, min ${fmt(t.checks_per_second_min)} – max ${fmt(t.checks_per_second_max)})`));
   const s = t.by_type.schnorr;
-  assert.ok(lines.some((l) => l.endsWith(`${fmt(s.checks_per_second)} checks/s (separate pass; median of 3 rounds, ` +
+  assert.ok(lines.some((l) => l.endsWith(`${fmt(s.checks_per_second)} checks/s (separate pass; median of 3 timed rounds, ` +
     `min ${fmt(s.checks_per_second_min)} – max ${fmt(s.checks_per_second_max)})`)));
 });
 
@@ -87,11 +108,13 @@ test('rounds more than 1.25x apart give a noise warning suggesting more rounds; 
     doc.totals.rounds_seconds = all;
     doc.totals.by_type.ecdsa.rounds_seconds = ecdsa;
     doc.totals.by_type.schnorr.rounds_seconds = schnorr;
-    return formatReport(doc).split('\n').filter((l) => l.startsWith('WARNING: noisy'));
+    const lines = formatReport(doc).split('\n').filter((l) => l.startsWith('WARNING: noisy'));
+    assert.deepEqual(warningsOf(doc).filter((w) => w.startsWith('noisy')).map((w) => `WARNING: ${w}`), lines);
+    return lines;
   };
   assert.deepEqual(withRounds([1, 1.25, 1.1], [2, 2.2, 2.4], [0.5, 0.5, 0.5]), []);
   assert.deepEqual(withRounds([1, 1.2, 1.1], [2, 2.6, 2.2], [0.4, 0.6, 0.5]), [
-    'WARNING: noisy machine: round times varied by up to 1.30x (ecdsa), 1.50x (schnorr); ' +
+    'WARNING: noisy machine: timed-round times varied by up to 1.30x (ecdsa), 1.50x (schnorr); ' +
       'rates are less certain; rerun with --rounds 7 or on an idle machine',
   ]);
 });
@@ -103,7 +126,12 @@ test('every fixture block: the projection\'s sample is the whole set, with no pa
   assert.deepEqual(doc.projection.sample, { blocks: 24, transactions: 7363, checks: 14527, fixture_blocks: 24, partial: false });
   const text = formatReport(doc);
   assert.match(text, / x 1\.973 checks\/tx \(24 fixture blocks, 7,363 transactions\)\n/);
-  assert.doesNotMatch(text, /partial sample/);
+  assert.doesNotMatch(text, /partial sample|small sample/);
+  assert.deepEqual(doc.warnings, []);
+  // Every block valid: the invalid checks are all trials that valid scripts tolerate.
+  assert.deepEqual([doc.totals.invalid, doc.totals.invalid_in_valid_blocks], [171, 171]);
+  assert.ok(text.includes('14,527 checks: 14,356 valid, 171 invalid (CHECKMULTISIG trials and other checks that ' +
+    'valid scripts tolerate; Core performs them too); 0 invalid blocks, up to 3 validation rounds\n'), text);
   // Every input of every block evaluated by the interpreter; every block valid.
   for (const b of doc.blocks) {
     assert.equal(b.block_valid, true, `block ${b.height}`);
