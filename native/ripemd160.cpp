@@ -2,8 +2,6 @@
 // five rounds of 16 steps each over little-endian 32-bit words, MD4-style padding.
 #include "ripemd160.h"
 
-#include <cstring>
-
 #include "sha256.h"
 
 namespace ibd {
@@ -65,15 +63,8 @@ constexpr uint8_t kSRight[80] = {
 inline uint32_t ReadLE32(const uint8_t* p) {
     return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24);
 }
-inline void WriteLE32(uint8_t* p, uint32_t v) {
-    p[0] = uint8_t(v);
-    p[1] = uint8_t(v >> 8);
-    p[2] = uint8_t(v >> 16);
-    p[3] = uint8_t(v >> 24);
-}
-
 /** One application of the compression function to a 64-byte block. */
-void Compress(uint32_t h[5], const uint8_t* block) {
+void CompressBlock(uint32_t h[5], const uint8_t* block) {
     uint32_t x[16];
     for (int i = 0; i < 16; ++i) x[i] = ReadLE32(block + 4 * i);
     uint32_t al = h[0], bl = h[1], cl = h[2], dl = h[3], el = h[4];
@@ -108,49 +99,26 @@ void Compress(uint32_t h[5], const uint8_t* block) {
 
 }  // namespace
 
+void Ripemd160::Compress(uint32_t h[5], const uint8_t* blocks, size_t nblocks) {
+    for (; nblocks != 0; --nblocks, blocks += kBlockSize) CompressBlock(h, blocks);
+}
+
+template class BlockHasher<Ripemd160, false>;
+
 Ripemd160& Ripemd160::Reset() {
     state_[0] = 0x67452301;
     state_[1] = 0xefcdab89;
     state_[2] = 0x98badcfe;
     state_[3] = 0x10325476;
     state_[4] = 0xc3d2e1f0;
-    bytes_ = 0;
-    return *this;
-}
-
-Ripemd160& Ripemd160::Write(const uint8_t* data, size_t len) {
-    if (len == 0) return *this;
-    size_t used = static_cast<size_t>(bytes_ % kBlockSize);
-    bytes_ += len;
-    if (used != 0) {
-        const size_t take = kBlockSize - used < len ? kBlockSize - used : len;
-        std::memcpy(buf_ + used, data, take);
-        data += take;
-        len -= take;
-        used += take;
-        if (used < kBlockSize) return *this;
-        Compress(state_, buf_);
-    }
-    while (len >= kBlockSize) {
-        Compress(state_, data);
-        data += kBlockSize;
-        len -= kBlockSize;
-    }
-    if (len != 0) std::memcpy(buf_, data, len);
+    ResetLength();
     return *this;
 }
 
 void Ripemd160::Finalize(uint8_t out[kOutputSize]) {
-    // MD4-style padding: 0x80, zeros up to 56 mod 64, the bit length as 64-bit little-endian.
-    static const uint8_t kPad[kBlockSize] = {0x80};
-    const uint64_t bit_len = bytes_ << 3;
-    uint8_t len_le[8];
-    WriteLE32(len_le, static_cast<uint32_t>(bit_len));
-    WriteLE32(len_le + 4, static_cast<uint32_t>(bit_len >> 32));
-    const size_t used = static_cast<size_t>(bytes_ % kBlockSize);
-    Write(kPad, 1 + ((119 - used) % kBlockSize));
-    Write(len_le, 8);
-    for (int i = 0; i < 5; ++i) WriteLE32(out + 4 * i, state_[i]);
+    // MD4-style padding: 0x80, zeros up to 56 mod 64, the bit length as 64-bit little-endian;
+    // then h0..h4 as little-endian words.
+    Finish(out);
 }
 
 Hash20 Ripemd160Hash(const uint8_t* data, size_t len) {

@@ -7,20 +7,22 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "block_hasher.h"
+
 namespace ibd {
 
 /** A 20-byte hash (RIPEMD-160 output order, as it appears in scripts). */
 using Hash20 = std::array<uint8_t, 20>;
 
-/** Incremental RIPEMD-160. */
-class Ripemd160 {
+/** Incremental RIPEMD-160. Buffering and padding are BlockHasher's (little-endian bit length). */
+class Ripemd160 : private BlockHasher<Ripemd160, false> {
 public:
     static constexpr size_t kOutputSize = 20;
-    static constexpr size_t kBlockSize = 64;
+    using BlockHasher::kBlockSize;
 
     Ripemd160() { Reset(); }
     /** Appends `len` bytes. `data` may be null when `len` is 0. */
-    Ripemd160& Write(const uint8_t* data, size_t len);
+    using BlockHasher::Write;
     /** Writes the 20-byte digest (MD4-style padding, little-endian bit length). The hasher is
      *  left unusable until Reset(). */
     void Finalize(uint8_t out[kOutputSize]);
@@ -28,10 +30,14 @@ public:
     Ripemd160& Reset();
 
 private:
+    friend class BlockHasher<Ripemd160, false>;
+    /** The compression function, once per 64-byte block of `blocks`. */
+    static void Compress(uint32_t h[5], const uint8_t* blocks, size_t nblocks);
+
     uint32_t state_[5];
-    uint8_t buf_[kBlockSize];
-    uint64_t bytes_ = 0;
 };
+
+extern template class BlockHasher<Ripemd160, false>;
 
 /** RIPEMD-160 of `len` bytes. */
 Hash20 Ripemd160Hash(const uint8_t* data, size_t len);

@@ -7,20 +7,23 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "block_hasher.h"
+
 namespace ibd {
 
 /** A 20-byte SHA-1 digest (big-endian words, as FIPS 180-4 outputs it). */
 using Sha1Digest = std::array<uint8_t, 20>;
 
-/** Incremental SHA-1 (FIPS 180-4 section 6.1.2). */
-class Sha1 {
+/** Incremental SHA-1 (FIPS 180-4 section 6.1.2). Buffering and padding are BlockHasher's
+ *  (big-endian bit length). */
+class Sha1 : private BlockHasher<Sha1, true> {
 public:
     static constexpr size_t kOutputSize = 20;
-    static constexpr size_t kBlockSize = 64;
+    using BlockHasher::kBlockSize;
 
     Sha1() { Reset(); }
     /** Appends `len` bytes. `data` may be null when `len` is 0. */
-    Sha1& Write(const uint8_t* data, size_t len);
+    using BlockHasher::Write;
     /** Writes the 20-byte digest (section 5.1.1 padding). The hasher is left unusable until
      *  Reset(). */
     void Finalize(uint8_t out[kOutputSize]);
@@ -28,10 +31,14 @@ public:
     Sha1& Reset();
 
 private:
+    friend class BlockHasher<Sha1, true>;
+    /** Section 6.1.2, once per 64-byte block of `blocks`. */
+    static void Compress(uint32_t s[5], const uint8_t* blocks, size_t nblocks);
+
     uint32_t state_[5];
-    uint8_t buf_[kBlockSize];
-    uint64_t bytes_ = 0;
 };
+
+extern template class BlockHasher<Sha1, true>;
 
 /** SHA-1 of `len` bytes. */
 Sha1Digest Sha1Hash(const uint8_t* data, size_t len);

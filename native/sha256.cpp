@@ -1,7 +1,7 @@
 // SHA-256 as specified in FIPS 180-4; the section numbers below refer to that document.
 #include "sha256.h"
 
-#include <cstring>
+#include <type_traits>
 
 namespace ibd {
 
@@ -31,15 +31,9 @@ inline uint32_t SmallSigma1(uint32_t x) { return Rotr(x, 17) ^ Rotr(x, 19) ^ (x 
 inline uint32_t ReadBE32(const uint8_t* p) {
     return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]);
 }
-inline void WriteBE32(uint8_t* p, uint32_t v) {
-    p[0] = uint8_t(v >> 24);
-    p[1] = uint8_t(v >> 16);
-    p[2] = uint8_t(v >> 8);
-    p[3] = uint8_t(v);
-}
+}  // namespace
 
-/** Section 6.2.2: processes `blocks` consecutive 64-byte blocks into `s`. */
-void Compress(uint32_t s[8], const uint8_t* chunk, size_t blocks) {
+void Sha256::Compress(uint32_t s[8], const uint8_t* chunk, size_t blocks) {
     while (blocks--) {
         uint32_t w[64];
         // Step 1: the message schedule.
@@ -75,7 +69,7 @@ void Compress(uint32_t s[8], const uint8_t* chunk, size_t blocks) {
     }
 }
 
-}  // namespace
+template class BlockHasher<Sha256, true>;
 
 Sha256& Sha256::Reset() {
     // Section 5.3.3: the initial hash value H(0).
@@ -87,44 +81,14 @@ Sha256& Sha256::Reset() {
     state_[5] = 0x9b05688c;
     state_[6] = 0x1f83d9ab;
     state_[7] = 0x5be0cd19;
-    bytes_ = 0;
-    return *this;
-}
-
-Sha256& Sha256::Write(const uint8_t* data, size_t len) {
-    if (len == 0) return *this;
-    size_t used = static_cast<size_t>(bytes_ % kBlockSize);
-    bytes_ += len;
-    if (used != 0) {
-        const size_t take = kBlockSize - used < len ? kBlockSize - used : len;
-        std::memcpy(buf_ + used, data, take);
-        data += take;
-        len -= take;
-        used += take;
-        if (used < kBlockSize) return *this;
-        Compress(state_, buf_, 1);
-    }
-    if (len >= kBlockSize) {
-        const size_t blocks = len / kBlockSize;
-        Compress(state_, data, blocks);
-        data += blocks * kBlockSize;
-        len -= blocks * kBlockSize;
-    }
-    if (len != 0) std::memcpy(buf_, data, len);
+    ResetLength();
     return *this;
 }
 
 void Sha256::Finalize(uint8_t out[kOutputSize]) {
-    // Section 5.1.1: append 0x80, zeros up to 56 mod 64, then the bit length as 64-bit big-endian.
-    static const uint8_t kPad[kBlockSize] = {0x80};
-    const uint64_t bit_len = bytes_ << 3;
-    uint8_t len_be[8];
-    WriteBE32(len_be, static_cast<uint32_t>(bit_len >> 32));
-    WriteBE32(len_be + 4, static_cast<uint32_t>(bit_len));
-    const size_t used = static_cast<size_t>(bytes_ % kBlockSize);
-    Write(kPad, 1 + ((119 - used) % kBlockSize));
-    Write(len_be, 8);
-    for (int i = 0; i < 8; ++i) WriteBE32(out + 4 * i, state_[i]);
+    // Section 5.1.1 padding (0x80, zeros up to 56 mod 64, the bit length as 64-bit big-endian),
+    // then H(N) as big-endian words.
+    Finish(out);
 }
 
 Hash32 Sha256Hash(const uint8_t* data, size_t len) {
@@ -143,6 +107,9 @@ Hash32 Sha256d(const uint8_t* data, size_t len) {
     h.Write(data, len);
     return FinalizeDouble(h);
 }
+
+// TaggedHasher returns (and its callers copy) a primed state.
+static_assert(std::is_trivially_copyable_v<Sha256>, "a copied Sha256 continues from the same state");
 
 Sha256 TaggedHasher(std::string_view tag) {
     const Hash32 tag_hash = Sha256Hash(reinterpret_cast<const uint8_t*>(tag.data()), tag.size());

@@ -11,22 +11,25 @@
 #include <cstdint>
 #include <string_view>
 
+#include "block_hasher.h"
+
 namespace ibd {
 
 /** A 32-byte hash in internal byte order (as SHA-256 outputs it; display hex is reversed). */
 using Hash32 = std::array<uint8_t, 32>;
 
 /** Incremental SHA-256 (FIPS 180-4 section 6.2). Copyable: a copy continues from the same state,
- *  which is how tagged hashers keep their precomputed prefix (BIP340 "tagged hashes"). */
-class Sha256 {
+ *  which is how tagged hashers keep their precomputed prefix (BIP340 "tagged hashes").
+ *  Buffering and padding are BlockHasher's (big-endian bit length). */
+class Sha256 : private BlockHasher<Sha256, true> {
 public:
     static constexpr size_t kOutputSize = 32;
-    static constexpr size_t kBlockSize = 64;
+    using BlockHasher::kBlockSize;
 
     Sha256() { Reset(); }
 
     /** Appends `len` bytes. `data` may be null when `len` is 0. */
-    Sha256& Write(const uint8_t* data, size_t len);
+    using BlockHasher::Write;
 
     /** Writes the 32-byte digest of everything written since the last Reset to `out`, applying
      *  the FIPS 180-4 section 5.1.1 padding. The hasher is left unusable until Reset(). */
@@ -41,10 +44,14 @@ public:
     Sha256& Reset();
 
 private:
+    friend class BlockHasher<Sha256, true>;
+    /** Section 6.2.2: processes `blocks` consecutive 64-byte blocks into `s`. */
+    static void Compress(uint32_t s[8], const uint8_t* chunk, size_t blocks);
+
     uint32_t state_[8];
-    uint8_t buf_[kBlockSize];
-    uint64_t bytes_ = 0;  // total bytes written
 };
+
+extern template class BlockHasher<Sha256, true>;
 
 /** SHA-256 of `len` bytes. */
 Hash32 Sha256Hash(const uint8_t* data, size_t len);

@@ -34,19 +34,6 @@ Fixture Load(int height) {
             ParseSpentOutputsJson(ReadFile(FixturePath(dir + "spent_outputs.json")))};
 }
 
-/** Runs ValidateBlock (BlockValidation to the end) and returns its Error (a test failure if
- *  there is none). */
-Error ValidationError(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent,
-                      const std::string& hash, int32_t height) {
-    try {
-        ValidateBlock(raw.data(), raw.size(), spent, hash, height);
-    } catch (const Error& e) {
-        return e;
-    }
-    ADD_FAILURE() << "no error";
-    return Error("none", Location{});
-}
-
 /** Replaces raw[at, at + len) with `with`. */
 void Splice(std::vector<uint8_t>& raw, size_t at, size_t len, const std::vector<uint8_t>& with) {
     raw.erase(raw.begin() + static_cast<std::ptrdiff_t>(at), raw.begin() + static_cast<std::ptrdiff_t>(at + len));

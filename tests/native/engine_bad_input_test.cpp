@@ -32,19 +32,6 @@ Fixture Load(int height, const std::string& hash) {
             ParseSpentOutputsJson(ReadFile(FixturePath(dir + "spent_outputs.json"))), hash, height};
 }
 
-/** Runs ValidateBlock (BlockValidation to the end) and returns its Error (a test failure if
- *  there is none). */
-Error ValidationError(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent,
-                   const std::string& hash, int32_t height = 24835) {
-    try {
-        ValidateBlock(raw.data(), raw.size(), spent, hash, height);
-    } catch (const Error& e) {
-        return e;
-    }
-    ADD_FAILURE() << "no error";
-    return Error("none", Location{});
-}
-
 Error JsonError(const std::string& json) {
     try {
         ParseSpentOutputsJson(json);
@@ -70,7 +57,7 @@ std::pair<int64_t, int64_t> InputOfEntry(const std::vector<uint8_t>& raw, size_t
 TEST(EngineBadInput, TruncatedBlockNamesByteOffset) {
     const Fixture f = Load(24835, kHash24835);
     std::vector<uint8_t> cut(f.raw.begin(), f.raw.begin() + 5000);
-    const Error e = ValidationError(cut, f.spent, f.hash);
+    const Error e = ValidationError(cut, f.spent, f.hash, f.height);
     EXPECT_EQ(e.where().block_hash, kHash24835);
     EXPECT_EQ(e.where().tx_index, 1);
     EXPECT_GE(e.where().byte_offset, 4000);
@@ -81,7 +68,7 @@ TEST(EngineBadInput, TruncatedBlockNamesByteOffset) {
     EXPECT_TRUE(Contains(e, "tx 1, input 40, byte 4954")) << e.what();
     // Shorter than a header: still an Error, located at byte 0.
     const std::vector<uint8_t> tiny(f.raw.begin(), f.raw.begin() + 10);
-    EXPECT_EQ(ValidationError(tiny, f.spent, "").where().byte_offset, 0);
+    EXPECT_EQ(ValidationError(tiny, f.spent, "", f.height).where().byte_offset, 0);
     EXPECT_THROW(ValidateBlock(nullptr, 0, {}, "", 0), Error);
 }
 
@@ -89,9 +76,9 @@ TEST(EngineBadInput, ExpectedHashMismatchAndFormat) {
     const Fixture f = Load(24835, kHash24835);
     std::string wrong = kHash24835;
     wrong[63] = wrong[63] == '0' ? '1' : '0';
-    Error e = ValidationError(f.raw, f.spent, wrong);
+    Error e = ValidationError(f.raw, f.spent, wrong, f.height);
     EXPECT_TRUE(Contains(e, "block hash mismatch: expected " + wrong + ", header hashes to " + kHash24835)) << e.what();
-    e = ValidationError(f.raw, f.spent, "1234");
+    e = ValidationError(f.raw, f.spent, "1234", f.height);
     EXPECT_TRUE(Contains(e, "not 64 hex digits")) << e.what();
     // Upper-case expected hash is the same hash.
     std::string upper = kHash24835;
@@ -102,7 +89,7 @@ TEST(EngineBadInput, ExpectedHashMismatchAndFormat) {
 TEST(EngineBadInput, MerkleMismatchIsAnError) {
     Fixture f = Load(24835, kHash24835);
     f.raw[f.raw.size() - 1] ^= 0x01;  // last tx's nLockTime: header (and hash) unchanged
-    const Error e = ValidationError(f.raw, f.spent, f.hash);
+    const Error e = ValidationError(f.raw, f.spent, f.hash, f.height);
     EXPECT_EQ(e.reason().rfind("bad-txnmrklroot", 0), 0u) << e.what();
     EXPECT_EQ(e.where().block_hash, kHash24835);
 }
@@ -111,7 +98,7 @@ TEST(EngineBadInput, SpentListTooShortNamesTheInput) {
     Fixture f = Load(24835, kHash24835);
     ASSERT_EQ(f.spent.size(), 74u);
     f.spent.pop_back();
-    const Error e = ValidationError(f.raw, f.spent, f.hash);
+    const Error e = ValidationError(f.raw, f.spent, f.hash, f.height);
     const auto [tx, input] = InputOfEntry(f.raw, 73);
     EXPECT_EQ(e.where().tx_index, tx);
     EXPECT_EQ(e.where().input_index, input);
@@ -119,13 +106,13 @@ TEST(EngineBadInput, SpentListTooShortNamesTheInput) {
     // Too long: named as such.
     Fixture g = Load(24835, kHash24835);
     g.spent.push_back(g.spent.back());
-    EXPECT_TRUE(Contains(ValidationError(g.raw, g.spent, g.hash), "spent outputs list too long: 75 entries for 74"));
+    EXPECT_TRUE(Contains(ValidationError(g.raw, g.spent, g.hash, g.height), "spent outputs list too long: 75 entries for 74"));
 }
 
 TEST(EngineBadInput, MismatchedOutpointNamesTheInput) {
     Fixture f = Load(24835, kHash24835);
     f.spent[40].vout += 1;
-    Error e = ValidationError(f.raw, f.spent, f.hash);
+    Error e = ValidationError(f.raw, f.spent, f.hash, f.height);
     auto [tx, input] = InputOfEntry(f.raw, 40);
     EXPECT_EQ(e.where().tx_index, tx);
     EXPECT_EQ(e.where().input_index, input);
@@ -134,7 +121,7 @@ TEST(EngineBadInput, MismatchedOutpointNamesTheInput) {
     // A different txid, same vout.
     Fixture g = Load(24835, kHash24835);
     g.spent[7].txid_hex[0] = g.spent[7].txid_hex[0] == 'a' ? 'b' : 'a';
-    e = ValidationError(g.raw, g.spent, g.hash);
+    e = ValidationError(g.raw, g.spent, g.hash, g.height);
     std::tie(tx, input) = InputOfEntry(g.raw, 7);
     EXPECT_EQ(e.where().tx_index, tx);
     EXPECT_EQ(e.where().input_index, input);

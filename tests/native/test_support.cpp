@@ -6,6 +6,8 @@
 #include <iterator>
 #include <stdexcept>
 
+#include <gtest/gtest.h>
+
 #ifndef IBD_DEFAULT_FIXTURES
 #error "IBD_DEFAULT_FIXTURES must be defined by tests/native/CMakeLists.txt"
 #endif
@@ -35,5 +37,16 @@ std::string ReadFile(const std::string& path) {
 }
 
 nlohmann::json ReadJsonFile(const std::string& path) { return nlohmann::json::parse(ReadFile(path)); }
+
+Error ValidationError(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent,
+                      const std::string& hash, int32_t height) {
+    try {
+        ValidateBlock(raw.data(), raw.size(), spent, hash, height);
+    } catch (const Error& e) {
+        return e;
+    }
+    ADD_FAILURE() << "no error";
+    return Error("none", Location{});
+}
 
 }  // namespace ibd::test

@@ -1,4 +1,5 @@
-// Shared helpers of the native test suites: where the fixtures are, and file reading.
+// Shared helpers of the native test suites: where the fixtures are, file reading, and the Error
+// a bad block gives.
 #pragma once
 
 #include <cstdint>
@@ -6,6 +7,9 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "engine.h"
+#include "error.h"
 
 namespace ibd::test {
 
@@ -23,6 +27,11 @@ std::string ReadFile(const std::string& path);
 /** ReadFile + nlohmann::json::parse. */
 nlohmann::json ReadJsonFile(const std::string& path);
 
+/** Runs ValidateBlock (BlockValidation to the end) and returns its Error (a gtest failure, and a
+ *  placeholder Error, if there is none). */
+Error ValidationError(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent,
+                      const std::string& hash, int32_t height);
+
 }  // namespace ibd::test
 
 namespace ibd {
@@ -32,4 +41,5 @@ using test::FixturesDir;
 using test::ReadFile;
 using test::ReadFileBytes;
 using test::ReadJsonFile;
+using test::ValidationError;
 }  // namespace ibd
