@@ -23,6 +23,11 @@ throughput and the full-chain (IBD) projection.
   --batch-size N     checks per worker message (default: ${DEFAULT_BATCH_SIZE})
   --rounds N         timed rounds, each an ECDSA, a Schnorr and a combined pass;
                      throughput is the median timed round (default: ${DEFAULT_ROUNDS})
+  --scaling          after the validation and timed passes, time the final checks again on 1, 2, ..
+                     N workers (N: --max-workers) and report throughput, speedup vs 1 worker,
+                     parallel efficiency and worker start-up for each
+  --max-workers M    largest worker count of --scaling, 1..${MAX_WORKERS} (default: available
+                     parallelism, ${os.availableParallelism()} here)
   --json             one JSON document on stdout (progress and warnings on stderr); through npm,
                      npm start --silent -- --json keeps npm's banner off stdout
   -h, --help         this text
@@ -53,7 +58,8 @@ function integerFlag(name, text, min, max) {
  * Parses and validates the benchmark's arguments.
  * @param {string[]} argv arguments after the script name
  * @returns {{help: boolean, fixtures?: string, heights?: number[], workers: number,
- *   variant: 'simd'|'scalar', batchSize: number, rounds: number, json: boolean}}
+ *   variant: 'simd'|'scalar', batchSize: number, rounds: number, json: boolean,
+ *   scaling: boolean, maxWorkers?: number}} maxWorkers: set with --scaling only.
  * @throws UsageError with a message naming the bad flag.
  */
 export function parseOptions(argv) {
@@ -69,6 +75,8 @@ export function parseOptions(argv) {
         'batch-size': { type: 'string' },
         rounds: { type: 'string' },
         json: { type: 'boolean', default: false },
+        scaling: { type: 'boolean', default: false },
+        'max-workers': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -79,6 +87,9 @@ export function parseOptions(argv) {
   }
   if (!VARIANTS.includes(values.variant)) {
     throw new UsageError(`--variant must be one of ${VARIANTS.join(', ')}, got "${values.variant}"`);
+  }
+  if (values['max-workers'] !== undefined && !values.scaling) {
+    throw new UsageError('--max-workers needs --scaling');
   }
   let heights;
   if (values.heights !== undefined) {
@@ -97,6 +108,11 @@ export function parseOptions(argv) {
       : integerFlag('batch-size', values['batch-size'], 1, 1 << 20),
     rounds: values.rounds === undefined ? DEFAULT_ROUNDS : integerFlag('rounds', values.rounds, 1, 1000),
     json: values.json,
+    scaling: values.scaling,
+    ...(values.scaling ? {
+      maxWorkers: values['max-workers'] === undefined ? Math.min(os.availableParallelism(), MAX_WORKERS)
+        : integerFlag('max-workers', values['max-workers'], 1, MAX_WORKERS),
+    } : {}),
   };
 }
 

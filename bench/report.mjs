@@ -63,7 +63,7 @@ export function formatReport(doc) {
     out.push(`${' '.repeat(9)}${countOf(b.rounds, 'validation round')}; block ` +
       (b.block_valid ? 'valid' : `INVALID: ${b.script_error.message}`));
   }
-  out.push('', ...totalsLines(doc), '', ...tailLines(doc));
+  out.push('', ...totalsLines(doc), ...scalingLines(doc), '', ...tailLines(doc));
   return `${out.join('\n').trimEnd()}\n`;
 }
 
@@ -168,6 +168,35 @@ function totalsLines(doc) {
     ...projectionLines(doc),
     `machine: ${m.cpu}, ${countOf(m.cores, 'core')}, ${m.platform} ${m.arch}, Node ${m.node}, emcc ${m.emcc ?? 'unknown'}`,
   ];
+}
+
+/** The --scaling table (nothing without --scaling), preceded by a blank line: per worker count,
+ *  the median rate with its min–max, speedup vs 1 worker, efficiency and start-up. */
+function scalingLines(doc) {
+  const rows = doc.scaling;
+  if (!rows?.length) return [];
+  const cores = doc.machine?.cores;
+  const n = doc.rounds;
+  const checks = doc.totals?.checks;
+  const widths = [7, 14, 21, 7, 10, 11];
+  const ratio = (x, digits) => (x === null || x === undefined ? '-' : x.toFixed(digits));
+  const pct = (x) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)}%`);
+  const lines = [
+    '',
+    `scaling: all ${countOf(checks, 'check')} on 1 to ${countOf(rows.length, 'worker')}, ${countOf(n, 'timed round')} ` +
+      (doc.scaling_interleaved ? '(each round runs every worker count once)' : '(worker counts one after another)'),
+    row(['workers', 'checks/s', 'min – max', 'speedup', 'efficiency', 'start-up ms'], widths),
+    ...rows.map((r) => row([r.workers, int(r.checks_per_second),
+      `${int(r.checks_per_second_min)} – ${int(r.checks_per_second_max)}`,
+      `${ratio(r.speedup, 2)}x`, pct(r.efficiency), ratio(r.startup_ms, 1)], widths)),
+    '  checks/s: median of the timed rounds; speedup: vs 1 worker, measured in this same run (ratios come from ' +
+      'this one run); efficiency: speedup / workers',
+    '  start-up: pool creation until every worker has loaded its wasm, apart from (not in) the checks/s',
+  ];
+  if (cores && rows.length > cores) {
+    lines.push(`  past ${countOf(cores, 'core')} workers share cores: speedup there is not expected to grow`);
+  }
+  return lines;
 }
 
 /** The projection as a short block: result, workload, rates and model, where the rates come

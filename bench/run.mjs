@@ -9,6 +9,7 @@ import { validateBlocks } from './extract.mjs';
 import { machineInfo } from './machine.mjs';
 import { projectIbd } from './projection.mjs';
 import { warningsOf } from './report.mjs';
+import { runScaling } from './scaling.mjs';
 import { runVerifyPasses } from './verify-passes.mjs';
 
 const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds : null);
@@ -16,7 +17,7 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
 /**
  * Runs the whole benchmark.
  * @param {{fixtures?: string, heights?: number[], workers: number, variant: string,
- *   batchSize: number, rounds: number}} options as from parseOptions (bench/options.mjs)
+ *   batchSize: number, rounds: number, scaling?: boolean, maxWorkers?: number}} options as from parseOptions (bench/options.mjs)
  * @param {(msg: string) => void} log progress sink (stderr)
  * @returns {Promise<object>} the result document: {variant, workers, batch_size, fixtures,
  *   engine, blocks[], totals, projection, machine, errors[], disagreements[], invalid_blocks[],
@@ -44,6 +45,11 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   verdict differs between the timed passes or from the validation rounds (expected empty).
  *   `warnings`: the report's warnings as plain strings (noisy timed rounds, partial or small
  *   projection sample; report.mjs warningsOf), empty when there is none.
+ *   With options.scaling only: `scaling`, one entry per worker count 1..options.maxWorkers
+ *   (bench/scaling.mjs runScaling: workers, checks_per_second and its _min / _max, speedup vs 1
+ *   worker, efficiency = speedup / workers, startup_ms, seconds, rounds_seconds), and
+ *   `scaling_interleaved` (whether each timed round ran every worker count once); the scaling
+ *   passes' verdicts join `disagreements`.
  * @throws Error when nothing can run: no fixtures directory or manifest, no block loads, no
  *   wasm build, a worker that fails, a malformed check buffer.
  */
@@ -65,9 +71,16 @@ export async function runBench(options, log) {
     const checks = concatChecks(ok.map((b) => b.checks));
     const walked = walkChecks(checks);
     const passes = await runVerifyPasses(pool, checks, walked, { batchSize: options.batchSize, rounds: options.rounds, log });
+    let scaling = null;
+    if (options.scaling) {
+      await pool.close(); // its idle workers out of the way of the scaling pools
+      scaling = await runScaling(checks, walked, passes.verdicts, {
+        maxWorkers: options.maxWorkers, variant: options.variant, batchSize: options.batchSize, rounds: options.rounds, log,
+      });
+    }
 
     const blocks = [];
-    const disagreements = new Set(passes.disagreements);
+    const disagreements = new Set([...passes.disagreements, ...(scaling?.disagreements ?? [])]);
     let first = 0;
     for (const b of validated) {
       if (b.error) {
@@ -97,6 +110,10 @@ export async function runBench(options, log) {
         .map((b) => ({ height: b.height, hash: b.hash, ...b.script_error })),
       disagreements: [...disagreements].sort((a, b) => a - b),
     };
+    if (scaling) {
+      doc.scaling = scaling.scaling;
+      doc.scaling_interleaved = scaling.interleaved;
+    }
     doc.warnings = warningsOf(doc);
     return doc;
   } finally {

@@ -12,14 +12,31 @@ import { countOf } from './report.mjs';
 const WARMUP_PER_WORKER = 1024;
 
 /** Verifies `checks` once through `pool`; returns the verdicts and the wall time in seconds. */
-async function timedPass(pool, checks, batchSize) {
+export async function timedPass(pool, checks, batchSize) {
   const t0 = performance.now();
   const verdicts = await pool.verify(checks, { batchSize });
   return { verdicts, seconds: (performance.now() - t0) / 1000 };
 }
 
+/**
+ * The untimed warm-up before timed passes: up to WARMUP_PER_WORKER records of each type per
+ * worker of `pool`, in small batches so every worker gets some.
+ * @param {import('../workers/pool.mjs').VerifyPool} pool a ready pool
+ * @param {Uint8Array} checks all records
+ * @param {{count: number, offsets: Uint32Array, types: Uint8Array}} walked walkChecks(checks)
+ * @param {{ecdsa?: object, schnorr?: object}} [selections] selectByType results, if at hand
+ */
+export async function warmUp(pool, checks, walked, selections = {}) {
+  const ecdsa = selections.ecdsa ?? selectByType(checks, walked, CheckType.ECDSA);
+  const schnorr = selections.schnorr ?? selectByType(checks, walked, CheckType.SCHNORR);
+  const warmCount = WARMUP_PER_WORKER * pool.size;
+  const warm = concatChecks([ecdsa, schnorr].map((sel) =>
+    sel.checks.subarray(0, recordsEnd(sel, walked, Math.min(warmCount, sel.indices.length)))));
+  await pool.verify(warm, { batchSize: 128 });
+}
+
 /** Median of a non-empty list of numbers. */
-function median(xs) {
+export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
@@ -46,10 +63,7 @@ function median(xs) {
 export async function runVerifyPasses(pool, checks, walked, { batchSize, rounds = 1, log }) {
   const ecdsa = selectByType(checks, walked, CheckType.ECDSA);
   const schnorr = selectByType(checks, walked, CheckType.SCHNORR);
-  const warmCount = WARMUP_PER_WORKER * pool.size;
-  const warm = concatChecks([ecdsa, schnorr].map((sel) =>
-    sel.checks.subarray(0, recordsEnd(sel, walked, Math.min(warmCount, sel.indices.length)))));
-  await pool.verify(warm, { batchSize: 128 });
+  await warmUp(pool, checks, walked, { ecdsa, schnorr });
 
   const times = { ecdsa: [], schnorr: [], all: [] };
   const disagreeing = new Set();

@@ -148,3 +148,34 @@ test('every fixture block: the projection\'s sample is the whole set, with no pa
   assert.deepEqual(doc.disagreements, []);
   assert.doesNotMatch(text, /not yet|unsupported/);
 });
+
+test('--scaling: 1..--max-workers workers over the same checks, speedup vs 1 worker, efficiency, start-up apart', async () => {
+  const res = await run(['--scaling', '--max-workers', '2', '--rounds', '1', '--heights', '170,553724', '--json']);
+  assert.equal(res.code, 0, res.stderr);
+  const doc = JSON.parse(res.stdout);
+  assert.deepEqual(doc.scaling.map((s) => s.workers), [1, 2]);
+  assert.equal(doc.scaling[0].speedup, 1);
+  for (const s of doc.scaling) {
+    assert.equal(s.efficiency, s.speedup / s.workers);
+    assert.equal(s.speedup, s.checks_per_second / doc.scaling[0].checks_per_second);
+    for (const k of ['checks_per_second', 'checks_per_second_min', 'checks_per_second_max', 'startup_ms']) {
+      assert.ok(Number.isFinite(s[k]) && s[k] > 0, `${k} of ${s.workers} workers: ${s[k]}`);
+    }
+    assert.ok(s.checks_per_second_min <= s.checks_per_second && s.checks_per_second <= s.checks_per_second_max);
+  }
+  assert.deepEqual(doc.disagreements, []);
+  const lines = formatReport(doc).split('\n');
+  assert.ok(lines.some((l) => l.startsWith('scaling: all 4 checks on 1 to 2 workers, 1 timed round ')), lines.join('\n'));
+  assert.ok(lines.some((l) => l.includes('ratios come from this one run')));
+  // Without --scaling there is no scaling section.
+  assert.equal(subsetDoc.scaling, undefined);
+  assert.doesNotMatch(formatReport(subsetDoc), /^scaling:/m);
+});
+
+test('--max-workers is validated like --workers and needs --scaling', async () => {
+  for (const args of [['--scaling', '--max-workers', '0'], ['--scaling', '--max-workers', 'x'], ['--max-workers', '2']]) {
+    const res = await run(args);
+    assert.equal(res.code, 2, `${args.join(' ')}: ${res.stderr}`);
+    assert.match(res.stderr, /^error: --max-workers /, args.join(' '));
+  }
+});
