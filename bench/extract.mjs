@@ -16,7 +16,8 @@ import { countOf } from './report.mjs';
  * @param {() => Promise<object>} reload creates a wasm module (workers/engine.mjs loadEngine)
  * @param {Array} loaded entries from loadBlocks (blocks-fixtures/loader.mjs)
  * @param {import('../workers/pool.mjs').VerifyPool} pool a ready pool (verifies each round)
- * @param {{batchSize: number, log: (msg: string) => void}} options
+ * @param {{batchSize: number, log: (msg: string) => void, progress?: ReturnType<typeof import('./progress.mjs').createProgress>}} options
+ *   progress: shows each round's verification (bench/progress.mjs); none when absent
  * @returns {Promise<Array<{height: number, hash: string|null, dir: string, inputs: number|null,
  *   txCount?: number, checks?: Uint8Array, origins?: Uint32Array, types?: Uint8Array,
  *   verdicts?: Uint8Array, ecdsa?: number, schnorr?: number, inputsByType?: object,
@@ -25,7 +26,7 @@ import { countOf } from './report.mjs';
  *   in the engine for that block (parse, sighash, script evaluation of every round), in ms;
  *   `verdicts` are the rounds' verdicts of the final checks.
  */
-export async function validateBlocks(reload, loaded, pool, { batchSize, log }) {
+export async function validateBlocks(reload, loaded, pool, { batchSize, log, progress }) {
   let engine = await reload();
   const t0 = performance.now();
   engine = await warmUp(engine, reload, loaded.find((b) => !b.error));
@@ -76,7 +77,7 @@ export async function validateBlocks(reload, loaded, pool, { batchSize, log }) {
     const all = concatChecks(pending.map(({ p }) => p.checks));
     const total = pending.reduce((n, { p }) => n + p.count, 0);
     log(`validation round ${round}: verifying ${countOf(total, 'pending check')} of ${countOf(pending.length, 'block')}`);
-    const verdicts = await pool.verify(all, { batchSize });
+    const verdicts = await pool.verify(all, { batchSize, onProgress: progress?.track(`validation round ${round}`, total) });
     let first = 0;
     for (const { s, p } of pending) {
       const mine = verdicts.subarray(first, first + p.count);

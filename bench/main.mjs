@@ -6,6 +6,7 @@
 // bench/options.mjs.
 import { fixturesDir, readManifest } from '../blocks-fixtures/loader.mjs';
 import { countOf, formatReport } from './report.mjs';
+import { createProgress } from './progress.mjs';
 import { checkHeights, HELP_HINT, parseOptions, UsageError, USAGE } from './options.mjs';
 import { runBench } from './run.mjs';
 
@@ -41,10 +42,13 @@ async function main() {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  // A progress bar on stderr only on a terminal and without --json (bench/progress.mjs).
+  const progress = createProgress({ enabled: Boolean(process.stderr.isTTY) && !options.json });
   let doc;
   try {
-    doc = await runBench(options, log);
+    doc = await runBench(options, log, progress);
   } catch (err) {
+    progress.done();
     return failed(options, err);
   }
   const code = exitCodeOf(doc);

@@ -19,6 +19,8 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  * @param {{fixtures?: string, heights?: number[], workers: number, variant: string,
  *   batchSize: number, rounds: number, scaling?: boolean, maxWorkers?: number}} options as from parseOptions (bench/options.mjs)
  * @param {(msg: string) => void} log progress sink (stderr)
+ * @param {ReturnType<typeof import('./progress.mjs').createProgress>} [progress] bars for the
+ *   validation rounds and timed passes (bench/progress.mjs); none when absent
  * @returns {Promise<object>} the result document: {variant, workers, batch_size, fixtures,
  *   engine, blocks[], totals, projection, machine, errors[], disagreements[], invalid_blocks[],
  *   warnings[]}.
@@ -53,7 +55,7 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  * @throws Error when nothing can run: no fixtures directory or manifest, no block loads, no
  *   wasm build, a worker that fails, a malformed check buffer.
  */
-export async function runBench(options, log) {
+export async function runBench(options, log, progress) {
   const dir = fixturesDir(options.fixtures);
   const loaded = await loadBlocks(dir, { heights: options.heights });
   const fixtureBlocks = readManifest(dir).blocks.length;
@@ -66,11 +68,11 @@ export async function runBench(options, log) {
   const pool = createPool({ workers: options.workers, variant: options.variant });
   try {
     await pool.ready();
-    const validated = await validateBlocks(reload, loaded, pool, { batchSize: options.batchSize, log });
+    const validated = await validateBlocks(reload, loaded, pool, { batchSize: options.batchSize, log, progress });
     const ok = validated.filter((b) => !b.error);
     const checks = concatChecks(ok.map((b) => b.checks));
     const walked = walkChecks(checks);
-    const passes = await runVerifyPasses(pool, checks, walked, { batchSize: options.batchSize, rounds: options.rounds, log });
+    const passes = await runVerifyPasses(pool, checks, walked, { batchSize: options.batchSize, rounds: options.rounds, log, progress });
     let scaling = null;
     if (options.scaling) {
       await pool.close(); // its idle workers out of the way of the scaling pools

@@ -12,9 +12,9 @@ import { countOf } from './report.mjs';
 const WARMUP_PER_WORKER = 1024;
 
 /** Verifies `checks` once through `pool`; returns the verdicts and the wall time in seconds. */
-export async function timedPass(pool, checks, batchSize) {
+export async function timedPass(pool, checks, batchSize, onProgress = undefined) {
   const t0 = performance.now();
-  const verdicts = await pool.verify(checks, { batchSize });
+  const verdicts = await pool.verify(checks, { batchSize, onProgress });
   return { verdicts, seconds: (performance.now() - t0) / 1000 };
 }
 
@@ -49,7 +49,9 @@ export function median(xs) {
  * @param {import('../workers/pool.mjs').VerifyPool} pool a ready pool
  * @param {Uint8Array} checks all records (native/check_buffer.h)
  * @param {{count: number, offsets: Uint32Array, types: Uint8Array}} walked walkChecks(checks)
- * @param {{batchSize: number, rounds: number, log: (msg: string) => void}} options
+ * @param {{batchSize: number, rounds: number, log: (msg: string) => void,
+ *   progress?: ReturnType<typeof import('./progress.mjs').createProgress>}} options progress:
+ *   shows each timed pass (bench/progress.mjs); none when absent
  * @returns {Promise<{verdicts: Uint8Array, seconds: number, roundsSeconds: number[], rounds: number,
  *   byType: {ecdsa: {checks: number, seconds: number, roundsSeconds: number[]},
  *            schnorr: {checks: number, seconds: number, roundsSeconds: number[]}},
@@ -60,7 +62,7 @@ export function median(xs) {
  *   (expected empty).
  * @throws (rejects) what pool.verify rejects with (malformed record, worker failure).
  */
-export async function runVerifyPasses(pool, checks, walked, { batchSize, rounds = 1, log }) {
+export async function runVerifyPasses(pool, checks, walked, { batchSize, rounds = 1, log, progress }) {
   const ecdsa = selectByType(checks, walked, CheckType.ECDSA);
   const schnorr = selectByType(checks, walked, CheckType.SCHNORR);
   await warmUp(pool, checks, walked, { ecdsa, schnorr });
@@ -74,12 +76,13 @@ export async function runVerifyPasses(pool, checks, walked, { batchSize, rounds 
       if (sel.indices.length === 0) continue;
       log(`timed round ${round}/${rounds}: verifying ${countOf(sel.indices.length, `${name} check`)} ` +
         `(${countOf(pool.size, 'worker')}, batch ${batchSize.toLocaleString('en-US')})`);
-      const pass = await timedPass(pool, sel.checks, batchSize);
+      const pass = await timedPass(pool, sel.checks, batchSize,
+        progress?.track(`round ${round}/${rounds} ${name}`, sel.indices.length));
       times[name].push(pass.seconds);
       roundVerdicts[name] = pass.verdicts;
     }
     log(`timed round ${round}/${rounds}: verifying all ${countOf(walked.count, 'check')}`);
-    const combined = await timedPass(pool, checks, batchSize);
+    const combined = await timedPass(pool, checks, batchSize, progress?.track(`round ${round}/${rounds} all`, walked.count));
     times.all.push(combined.seconds);
     reference ??= combined.verdicts;
     combined.verdicts.forEach((v, i) => { if (v !== reference[i]) disagreeing.add(i); });

@@ -179,3 +179,11 @@ test('--max-workers is validated like --workers and needs --scaling', async () =
     assert.match(res.stderr, /^error: --max-workers /, args.join(' '));
   }
 });
+
+test('no progress bar when stderr is not a terminal: no escape codes, the [bench] lines only', async () => {
+  const r = await run(['--heights', '170', '--rounds', '1']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(!r.stderr.includes('\u001b['), JSON.stringify(r.stderr));
+  assert.ok(!r.stderr.includes('\r'), JSON.stringify(r.stderr));
+  for (const line of r.stderr.trimEnd().split('\n')) assert.match(line, /^\[bench\] /);
+});

@@ -304,3 +304,21 @@ test('wasm engine: a Buffer view and a trapped worker give the single-threaded v
     await pool.close();
   }
 });
+
+test('onProgress reports the records verified so far, increasing up to the total', async () => {
+  const pool = fakePool(2);
+  try {
+    const { checks, msgFirstBytes } = randomChecks(1000, 3);
+    const seen = [];
+    const verdicts = await pool.verify(checks, { batchSize: 64, onProgress: (done) => seen.push(done) });
+    assert.deepEqual(verdicts, expectedVerdicts(msgFirstBytes));
+    assert.ok(seen.length >= Math.ceil(1000 / 64), JSON.stringify(seen)); // one call per batch
+    seen.forEach((n, i) => assert.ok(n > (seen[i - 1] ?? 0), JSON.stringify(seen)));
+    assert.equal(seen.at(-1), 1000);
+    // A throwing callback does not disturb the verification.
+    const again = await pool.verify(checks, { batchSize: 500, onProgress: () => { throw new Error('display'); } });
+    assert.deepEqual(again, verdicts);
+  } finally {
+    await pool.close();
+  }
+});

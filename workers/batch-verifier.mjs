@@ -57,6 +57,10 @@ export function createBatchVerifier(engine) {
         errorRecord: Number(status.errorRecord),
       };
     },
+    /** The instance's wasm memory size in bytes (HEAPU8.length; grows, never shrinks). */
+    heapBytes() {
+      return engine.HEAPU8?.length ?? 0;
+    },
     dispose() {
       if (region) engine._free(region);
       region = 0;
@@ -70,14 +74,16 @@ export function createBatchVerifier(engine) {
  * @param {{verify: Function}} verifier from createBatchVerifier
  * @param {{id: number, checks: ArrayBuffer, count: number}} msg one batch
  * @returns {{reply: {id: number, verdicts?: ArrayBuffer, status?: {error: number,
- *   errorOffset: number, errorRecord: number}, error?: string}, transfer: ArrayBuffer[]}}
- *   the reply to post and the buffers to transfer with it; an exception becomes `error`, after
+ *   errorOffset: number, errorRecord: number}, heapBytes?: number, error?: string},
+ *   transfer: ArrayBuffer[]}} the reply to post (heapBytes: the instance's wasm memory size
+ *   after the batch, when the verifier reports it; informational, for the soak test) and the buffers to transfer with it; an exception becomes `error`, after
  *   which the pool terminates and replaces the worker (its instance is not reused).
  */
 export function handleVerifyMessage(verifier, msg) {
   try {
     const { verdicts, ...status } = verifier.verify(new Uint8Array(msg.checks), msg.count);
-    return { reply: { id: msg.id, verdicts: verdicts.buffer, status }, transfer: [verdicts.buffer] };
+    const heapBytes = verifier.heapBytes?.();
+    return { reply: { id: msg.id, verdicts: verdicts.buffer, status, heapBytes }, transfer: [verdicts.buffer] };
   } catch (err) {
     return { reply: { id: msg.id, error: String(err?.stack ?? err) }, transfer: [] };
   }

@@ -81,6 +81,16 @@ export class VerifyPool {
     return this._ready;
   }
 
+  /**
+   * Each worker's wasm memory size in bytes as of its last verify reply, by worker index (null
+   * before a worker has replied, or when its host does not report it). A replacement worker
+   * starts over at null.
+   * @returns {Array<number|null>}
+   */
+  get heapBytes() {
+    return this._slots.map((s) => s.heapBytes);
+  }
+
   /** Number of workers spawned so far to replace dead, trapped or timed-out ones. */
   get replacements() {
     return this._replacements;
@@ -90,15 +100,18 @@ export class VerifyPool {
    * Verifies every record of `checks`. The bytes are copied when verify() is called; the
    * caller's buffer is never modified nor detached (a Node Buffer is fine).
    * @param {Uint8Array} checks packed records (native/check_buffer.h); not modified.
-   * @param {{batchSize?: number}} [options] records per worker message at most (default 2048);
-   *   batches are balanced over the workers (job-buffer.mjs splitBatches).
+   * @param {{batchSize?: number, onProgress?: (recordsDone: number) => void}} [options]
+   *   batchSize: records per worker message at most (default 2048); batches are balanced over
+   *   the workers (job-buffer.mjs splitBatches). onProgress: called after each batch's verdicts
+   *   arrive with the number of records verified so far (increasing, the last call equal to
+   *   the record count; not called for an empty buffer); an exception it throws is ignored.
    * @returns {Promise<Uint8Array>} one verdict byte per record, in input order (1 valid, 0 invalid).
    * @throws (rejects) TypeError when `checks` is not a Uint8Array; RangeError for a bad
    *   batchSize; Error naming the record index and byte offset of a malformed record; Error
    *   naming a batch's first record index, record count and its workers' last error when the
    *   batch failed maxAttempts times; Error when the pool is closed or a worker failed to start.
    */
-  verify(checks, { batchSize = DEFAULT_BATCH_SIZE } = {}) {
+  verify(checks, { batchSize = DEFAULT_BATCH_SIZE, onProgress } = {}) {
     if (this._failure) return Promise.reject(this._failure);
     if (typedArrayName.call(checks) !== 'Uint8Array') {
       const what = checks === null ? 'null' : (checks?.constructor?.name ?? typeof checks);
@@ -116,7 +129,7 @@ export class VerifyPool {
     const verdicts = new Uint8Array(count);
     if (count === 0) return Promise.resolve(verdicts);
     return new Promise((resolve, reject) => {
-      const job = { verdicts, remaining: batches.length, resolve, reject, failed: false };
+      const job = { verdicts, remaining: batches.length, done: 0, onProgress, resolve, reject, failed: false };
       this._jobs.add(job);
       for (const batch of batches) {
         // A copy with its own ArrayBuffer: Buffer#slice / subarray would be views into the
@@ -144,7 +157,7 @@ export class VerifyPool {
   // Starts worker `index`; `loadFailures` counts the replacements of this index that died
   // before they were ready, in a row.
   _spawn(index, initial, loadFailures = 0) {
-    const slot = { index, initial, loadFailures, ready: false, dead: false, task: null, timer: null, info: null, endpoint: null };
+    const slot = { index, initial, loadFailures, ready: false, dead: false, task: null, timer: null, info: null, endpoint: null, heapBytes: null };
     const label = () => `verify worker ${index} of ${this.size}`;
     slot.endpoint = this._host.spawn(index, {
       onMessage: (msg) => this._onMessage(slot, msg),
@@ -224,6 +237,7 @@ export class VerifyPool {
     }
     clearTimeout(slot.timer);
     slot.task = null;
+    if (Number.isFinite(msg.heapBytes)) slot.heapBytes = msg.heapBytes;
     const { job, batch } = task;
     if (!job.failed) {
       if (msg.status.error !== 0) {
@@ -231,6 +245,10 @@ export class VerifyPool {
           `${batch.byteOffset + msg.status.errorOffset} (verifyBatch error ${msg.status.error})`));
       } else {
         job.verdicts.set(new Uint8Array(msg.verdicts), batch.first);
+        job.done += batch.count;
+        if (job.onProgress) {
+          try { job.onProgress(job.done); } catch { /* progress display only */ }
+        }
         if (--job.remaining === 0) {
           this._jobs.delete(job);
           job.resolve(job.verdicts);

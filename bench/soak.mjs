@@ -1,0 +1,270 @@
+#!/usr/bin/env node
+// Soak test (npm run soak): validates the fixture blocks once, then verifies all their final
+// checks through the pool over and over for --minutes, with every worker. After a warm-up (the
+// first 10% of the time or 30 s, whichever is smaller) it records the process RSS and each
+// worker's wasm memory size, samples both periodically, and at the end reports their growth and
+// whether every pass's verdicts equal the first pass's.
+// Criterion (the 10-minute run): RSS and every worker's wasm memory grow less than 5% from the
+// end of warm-up to the end, no verdict mismatch, no worker replaced. Exit 0 PASS, 1 FAIL (or
+// the run failed), 2 bad command line.
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
+import { loadEngine, VARIANTS } from '../workers/engine.mjs';
+import { concatChecks, walkChecks } from '../workers/job-buffer.mjs';
+import { createPool, DEFAULT_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
+import { validateBlocks } from './extract.mjs';
+
+/** Largest accepted growth, in percent, of RSS and of each wasm memory after warm-up. */
+export const GROWTH_LIMIT_PERCENT = 5;
+/** Warm-up: this fraction of the run, at most WARMUP_MAX_SECONDS. */
+const WARMUP_FRACTION = 0.1;
+const WARMUP_MAX_SECONDS = 30;
+/** Samples taken after warm-up (at most this many, at least one per pass-end after 1 s). */
+const SAMPLES = 60;
+
+const USAGE = `usage: npm run soak -- [options]
+   or: node bench/soak.mjs [options]
+
+Validates the fixture blocks once, then verifies all their final checks through the pool over
+and over until the time is up. After a warm-up (the first 10% of the time or 30 s, whichever is
+smaller) it records the process RSS and each worker's wasm memory, samples both, and reports
+their growth at the end, with passes, checks verified, checks/s and verdict mismatches (every
+pass against the first).
+
+  --minutes M        how long to verify, in minutes (default: 10; fractions allowed)
+  --workers N        verify workers, 1..${MAX_WORKERS} (default: available parallelism, ${os.availableParallelism()} here)
+  --heights LIST     only these block heights, comma-separated (e.g. 170,553724)
+  --fixtures DIR     fixture set (default: $IBD_FIXTURES, else ../shared/blocks-fixtures)
+  --variant NAME     wasm build: ${VARIANTS.join(' | ')} (default: simd)
+  --batch-size N     checks per worker message (default: ${DEFAULT_BATCH_SIZE})
+  --json             one JSON document on stdout (progress on stderr)
+  -h, --help         this text
+
+Exit code: 0 PASS (RSS and every worker's wasm memory grew less than ${GROWTH_LIMIT_PERCENT}% after warm-up, every
+pass's verdicts equal the first pass's, no worker was replaced); 1 FAIL, or the run failed (a
+block failed to validate, no wasm build, a worker failed to start); 2 bad command line.
+The criterion is meant for the full 10-minute run; short runs are noisy.`;
+
+class UsageError extends Error {}
+
+function positiveInt(name, text, max) {
+  const v = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+  if (!(v >= 1 && v <= max)) throw new UsageError(`--${name} must be an integer from 1 to ${max}, got "${text}"`);
+  return v;
+}
+
+/** Parses the soak's arguments; throws UsageError naming the bad flag. */
+export function parseSoakOptions(argv) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        minutes: { type: 'string', default: '10' },
+        workers: { type: 'string' },
+        heights: { type: 'string' },
+        fixtures: { type: 'string' },
+        variant: { type: 'string', default: 'simd' },
+        'batch-size': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+  const minutes = Number(values.minutes);
+  if (!/^\s*[0-9.]+\s*$/.test(values.minutes) || !(minutes > 0) || !Number.isFinite(minutes)) {
+    throw new UsageError(`--minutes must be a positive number, got "${values.minutes}"`);
+  }
+  if (!VARIANTS.includes(values.variant)) {
+    throw new UsageError(`--variant must be one of ${VARIANTS.join(', ')}, got "${values.variant}"`);
+  }
+  let heights;
+  if (values.heights !== undefined) {
+    heights = values.heights.split(',').map((h) => h.trim());
+    if (heights.some((h) => !/^\d+$/.test(h))) throw new UsageError(`--heights must be comma-separated block heights, got "${values.heights}"`);
+    heights = heights.map(Number);
+  }
+  return {
+    help: values.help,
+    minutes,
+    workers: values.workers === undefined ? Math.min(os.availableParallelism(), MAX_WORKERS) : positiveInt('workers', values.workers, MAX_WORKERS),
+    heights,
+    fixtures: values.fixtures,
+    variant: values.variant,
+    batchSize: values['batch-size'] === undefined ? DEFAULT_BATCH_SIZE : positiveInt('batch-size', values['batch-size'], 1 << 24),
+    json: values.json,
+  };
+}
+
+const growth = (base, end) => (base > 0 && end !== null ? ((end - base) / base) * 100 : null);
+
+/**
+ * Runs the soak.
+ * @returns {Promise<object>} the result document (see the README / --json): passes,
+ *   checks_verified, checks_per_second, rss and wasm_memory ({after_warmup, end,
+ *   growth_percent} in bytes / percent), samples, mismatches, replacements, pass, failures.
+ */
+export async function runSoak(options, log) {
+  const dir = fixturesDir(options.fixtures);
+  const loaded = await loadBlocks(dir, { heights: options.heights });
+  const pool = createPool({ workers: options.workers, variant: options.variant });
+  try {
+    await pool.ready();
+    const validated = await validateBlocks(() => loadEngine(options.variant), loaded, pool, { batchSize: options.batchSize, log });
+    const failed = validated.filter((b) => b.error);
+    const ok = validated.filter((b) => !b.error);
+    if (ok.length === 0) throw new Error('no block validated: nothing to verify');
+    const checks = concatChecks(ok.map((b) => b.checks));
+    const count = walkChecks(checks).count;
+    const validationVerdicts = concatChecks(ok.map((b) => b.verdicts));
+
+    const totalMs = options.minutes * 60_000;
+    const warmupMs = Math.min(WARMUP_FRACTION * totalMs, WARMUP_MAX_SECONDS * 1000);
+    const sampleEveryMs = Math.max(1000, (totalMs - warmupMs) / SAMPLES);
+    log(`soak: verifying ${count.toLocaleString('en-US')} checks of ${ok.length} blocks with ${options.workers} workers ` +
+      `for ${(totalMs / 1000).toFixed(1)} s (warm-up ${(warmupMs / 1000).toFixed(1)} s)`);
+
+    let reference = null;
+    let mismatches = 0;
+    let mismatchedPasses = 0;
+    let passes = 0;
+    let baseline = null;
+    let passesAfterBaseline = 0;
+    let nextSample = 0;
+    const samples = [];
+    const snapshot = (t) => ({ t: t / 1000, rss: process.memoryUsage().rss, wasm: pool.heapBytes });
+    const t0 = performance.now();
+    let now = t0;
+    while (now - t0 < totalMs || baseline === null || passesAfterBaseline === 0) {
+      const verdicts = await pool.verify(checks, { batchSize: options.batchSize });
+      passes++;
+      if (reference === null) {
+        reference = verdicts;
+        for (let i = 0; i < count; i++) if (verdicts[i] !== validationVerdicts[i]) mismatches++;
+        if (mismatches) mismatchedPasses++;
+      } else {
+        let m = 0;
+        for (let i = 0; i < count; i++) if (verdicts[i] !== reference[i]) m++;
+        mismatches += m;
+        if (m) mismatchedPasses++;
+      }
+      now = performance.now();
+      const t = now - t0;
+      if (baseline === null) {
+        if (t >= warmupMs) {
+          baseline = snapshot(t);
+          samples.push(baseline);
+          nextSample = t + sampleEveryMs;
+          log(`soak: warm-up done after ${passes} passes: RSS ${mb(baseline.rss)}, wasm ${baseline.wasm.map(mb).join(', ')}`);
+        }
+      } else {
+        passesAfterBaseline++;
+        if (t >= nextSample) {
+          const s = snapshot(t);
+          samples.push(s);
+          nextSample = t + sampleEveryMs;
+          log(`soak: ${s.t.toFixed(0)} s, ${passes} passes: RSS ${mb(s.rss)}, wasm ${s.wasm.map(mb).join(', ')}`);
+        }
+      }
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const end = snapshot(seconds * 1000);
+    if (samples.at(-1).t !== end.t) samples.push(end);
+
+    const rss = { after_warmup: baseline.rss, end: end.rss, growth_percent: growth(baseline.rss, end.rss) };
+    const wasm = end.wasm.map((bytes, worker) => ({
+      worker, after_warmup: baseline.wasm[worker], end: bytes, growth_percent: growth(baseline.wasm[worker], bytes),
+    }));
+    const failures = [];
+    if (failed.length) failures.push(`${failed.length} block(s) failed to validate: ${failed.map((b) => b.error).join('; ')}`);
+    if (!(rss.growth_percent < GROWTH_LIMIT_PERCENT)) failures.push(`RSS grew ${pct(rss.growth_percent)} (limit ${GROWTH_LIMIT_PERCENT}%)`);
+    for (const w of wasm) {
+      if (w.growth_percent !== null && !(w.growth_percent < GROWTH_LIMIT_PERCENT)) {
+        failures.push(`worker ${w.worker}'s wasm memory grew ${pct(w.growth_percent)} (limit ${GROWTH_LIMIT_PERCENT}%)`);
+      }
+    }
+    if (mismatches) failures.push(`${mismatches} verdict mismatch(es) in ${mismatchedPasses} pass(es)`);
+    if (pool.replacements) failures.push(`${pool.replacements} worker(s) replaced (died or timed out)`);
+    return {
+      minutes: options.minutes,
+      workers: options.workers,
+      variant: options.variant,
+      batch_size: options.batchSize,
+      fixtures: dir,
+      blocks: ok.length,
+      warmup_seconds: warmupMs / 1000,
+      seconds,
+      passes,
+      checks_per_pass: count,
+      checks_verified: passes * count,
+      checks_per_second: (passes * count) / seconds,
+      rss,
+      wasm_memory: wasm,
+      growth_limit_percent: GROWTH_LIMIT_PERCENT,
+      growth_ok: rss.growth_percent < GROWTH_LIMIT_PERCENT &&
+        wasm.every((w) => w.growth_percent === null || w.growth_percent < GROWTH_LIMIT_PERCENT),
+      mismatches,
+      mismatched_passes: mismatchedPasses,
+      replacements: pool.replacements,
+      samples,
+      pass: failures.length === 0,
+      failures,
+    };
+  } finally {
+    await pool.close();
+  }
+}
+
+const mb = (bytes) => (bytes === null || bytes === undefined ? 'n/a' : `${(bytes / 2 ** 20).toFixed(1)} MiB`);
+const pct = (p) => (p === null ? 'n/a' : `${p >= 0 ? '+' : ''}${p.toFixed(2)}%`);
+const int = (n) => Math.round(n).toLocaleString('en-US');
+
+/** The soak's terminal report. */
+export function formatSoak(doc) {
+  const lines = [
+    `soak: ${int(doc.passes)} passes in ${doc.seconds.toFixed(1)} s (warm-up ${doc.warmup_seconds.toFixed(1)} s), ` +
+      `${doc.workers} workers, ${doc.variant}, ${doc.blocks} blocks`,
+    `checks verified: ${int(doc.checks_verified)} (${int(doc.checks_per_pass)} per pass), ${int(doc.checks_per_second)} checks/s`,
+    `RSS: ${mb(doc.rss.after_warmup)} after warm-up, ${mb(doc.rss.end)} at end (${pct(doc.rss.growth_percent)})`,
+    ...doc.wasm_memory.map((w) => `wasm memory, worker ${w.worker}: ${mb(w.after_warmup)} after warm-up, ` +
+      `${mb(w.end)} at end (${pct(w.growth_percent)})`),
+    `verdict mismatches vs first pass: ${int(doc.mismatches)}`,
+    `workers replaced: ${int(doc.replacements)}`,
+    `growth under ${doc.growth_limit_percent}%: ${doc.growth_ok ? 'PASS' : 'FAIL'}`,
+    `soak: ${doc.pass ? 'PASS' : `FAIL (${doc.failures.join('; ')})`}`,
+  ];
+  return lines.join('\n');
+}
+
+async function main() {
+  let options;
+  try {
+    options = parseSoakOptions(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`soak: ${err.message} (node bench/soak.mjs --help for usage)\n`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const log = (msg) => process.stderr.write(`${msg}\n`);
+  let doc;
+  try {
+    doc = await runSoak(options, log);
+  } catch (err) {
+    process.stderr.write(`soak: ${err?.message ?? err}\n`);
+    return 1;
+  }
+  process.stdout.write(options.json ? `${JSON.stringify(doc, null, 2)}\n` : `${formatSoak(doc)}\n`);
+  return doc.pass ? 0 : 1;
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('bench/soak.mjs')) {
+  process.exitCode = await main();
+}
