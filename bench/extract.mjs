@@ -4,7 +4,6 @@
 // ALL blocks are verified together through the pool, then handed back to their blocks, until
 // no block has a check pending. The result per block is its FINAL checks (the checks Core
 // performs), their verdicts, the block verdict, the coverage by script type and the rounds.
-import { performance } from 'node:perf_hooks';
 import { concatChecks, walkChecks } from '../workers/job-buffer.mjs';
 import { countOf } from './report.mjs';
 

@@ -1,7 +1,6 @@
 // A progress bar on stderr for the main job's long phases (validation rounds, timed passes):
 // checks done / total, checks/s and ETA, drawn by cli-progress. Only on a terminal: with
 // stderr not a TTY, or with --json, there is no bar at all (the [bench] log lines stay).
-import { performance } from 'node:perf_hooks';
 import cliProgress from 'cli-progress';
 
 /** Nothing shown: the `track` of a progress reporter that is off. */

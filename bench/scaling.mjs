@@ -3,7 +3,6 @@
 // (pool creation until every worker has loaded its wasm) is timed per pool and kept out of the
 // rates. Rounds are interleaved: each timed round runs every worker count once, so machine
 // noise over the run hits every count alike.
-import { performance } from 'node:perf_hooks';
 import { createPool } from '../workers/pool.mjs';
 import { countOf } from './report.mjs';
 import { median, timedPass, warmUp } from './verify-passes.mjs';

@@ -1,7 +1,6 @@
 // Phase 2 of the benchmark: timed verification passes through the pool. ECDSA and Schnorr
 // checks run as separate passes so each type's throughput is measured, not inferred; then
 // all checks run together (the combined pass, whose verdicts are the ones reported).
-import { performance } from 'node:perf_hooks';
 import { CheckType, concatChecks, selectByType } from '../workers/job-buffer.mjs';
 import { countOf } from './report.mjs';
 

@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// The static server behind `npm run serve`: serves the benchmark page, the engine's modules, the
+// wasm builds and the fixture blocks on localhost, cross-origin isolated (COOP same-origin, COEP
+// require-corp) so that the page gets SharedArrayBuffer. Files are served by sirv (MIME types
+// from mrmime: .wasm is application/wasm); this file only maps URL prefixes to folders and adds
+// the isolation headers. Nothing outside the mounted folders is reachable: a path that leaves
+// its folder (../, %2e%2e/, an absolute path) is a 404.
+//
+// URL layout (the page imports by these paths):
+//   /                      web/            the page
+//   /workers/              workers/        the pool, hosts and the verify worker
+//   /bench/                bench/          host-neutral measuring code (extract, passes, projection)
+//   /wasm/                 build/wasm/     ibd-<variant>.js / .mjs / .wasm
+//   /fixtures/             the fixture blocks (../shared/blocks-fixtures, --fixtures, IBD_FIXTURES)
+//   /fixtures/manifest.json  the manifest that describes them (blocks-fixtures/loader.mjs readManifest)
+//   /vendor/chart.js/      node_modules/chart.js/dist
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import sirv from 'sirv';
+import { fixturesDir, readManifest } from '../blocks-fixtures/loader.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Default TCP port of `npm run serve`. */
+export const DEFAULT_PORT = 8080;
+
+/** Headers that make a document cross-origin isolated (window.crossOriginIsolated === true). */
+export const ISOLATION_HEADERS = Object.freeze({
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+});
+
+/**
+ * Starts the server.
+ * @param {{port?: number, host?: string, isolation?: boolean, fixtures?: string,
+ *   wasmDir?: string}} [options] port: TCP port (default 8080; 0 picks a free one); host:
+ *   interface (default 127.0.0.1); isolation: send COOP/COEP (default true; false serves the
+ *   page in its transferable-buffer mode); fixtures: fixture folder (default as the loader's
+ *   fixturesDir); wasmDir: wasm build folder (default build/wasm).
+ * @returns {Promise<{url: string, port: number, close: () => Promise<void>}>} url: the page's
+ *   address, e.g. http://127.0.0.1:8080/
+ * @throws (rejects) Error naming the port when it cannot listen (e.g. EADDRINUSE), or the
+ *   manifest when the fixture manifest cannot be read.
+ */
+export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', isolation = true,
+  fixtures, wasmDir = path.join(ROOT, 'build', 'wasm') } = {}) {
+  const fixtureRoot = fixturesDir(fixtures);
+  const manifest = readManifest(fixtureRoot);
+  const manifestBody = readFileSync(manifest.path);
+  const headers = isolation ? ISOLATION_HEADERS : {};
+  const serveOptions = {
+    dev: true, // read files per request: a rebuilt wasm is served without a restart
+    dotfiles: false,
+    setHeaders(res) {
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    },
+  };
+  const mounts = [
+    ['/workers/', sirv(path.join(ROOT, 'workers'), serveOptions)],
+    ['/bench/', sirv(path.join(ROOT, 'bench'), serveOptions)],
+    ['/wasm/', sirv(wasmDir, serveOptions)],
+    ['/fixtures/', sirv(fixtureRoot, serveOptions)],
+    ['/vendor/chart.js/', sirv(path.join(ROOT, 'node_modules', 'chart.js', 'dist'), serveOptions)],
+    ['/', sirv(path.join(ROOT, 'web'), serveOptions)],
+  ];
+  const notFound = (res) => {
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', ...headers });
+    res.end('not found\n');
+  };
+
+  const server = http.createServer((req, res) => {
+    let pathname;
+    try {
+      pathname = new URL(req.url, 'http://localhost').pathname;
+      // A path whose decoded form climbs out of its mount is refused before any folder is read.
+      if (decodeURIComponent(pathname).split(/[\\/]/).includes('..')) return notFound(res);
+    } catch {
+      return notFound(res); // malformed URL or percent-encoding
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD', ...headers });
+      return res.end();
+    }
+    if (pathname === '/fixtures/manifest.json') {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
+      return res.end(req.method === 'HEAD' ? undefined : manifestBody);
+    }
+    const mount = mounts.find(([prefix]) => pathname.startsWith(prefix));
+    if (!mount) return notFound(res);
+    const [prefix, handler] = mount;
+    // sirv sees the path relative to its folder.
+    req.url = '/' + req.url.slice(prefix.length);
+    handler(req, res, () => notFound(res));
+  });
+
+  await new Promise((resolve, reject) => {
+    server.once('error', (err) => reject(new Error(`cannot serve on ${host}:${port}: ${err.message}`, { cause: err })));
+    server.listen(port, host, resolve);
+  });
+  const actualPort = server.address().port;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}/`,
+    port: actualPort,
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections?.();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+const USAGE = `usage: npm run serve -- [--port N] [--host ADDR] [--no-isolation] [--fixtures DIR]
+
+Serves the benchmark page on localhost, cross-origin isolated (COOP/COEP).
+  --port N         TCP port (default ${DEFAULT_PORT}; 0 picks a free port)
+  --host ADDR      interface to listen on (default 127.0.0.1)
+  --no-isolation   omit COOP/COEP: the page runs in its slower transferable-buffer mode
+  --fixtures DIR   fixture blocks (default ../shared/blocks-fixtures or IBD_FIXTURES)
+`;
+
+async function main() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string', default: String(DEFAULT_PORT) },
+        host: { type: 'string', default: '127.0.0.1' },
+        'no-isolation': { type: 'boolean', default: false },
+        fixtures: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (err) {
+    process.stderr.write(`serve: ${err.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port) || port > 65535) {
+    process.stderr.write(`serve: --port must be an integer from 0 to 65535, got "${values.port}"\n`);
+    process.exit(2);
+  }
+  try {
+    const { url } = await startServer({ port, host: values.host, isolation: !values['no-isolation'], fixtures: values.fixtures });
+    process.stdout.write(`ibd-wasm benchmark page: ${url}\n` +
+      `  ${values['no-isolation'] ? 'NOT cross-origin isolated (transferable buffers)' : 'cross-origin isolated (COOP same-origin, COEP require-corp)'}; Ctrl-C stops\n`);
+  } catch (err) {
+    process.stderr.write(`serve: ${err.message}\n`);
+    process.exit(1);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
