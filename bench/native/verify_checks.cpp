@@ -1,0 +1,147 @@
+// ibd_verify_checks <file.checks> [--rounds N]
+//
+// Verifies every record of a packed check file (layout: native/check_buffer.h; e.g. written by
+// ibd_dump_checks or by the Node benchmark from the same buffer it hands to the wasm workers)
+// with VerifyBatch (batch_verify.h) on this thread, the whole file as one batch, and prints one
+// JSON line on stdout:
+//   {"count": records, "valid": n, "invalid": n, "rounds": N,
+//    "seconds": [wall time of each timed round, s], "checks_per_second_median": count / median
+//    round time (null for an empty file), "verdicts_sha256": SHA-256 of the verdict bytes (one
+//    Verdict byte per record, check_buffer.h), lowercase hex}
+// so that native and wasm verification of the SAME buffer are timed in one run and their
+// verdicts compared by hash. A first, untimed pass counts the records (the file has no header:
+// VerifyBatch is given more records than can fit and must stop with a truncation exactly at the
+// end of the file) and warms the caches; N timed rounds follow (default 3, 1..1000). Not
+// measured: reading the file, threads (one core).
+// Exit status: 0 done (whatever the verdicts); 1 bad command line, unreadable file, malformed
+// record (stderr names the record index and byte offset, VerifyBatch's BatchStatus), or a
+// timed round whose verdicts differ from the first pass.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "batch_verify.h"
+#include "check_buffer.h"
+#include "file_bytes.h"
+#include "hex.h"
+#include "sha256.h"
+
+namespace {
+
+constexpr int kMaxRounds = 1000;
+
+const char* BatchErrorName(int error) {
+    switch (error) {
+        case 1: return "truncated record";
+        case 2: return "unknown check type";
+        case 3: return "lengths not allowed for its type";
+        default: return "malformed record";
+    }
+}
+
+int Usage(const std::string& problem) {
+    std::cerr << "ibd_verify_checks: " << problem << "\nusage: ibd_verify_checks <file.checks> [--rounds N]   (N 1.."
+              << kMaxRounds << ", default 3)\n";
+    return 1;
+}
+
+/** Parses a decimal round count in 1..kMaxRounds; false for anything else. */
+bool ParseRounds(const std::string& text, int& out) {
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    if (text.empty() || text.size() > 4 || !std::all_of(text.begin(), text.end(), digit)) return false;
+    out = std::stoi(text);
+    return out >= 1 && out <= kMaxRounds;
+}
+
+/** Median of `v` (sorted copy; mean of the middle two for an even count). */
+double Median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t m = v.size() / 2;
+    return v.size() % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string path;
+    int rounds = 3;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--rounds") {
+            if (i + 1 >= argc || !ParseRounds(argv[i + 1], rounds)) {
+                return Usage("--rounds needs an integer in 1.." + std::to_string(kMaxRounds));
+            }
+            ++i;
+        } else if (!arg.empty() && arg[0] == '-') {
+            return Usage("unknown option " + arg);
+        } else if (path.empty()) {
+            path = arg;
+        } else {
+            return Usage("one check file only, got a second: " + arg);
+        }
+    }
+    if (path.empty()) return Usage("no check file given");
+
+    std::vector<uint8_t> checks;
+    try {
+        checks = ibd::bench::ReadFileBytes(path);
+    } catch (const std::exception& e) {
+        std::cerr << "ibd_verify_checks: " << e.what() << "\n";
+        return 1;
+    }
+
+    // Counting pass: every record is at least kCheckHeaderSize bytes, so at most len / 36 fit;
+    // one more is asked for, and a well-formed file ends with a truncation at its last byte.
+    const size_t max_records = checks.size() / ibd::kCheckHeaderSize;
+    if (max_records >= UINT32_MAX) {
+        std::cerr << "ibd_verify_checks: " << path << ": too large (" << checks.size() << " bytes)\n";
+        return 1;
+    }
+    std::vector<uint8_t> first(max_records + 1);
+    const ibd::BatchStatus scan =
+        ibd::VerifyBatch(checks.data(), checks.size(), static_cast<uint32_t>(max_records + 1), first.data());
+    if (scan.error != 1 || scan.error_offset != checks.size()) {
+        std::cerr << "ibd_verify_checks: " << path << ": record " << scan.error_record << " at byte "
+                  << scan.error_offset << ": " << BatchErrorName(scan.error) << " (layout: native/check_buffer.h)\n";
+        return 1;
+    }
+    const uint32_t count = scan.error_record;
+    first.resize(count);
+
+    std::vector<uint8_t> verdicts(count);
+    std::vector<double> seconds;
+    for (int r = 0; r < rounds; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const ibd::BatchStatus status = ibd::VerifyBatch(checks.data(), checks.size(), count, verdicts.data());
+        const auto t1 = std::chrono::steady_clock::now();
+        seconds.push_back(std::chrono::duration<double>(t1 - t0).count());
+        if (status.error != 0 || verdicts != first) {
+            std::cerr << "ibd_verify_checks: " << path << ": timed round " << (r + 1)
+                      << " does not reproduce the first pass's verdicts\n";
+            return 1;
+        }
+    }
+
+    const uint32_t valid = static_cast<uint32_t>(
+        std::count(first.begin(), first.end(), static_cast<uint8_t>(ibd::Verdict::kValid)));
+    const double median = Median(seconds);
+    nlohmann::ordered_json out = {
+        {"count", count},
+        {"valid", valid},
+        {"invalid", count - valid},
+        {"rounds", rounds},
+        {"seconds", seconds},
+        {"checks_per_second_median", nullptr},
+        {"verdicts_sha256", ibd::HexEncode(ibd::Sha256Hash(first.data(), first.size()))},
+    };
+    if (count > 0 && median > 0) out["checks_per_second_median"] = count / median;
+    std::cout << out.dump() << "\n";
+    return 0;
+}

@@ -1,0 +1,154 @@
+// The native anchor tools (bench/native/): ibd_verify_checks reproduces the engine's verdicts on
+// a real block's checks and reports them in its documented JSON shape, refuses bad files with
+// the record and byte offset at fault; ibd_native_bench registers every documented benchmark on
+// the fixtures, writes well-formed JSON, and names a missing fixtures folder. No timing is
+// asserted (benchmarks are not tests): only values, counts and shapes.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+
+import { fixturesDir, loadBlocks, readManifest } from '../blocks-fixtures/loader.mjs';
+import { ensureNativeTools, NATIVE_BENCH, VERIFY_CHECKS } from '../scripts/bench-native.mjs';
+import { walkChecks } from '../workers/job-buffer.mjs';
+import { nativeDump } from './support/native-tool.mjs';
+
+if (!existsSync(NATIVE_BENCH) || !existsSync(VERIFY_CHECKS)) ensureNativeTools();
+
+/** Runs a tool; resolves to { code, stdout, stderr } whatever its exit code. */
+async function runTool(tool, args, env = process.env) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(tool, args, { env, timeout: 120_000, maxBuffer: 64 << 20 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    if (typeof err.code !== 'number') throw err;
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+let tmp;
+before(async () => { tmp = await mkdtemp(path.join(os.tmpdir(), 'ibd-native-bench-')); });
+after(async () => { await rm(tmp, { recursive: true, force: true }); });
+
+// 866342: ECDSA and Schnorr checks, some failing (CHECKMULTISIG trials); 403200: 3 rounds.
+for (const height of [866342, 403200]) {
+  test(`ibd_verify_checks on block ${height}'s final checks: the engine's verdicts, documented JSON`, async () => {
+    const [block] = await loadBlocks(fixturesDir(), { heights: [height] });
+    const { checks, verdicts } = await nativeDump(block);
+    const file = path.join(tmp, `${height}.checks`);
+    await writeFile(file, checks);
+
+    const r = await runTool(VERIFY_CHECKS, [file, '--rounds', '2']);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trim().split('\n');
+    assert.equal(lines.length, 1, 'one JSON line');
+    const out = JSON.parse(lines[0]);
+    assert.deepEqual(Object.keys(out),
+      ['count', 'valid', 'invalid', 'rounds', 'seconds', 'checks_per_second_median', 'verdicts_sha256']);
+    const valid = verdicts.filter((v) => v === 1).length;
+    assert.equal(out.count, walkChecks(checks).count);
+    assert.equal(out.count, verdicts.length);
+    assert.equal(out.valid, valid);
+    assert.equal(out.invalid, verdicts.length - valid);
+    assert.ok(out.invalid > 0, 'the sample includes failing checks');
+    assert.equal(out.rounds, 2);
+    assert.equal(out.seconds.length, 2);
+    assert.ok(out.seconds.every((s) => Number.isFinite(s) && s > 0));
+    assert.ok(Number.isFinite(out.checks_per_second_median) && out.checks_per_second_median > 0);
+    assert.equal(out.verdicts_sha256, sha256(verdicts), 'verdict bytes equal the engine validation\'s');
+  });
+}
+
+test('ibd_verify_checks refuses a truncated file, naming the record and its byte offset', async () => {
+  const [block] = await loadBlocks(fixturesDir(), { heights: [403200] });
+  const { checks } = await nativeDump(block);
+  const { offsets } = walkChecks(checks);
+  const cut = offsets[7] + 40;  // inside record 7's body
+  const file = path.join(tmp, 'truncated.checks');
+  await writeFile(file, checks.subarray(0, cut));
+  const r = await runTool(VERIFY_CHECKS, [file]);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, new RegExp(`record 7 at byte ${offsets[7]}: truncated record`));
+});
+
+test('ibd_verify_checks refuses an unknown check type, a missing file and a bad --rounds', async () => {
+  const file = path.join(tmp, 'bad-type.checks');
+  const record = Buffer.alloc(36 + 33 + 70);
+  record[0] = 7;  // no such CheckType
+  record[1] = 33;
+  record.writeUInt16LE(70, 2);
+  await writeFile(file, record);
+  const badType = await runTool(VERIFY_CHECKS, [file]);
+  assert.equal(badType.code, 1);
+  assert.match(badType.stderr, /record 0 at byte 0: unknown check type/);
+
+  const missing = await runTool(VERIFY_CHECKS, [path.join(tmp, 'none.checks')]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /cannot open .*none\.checks/);
+
+  for (const rounds of ['0', 'x', '1001']) {
+    const r = await runTool(VERIFY_CHECKS, [file, '--rounds', rounds]);
+    assert.equal(r.code, 1, `--rounds ${rounds}`);
+    assert.match(r.stderr, /--rounds needs an integer in 1\.\.1000/);
+  }
+});
+
+test('ibd_verify_checks on an empty file: no records, no rate', async () => {
+  const file = path.join(tmp, 'empty.checks');
+  await writeFile(file, Buffer.alloc(0));
+  const r = await runTool(VERIFY_CHECKS, [file, '--rounds', '1']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.count, 0);
+  assert.equal(out.checks_per_second_median, null);
+  assert.equal(out.verdicts_sha256, sha256(Buffer.alloc(0)));
+});
+
+test('ibd_native_bench registers every documented benchmark, one BM_ValidateBlock per fixture block', async () => {
+  const r = await runTool(NATIVE_BENCH, ['--benchmark_list_tests=true']);
+  assert.equal(r.code, 0, r.stderr);
+  const names = r.stdout.trim().split('\n');
+  const heights = readManifest(fixturesDir()).blocks.map((b) => b.height);
+  const expected = [
+    'BM_EcdsaVerify/secp256k1',
+    ...[1, 16, 256, 4096].map((n) => `BM_VerifyBatch/ecdsa/${n}`),
+    'BM_SchnorrVerify/secp256k1',
+    ...[1, 16, 256, 4096].map((n) => `BM_VerifyBatch/schnorr/${n}`),
+    'BM_Sighash/legacy', 'BM_Sighash/bip143', 'BM_Sighash/bip341',
+    'BM_SighashPrecompute/bip143', 'BM_SighashPrecompute/bip341',
+    ...heights.map((h) => `BM_ValidateBlock/${h}`),
+  ];
+  assert.deepEqual(names, expected);
+});
+
+test('ibd_native_bench --benchmark_format=json: well-formed report with per-signature and per-byte counters', async () => {
+  const r = await runTool(NATIVE_BENCH, ['--benchmark_format=json', '--benchmark_min_time=0.01',
+    '--benchmark_filter=^(BM_VerifyBatch/schnorr/16|BM_Sighash/bip143|BM_ValidateBlock/170)$']);
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.context.fixtures, fixturesDir());
+  const byName = Object.fromEntries(report.benchmarks.map((b) => [b.name, b]));
+  assert.deepEqual(Object.keys(byName).sort(), ['BM_Sighash/bip143', 'BM_ValidateBlock/170', 'BM_VerifyBatch/schnorr/16']);
+  for (const b of report.benchmarks) {
+    assert.equal(b.error_occurred, undefined, `${b.name}: ${b.error_message}`);
+    assert.ok(b.items_per_second > 0, `${b.name} items_per_second`);
+  }
+  assert.ok(byName['BM_VerifyBatch/schnorr/16'].per_sig > 0);
+  assert.ok(byName['BM_Sighash/bip143'].bytes_per_second > 0);
+  assert.match(byName['BM_ValidateBlock/170'].label, /^1 checks, 1 inputs$/);
+});
+
+test('ibd_native_bench with a missing fixtures folder: a clear error, exit 1', async () => {
+  const missing = path.join(tmp, 'no-fixtures');
+  const r = await runTool(NATIVE_BENCH, ['--benchmark_list_tests=true'], { ...process.env, IBD_FIXTURES: missing });
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, new RegExp(`fixtures folder ${missing} not found: set IBD_FIXTURES`));
+});
