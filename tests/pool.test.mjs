@@ -1,27 +1,35 @@
 // The verify pool (workers/pool.mjs) over real worker_threads running a fake engine
 // (tests/support/fake-engine.mjs: valid iff msg32[0] is even): verdicts come back in input
 // order, concurrent calls stay separate, failures reject naming the worker, nothing hangs.
+// Every pool test runs on both transports (shared ring and transferred buffers); then what
+// each transport puts in a message, malformed replies, workers whose engine or script does not
+// load, and the real wasm workers' memory over maximum-size batches.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { fixturesDir } from '../blocks-fixtures/loader.mjs';
-import { createBatchVerifier } from '../workers/batch-verifier.mjs';
+import { createBatchVerifier, MAX_RECORD_BYTES } from '../workers/batch-verifier.mjs';
 import { loadEngine } from '../workers/engine.mjs';
 import { CheckType, concatChecks, encodeCheck, walkChecks } from '../workers/job-buffer.mjs';
 import { nodeHost } from '../workers/node-host.mjs';
-import { createPool, MAX_WORKERS } from '../workers/pool.mjs';
+import { createPool, MAX_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
 import { createFakeEngine } from './support/fake-engine.mjs';
 import { prng, randomChecks } from './support/random-checks.mjs';
 import { validateFixture } from './support/wasm.mjs';
 
 const FAKE_WORKER = new URL('./support/fake-verify-worker.mjs', import.meta.url);
-const fakePool = (workers, workerData = {}) =>
-  createPool({ workers, host: nodeHost({ workerUrl: FAKE_WORKER, workerData }) });
+const fakePool = (workers, transport, workerData = {}) =>
+  createPool({ workers, transport, host: nodeHost({ workerUrl: FAKE_WORKER, workerData }) });
+// Registers the test `fn(transport, t)` once per transport.
+const poolTest = (name, fn) => {
+  for (const transport of ['shared', 'transfer']) test(`${name} [${transport}]`, (t) => fn(transport, t));
+};
 const expectedVerdicts = (msgFirstBytes) => Uint8Array.from(msgFirstBytes, (b) => (b % 2 === 0 ? 1 : 0));
 
-test('verdicts come back in input order across 2 workers and many batches', async () => {
-  const pool = fakePool(2);
+poolTest('verdicts come back in input order across 2 workers and many batches', async (transport) => {
+  const pool = fakePool(2, transport);
   try {
     const infos = await pool.ready();
     assert.deepEqual(infos.map((i) => i.variant), ['fake', 'fake']);
@@ -36,8 +44,8 @@ test('verdicts come back in input order across 2 workers and many batches', asyn
   }
 });
 
-test('concurrent verify calls each get their own verdicts', async () => {
-  const pool = fakePool(2);
+poolTest('concurrent verify calls each get their own verdicts', async (transport) => {
+  const pool = fakePool(2, transport);
   try {
     const a = randomChecks(3000, 2);
     const b = randomChecks(1234, 3);
@@ -49,8 +57,8 @@ test('concurrent verify calls each get their own verdicts', async () => {
   }
 });
 
-test('a malformed buffer rejects naming record and byte offset; the pool still works', async () => {
-  const pool = fakePool(1);
+poolTest('a malformed buffer rejects naming record and byte offset; the pool still works', async (transport) => {
+  const pool = fakePool(1, transport);
   try {
     const { checks } = randomChecks(10, 4);
     await assert.rejects(pool.verify(checks.subarray(0, checks.length - 1)), /check record 9 at byte \d+: truncated/);
@@ -61,8 +69,8 @@ test('a malformed buffer rejects naming record and byte offset; the pool still w
   }
 });
 
-test('a batch that crashes its worker every time fails its job alone after 3 attempts', async () => {
-  const pool = fakePool(2);
+poolTest('a batch that crashes its worker every time fails its job alone after 3 attempts', async (transport) => {
+  const pool = fakePool(2, transport);
   try {
     await pool.ready();
     const { checks, msgFirstBytes } = randomChecks(20, 6);
@@ -80,8 +88,8 @@ test('a batch that crashes its worker every time fails its job alone after 3 att
   }
 });
 
-test('a worker that fails to load rejects ready() and verify() instead of hanging', async () => {
-  const pool = fakePool(1, { failOnLoad: true });
+poolTest('a worker that fails to load rejects ready() and verify() instead of hanging', async (transport) => {
+  const pool = fakePool(1, transport, { failOnLoad: true });
   try {
     const pending = pool.verify(randomChecks(5, 7).checks);
     await assert.rejects(pool.ready(), /verify worker 0 of 1 failed: fake engine failed to load/);
@@ -91,8 +99,8 @@ test('a worker that fails to load rejects ready() and verify() instead of hangin
   }
 });
 
-test('close() rejects pending work; bad worker counts are refused', async () => {
-  const pool = fakePool(1);
+poolTest('close() rejects pending work; bad worker counts are refused', async (transport) => {
+  const pool = fakePool(1, transport);
   const pending = assert.rejects(pool.verify(randomChecks(2000, 8).checks, { batchSize: 1 }), /verify pool closed/);
   await pool.close();
   await pending;
@@ -132,8 +140,8 @@ function bufferAt(checks, offset) {
   return buf;
 }
 
-test('a Buffer at a non-zero offset gives the verdicts of a copy and stays intact', async () => {
-  const pool = fakePool(2);
+poolTest('a Buffer at a non-zero offset gives the verdicts of a copy and stays intact', async (transport) => {
+  const pool = fakePool(2, transport);
   try {
     const { checks, msgFirstBytes } = randomChecks(500, 21);
     const buf = bufferAt(checks, 13);
@@ -152,8 +160,8 @@ test('a Buffer at a non-zero offset gives the verdicts of a copy and stays intac
   }
 });
 
-test('checks that are not a Uint8Array reject with a TypeError', async () => {
-  const pool = fakePool(1);
+poolTest('checks that are not a Uint8Array reject with a TypeError', async (transport) => {
+  const pool = fakePool(1, transport);
   try {
     const { checks } = randomChecks(4, 22);
     const bad = [checks.buffer.slice(0), new DataView(checks.buffer.slice(0)), new Uint16Array(4),
@@ -167,7 +175,7 @@ test('checks that are not a Uint8Array reject with a TypeError', async () => {
   }
 });
 
-test('a batch that cannot be sent fails its job and frees the worker', async () => {
+poolTest('a batch that cannot be sent fails its job and frees the worker', async (transport) => {
   const inner = nodeHost({ workerUrl: FAKE_WORKER });
   let posts = 0;
   const host = {
@@ -176,7 +184,7 @@ test('a batch that cannot be sent fails its job and frees the worker', async () 
       return { ...ep, post: (msg, transfer) => { if (++posts === 1) throw new Error('injected DataCloneError'); ep.post(msg, transfer); } };
     },
   };
-  const pool = createPool({ workers: 1, host });
+  const pool = createPool({ workers: 1, transport, host });
   try {
     await pool.ready();
     await assert.rejects(pool.verify(randomChecks(5, 23).checks), /could not send the batch of 5 records starting at record 0 to verify worker 0: injected/);
@@ -207,7 +215,7 @@ function faultHost(workerData, onPost = () => {}) {
   };
 }
 
-test('workers killed at random points over 200 batches lose no batch; the pool stays usable', async () => {
+poolTest('workers killed at random points over 200 batches lose no batch; the pool stays usable', async (transport) => {
   const next = prng(25);
   let kills = 0;
   const host = faultHost({ counter: sharedCounter(), faults: { 17: 'exit', 43: 'throw', 71: 'trap', 120: 'exit' } }, (ep) => {
@@ -218,7 +226,7 @@ test('workers killed at random points over 200 batches lose no batch; the pool s
   });
   // About 1 post in 6 is killed, so a batch being killed 3 times in a row is likely over 200
   // batches: the attempt limit is raised here (it is tested on its own below).
-  const pool = createPool({ workers: 3, host, maxAttempts: 20 });
+  const pool = createPool({ workers: 3, transport, host, maxAttempts: 20 });
   try {
     await pool.ready();
     const { checks, msgFirstBytes } = randomChecks(6000, 26);
@@ -235,8 +243,8 @@ test('workers killed at random points over 200 batches lose no batch; the pool s
   }
 });
 
-test('a deterministically trapping batch fails alone after 3 attempts; a concurrent job completes', async () => {
-  const pool = createPool({ workers: 2, host: faultHost({ trapMarker: true }) });
+poolTest('a deterministically trapping batch fails alone after 3 attempts; a concurrent job completes', async (transport) => {
+  const pool = createPool({ workers: 2, transport, host: faultHost({ trapMarker: true }) });
   try {
     await pool.ready();
     const bad = randomChecks(40, 28);
@@ -257,9 +265,9 @@ test('a deterministically trapping batch fails alone after 3 attempts; a concurr
   }
 });
 
-test('a hung worker is timed out, replaced, and its batch completes elsewhere', async () => {
+poolTest('a hung worker is timed out, replaced, and its batch completes elsewhere', async (transport) => {
   const host = faultHost({ counter: sharedCounter(), faults: { 3: 'hang' } });
-  const pool = createPool({ workers: 2, host, batchTimeoutMs: 300, recordTimeoutMs: 0 });
+  const pool = createPool({ workers: 2, transport, host, batchTimeoutMs: 300, recordTimeoutMs: 0 });
   try {
     await pool.ready();
     const { checks, msgFirstBytes } = randomChecks(400, 30);
@@ -274,15 +282,27 @@ test('a hung worker is timed out, replaced, and its batch completes elsewhere', 
   }
 });
 
-test('wasm engine: a Buffer view and a trapped worker give the single-threaded verdicts', async (t) => {
-  const dir = path.join(fixturesDir(), 'mainnet', '866342');
-  if (!existsSync(dir)) return t.skip(`no fixture block at ${dir}`);
+// The wasm engine and fixture block `height` validated on this thread, or null (and `t`
+// skipped) when the block is not there.
+async function fixtureBlock(t, height) {
+  const dir = path.join(fixturesDir(), 'mainnet', String(height));
+  if (!existsSync(dir)) {
+    t.skip(`no fixture block at ${dir}`);
+    return null;
+  }
   const engine = await loadEngine('simd');
   const res = await validateFixture(engine, {
     block: new Uint8Array(readFileSync(path.join(dir, 'block.raw'))),
-    spentOutputsJson: readFileSync(path.join(dir, 'spent_outputs.json'), 'utf8'), hash: '', height: 866342,
+    spentOutputsJson: readFileSync(path.join(dir, 'spent_outputs.json'), 'utf8'), hash: '', height,
   });
   assert.ok(res.valid, res.error);
+  return { engine, res };
+}
+
+poolTest('wasm engine: a Buffer view and a trapped worker give the single-threaded verdicts', async (transport, t) => {
+  const fixture = await fixtureBlock(t, 866342);
+  if (!fixture) return;
+  const { engine, res } = fixture;
   const walked = walkChecks(res.checks);
   const checks = res.checks.slice(0, walked.offsets[Math.min(walked.count, 3000)]);
   const count = walkChecks(checks).count;
@@ -293,20 +313,20 @@ test('wasm engine: a Buffer view and a trapped worker give the single-threaded v
   assert.ok(single.subarray(0, half).includes(1) && !single.subarray(half).includes(1));
   const buf = bufferAt(checks, 4099);
   const whole = new Uint8Array(buf.buffer).slice();
-  const pool = createPool({ workers: 2, host: faultHost({ variant: 'simd', counter: sharedCounter(), faults: { 2: 'trap' } }) });
+  const pool = createPool({ workers: 2, transport, host: faultHost({ variant: 'simd', counter: sharedCounter(), faults: { 2: 'trap' } }) });
   try {
     assert.deepEqual(await pool.verify(buf, { batchSize: 400 }), single);
     assert.equal(pool.replacements, 1, 'the trapped worker was replaced');
     assert.deepEqual(new Uint8Array(buf.buffer), whole);
     const tail = buf.subarray(w.offsets[half]); // Buffer view deep into a shared ArrayBuffer
-    assert.deepEqual(await pool.verify(tail, { batchSize: 100000 }), single.subarray(half));
+    assert.deepEqual(await pool.verify(tail, { batchSize: 8192 }), single.subarray(half));
   } finally {
     await pool.close();
   }
 });
 
-test('onProgress reports the records verified so far, increasing up to the total', async () => {
-  const pool = fakePool(2);
+poolTest('onProgress reports the records verified so far, increasing up to the total', async (transport) => {
+  const pool = fakePool(2, transport);
   try {
     const { checks, msgFirstBytes } = randomChecks(1000, 3);
     const seen = [];
@@ -318,6 +338,166 @@ test('onProgress reports the records verified so far, increasing up to the total
     // A throwing callback does not disturb the verification.
     const again = await pool.verify(checks, { batchSize: 500, onProgress: () => { throw new Error('display'); } });
     assert.deepEqual(again, verdicts);
+  } finally {
+    await pool.close();
+  }
+});
+
+// ---- transports ----
+
+// A host running the fake worker that records each batch message (its keys, and the buffers
+// it carries and transfers, noted before the transfer detaches them) and each batch reply.
+function recordingHost() {
+  const inner = nodeHost({ workerUrl: FAKE_WORKER });
+  const sent = [];
+  const replies = [];
+  return {
+    sent,
+    replies,
+    spawn(i, cb) {
+      const ep = inner.spawn(i, { ...cb, onMessage: (msg) => { if (msg?.id) replies.push(msg); cb.onMessage(msg); } });
+      return {
+        ...ep,
+        post: (msg, transfer) => {
+          sent.push({ worker: i, keys: Object.keys(msg).sort(), ring: msg.ring, checks: msg.checks, transfer: [...transfer] });
+          ep.post(msg, transfer);
+        },
+      };
+    },
+  };
+}
+
+test('shared transport: messages carry offsets and the ring once per worker; workers read it in place', async () => {
+  const host = recordingHost();
+  const pool = createPool({ workers: 2, host });
+  try {
+    assert.equal(pool.transport, 'shared', "'auto' under Node");
+    await pool.ready(); // both workers take part from the first dispatch
+    const a = randomChecks(3000, 40);
+    const b = randomChecks(700, 41);
+    assert.deepEqual(await pool.verify(a.checks, { batchSize: 100 }), expectedVerdicts(a.msgFirstBytes));
+    assert.deepEqual(await pool.verify(b.checks, { batchSize: 64 }), expectedVerdicts(b.msgFirstBytes));
+    assert.ok(host.sent.length >= 30 + 11);
+    const withRing = host.sent.filter((s) => s.ring);
+    assert.deepEqual(withRing.map((s) => s.worker).sort(), [0, 1], 'the ring goes once to each worker, reused by the second job');
+    assert.ok(withRing[0].ring instanceof SharedArrayBuffer);
+    assert.equal(withRing[0].ring, withRing[1].ring);
+    for (const s of host.sent) {
+      assert.deepEqual(s.keys.filter((k) => k !== 'ring'), ['count', 'id', 'length', 'offset']);
+      assert.deepEqual(s.transfer, []);
+    }
+    assert.equal(host.replies.length, host.sent.length);
+    for (const r of host.replies) {
+      assert.deepEqual(Object.keys(r).sort(), ['heapBytes', 'id', 'seen', 'status'], 'no verdicts in the reply: they are in the ring');
+      assert.equal(r.seen.records, 'SharedArrayBuffer', 'the worker read the records in place');
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
+test('transfer transport: each message transfers its own records, each reply its verdicts', async () => {
+  const host = recordingHost();
+  const pool = createPool({ workers: 2, host, transport: 'transfer' });
+  try {
+    assert.equal(pool.transport, 'transfer');
+    const { checks, msgFirstBytes } = randomChecks(2000, 42);
+    assert.deepEqual(await pool.verify(checks, { batchSize: 100 }), expectedVerdicts(msgFirstBytes));
+    assert.equal(host.sent.length, 20);
+    for (const s of host.sent) {
+      assert.deepEqual(s.keys, ['checks', 'count', 'id']);
+      assert.deepEqual(s.transfer, [s.checks]);
+      assert.equal(s.checks.byteLength, 0, 'transferred (detached here)');
+    }
+    for (const r of host.replies) {
+      assert.ok(r.verdicts instanceof ArrayBuffer);
+      assert.equal(r.seen.records, 'ArrayBuffer');
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
+test('transport and batch size limits are checked', async () => {
+  assert.throws(() => createPool({ workers: 1, transport: 'smoke' }), /transport must be one of auto, shared, transfer, got "smoke"/);
+  const pool = fakePool(1, 'auto');
+  try {
+    const { checks, msgFirstBytes } = randomChecks(MAX_BATCH_SIZE + 5, 43);
+    await assert.rejects(pool.verify(checks, { batchSize: MAX_BATCH_SIZE + 1 }), /batch size must be at most 8192 records/);
+    assert.deepEqual(await pool.verify(checks, { batchSize: MAX_BATCH_SIZE }), expectedVerdicts(msgFirstBytes));
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a wasm worker that cannot load its engine rejects naming the worker and the reason', async () => {
+  const pool = createPool({ workers: 1, variant: 'simd-avx' });
+  try {
+    await assert.rejects(pool.ready(), /^Error: verify worker 0 of 1 failed to load: unknown wasm variant "simd-avx"/);
+    await assert.rejects(pool.verify(randomChecks(3, 44).checks), /failed to load: unknown wasm variant/);
+  } finally {
+    await pool.close();
+  }
+});
+
+poolTest('wasm workers: memory sized up front does not grow over maximum-size batches', async (transport, t) => {
+  const fixture = await fixtureBlock(t, 170);
+  if (!fixture) return;
+  const block170 = fixture.res;
+  assert.deepEqual(block170.verdicts, Uint8Array.of(1)); // its one check, valid
+  // The largest record: a 255-byte pubkey and a 520-byte ECDSA signature (invalid).
+  const largest = encodeCheck({ type: CheckType.ECDSA, msg32: new Uint8Array(32).fill(7), pubkey: new Uint8Array(255).fill(2), sig: new Uint8Array(520).fill(0x30) });
+  assert.equal(largest.length, MAX_RECORD_BYTES);
+  const n = 2 * MAX_BATCH_SIZE; // two maximum batches: one per worker
+  const checks = concatChecks([block170.checks, ...Array(n - 1).fill(largest)]);
+  const expected = new Uint8Array(n);
+  expected[0] = 1;
+  const pool = createPool({ workers: 2, variant: 'simd', transport });
+  try {
+    await pool.ready();
+    const atStart = pool.heapBytes;
+    assert.deepEqual(atStart, [16 << 20, 16 << 20], 'INITIAL_MEMORY (wasm/CMakeLists.txt), with the job region reserved');
+    for (let round = 0; round < 4; round++) {
+      assert.deepEqual(await pool.verify(checks, { batchSize: MAX_BATCH_SIZE }), expected);
+      assert.deepEqual(pool.heapBytes, atStart, `round ${round}`);
+    }
+  } finally {
+    await pool.close();
+  }
+});
+
+poolTest('a malformed reply retires its worker and the batch is verified again', async (transport) => {
+  const inner = nodeHost({ workerUrl: FAKE_WORKER });
+  let replies = 0;
+  const host = {
+    spawn: (i, cb) => inner.spawn(i, {
+      ...cb,
+      onMessage: (msg) => {
+        if (msg?.id && ++replies === 2) delete msg.status; // the second batch's reply
+        if (msg?.id && replies === 3) msg.verdicts = new ArrayBuffer(1); // wrong length (shared: ignored)
+        cb.onMessage(msg);
+      },
+    }),
+  };
+  const pool = createPool({ workers: 1, transport, host });
+  try {
+    const { checks, msgFirstBytes } = randomChecks(100, 45);
+    assert.deepEqual(await pool.verify(checks, { batchSize: 10 }), expectedVerdicts(msgFirstBytes));
+    assert.equal(pool.replacements, transport === 'shared' ? 1 : 2);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a worker script that is not there rejects naming the file', async () => {
+  const missing = new URL('./support/no-such-verify-worker.mjs', import.meta.url);
+  const pool = createPool({ workers: 2, host: nodeHost({ workerUrl: missing }) });
+  try {
+    await assert.rejects(pool.ready(), (err) => {
+      assert.match(err.message, /^verify worker \d of 2 failed: /);
+      assert.ok(err.message.includes(fileURLToPath(missing)), err.message);
+      return true;
+    });
   } finally {
     await pool.close();
   }

@@ -1,8 +1,9 @@
-// The Node.js host for the verify pool: one worker_threads Worker per slot. This is the only
-// host-specific part of the pool; a Web Worker host implements the same interface.
+// The Node.js host for the verify pool: one worker_threads Worker per slot. This and
+// web-host.mjs (module Web Workers) are the only host-specific parts of the pool.
 //
-// Host interface (used by pool.mjs):
+// Host interface (used by verify-pool.mjs):
 //   host.spawn(index, { onMessage(msg), onError(err), onExit(code) }) -> endpoint
+//                                  onExit: hosts whose workers can exit on their own (Node)
 //   endpoint.post(msg, transfer)   send one message, transferring the listed ArrayBuffers
 //   endpoint.ref() / unref()       keep / stop keeping the process alive for this worker
 //                                  (no-ops where the host has no such notion, e.g. browsers)

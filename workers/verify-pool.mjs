@@ -1,20 +1,38 @@
 // The verify pool's logic, independent of the host: N workers, each with its own wasm
 // instance. verify() splits a packed check buffer into batches (job-buffer.mjs), hands each
 // batch to an idle worker, and puts the verdicts back in input order. Workers are created by a
-// host (node-host.mjs: worker_threads; a Web Worker host implements the same interface), so
-// this file imports nothing host-specific. Node callers use pool.mjs.
+// host (node-host.mjs: worker_threads; web-host.mjs: module Web Workers; same interface), so
+// this file imports nothing host-specific. Node callers use pool.mjs, browsers web-pool.mjs.
+//
+// Transports (protocol: batch-verifier.mjs). 'shared': verify() copies each batch once into a
+// region of a SharedArrayBuffer ring (job-ring.mjs); a batch message carries only its offsets
+// (and the ring's buffer the first time a worker sees it); the worker reads the records in
+// place and writes the verdicts back into the region, and its reply carries only the status.
+// 'transfer' (a page that is not cross-origin isolated has no SharedArrayBuffer): verify()
+// copies each batch into its own ArrayBuffer, kept for retries; each send transfers a copy of
+// it and the verdicts come back as a transferred ArrayBuffer. Neither path structured-clones
+// anything per signature. A region is freed when its batch completes or its job fails, but not
+// while a worker may still be writing into it: a batch in flight keeps its region until the
+// reply, and a worker terminated while holding one retires the ring's buffer (a retry reads
+// the same region; no later batch is placed where the dying worker may write).
 //
 // Fault handling: a worker that dies while verifying a batch (exit, uncaught exception, wasm
 // trap reported as an `error` reply, no reply before the batch deadline) is terminated and
 // replaced by a new worker, and its batch goes back to the front of the queue. A batch is
 // tried at most `maxAttempts` times; a batch that exhausts them fails its own job only. A
 // malformed record (verifyBatch status error != 0) fails its job at once and the worker stays.
+import { MAX_BATCH_RECORDS } from './batch-verifier.mjs';
 import { splitBatches, walkChecks } from './job-buffer.mjs';
+import { JobRing } from './job-ring.mjs';
 
 /** Largest accepted worker count. */
 export const MAX_WORKERS = 256;
 /** Default records per worker message (DESIGN.md: ~2,048 scales 2 workers 2.03-2.06x). */
 export const DEFAULT_BATCH_SIZE = 2048;
+/** Largest accepted batchSize, in records: each worker's job region is sized for it up front. */
+export const MAX_BATCH_SIZE = MAX_BATCH_RECORDS;
+/** Values of the `transport` option. */
+export const TRANSPORTS = Object.freeze(['auto', 'shared', 'transfer']);
 /** Default fixed part of a batch's deadline, in milliseconds. */
 export const DEFAULT_BATCH_TIMEOUT_MS = 60_000;
 /** Default per-record allowance added to a batch's deadline, in milliseconds per record. */
@@ -28,6 +46,15 @@ const typedArrayName = Object.getOwnPropertyDescriptor(
   Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
 const copyBytes = (bytes, begin, end) => Uint8Array.prototype.slice.call(bytes, begin, end);
 
+/**
+ * Whether batches can travel through shared memory here: SharedArrayBuffer exists and, in a
+ * browser, the document is cross-origin isolated (always true in Node).
+ * @returns {boolean}
+ */
+export function sharedMemoryUsable() {
+  return typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated !== false;
+}
+
 const checkPositive = (name, v, integer) => {
   if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v) || (integer && !Number.isInteger(v))) {
     throw new RangeError(`${name} must be a positive ${integer ? 'integer' : 'finite number'}, got ${v}`);
@@ -38,29 +65,41 @@ const checkPositive = (name, v, integer) => {
 export class VerifyPool {
   /**
    * Starts `workers` workers through `host` (they load their wasm in the background).
-   * @param {{workers: number, host: {spawn: Function}, batchTimeoutMs?: number,
-   *   recordTimeoutMs?: number, maxAttempts?: number}} options workers: 1..MAX_WORKERS;
-   *   host: see node-host.mjs for the interface; a batch of n records that gets no reply within
-   *   batchTimeoutMs + n * recordTimeoutMs milliseconds (defaults 60,000 and 2) has its worker
-   *   terminated, replaced and the batch retried; maxAttempts (default 3) bounds the tries of
-   *   one batch.
-   * @throws RangeError when `workers` is not an integer in 1..MAX_WORKERS, or a timeout /
-   *   maxAttempts is not positive (maxAttempts: a positive integer).
+   * @param {{workers: number, host: {spawn: Function}, transport?: 'auto'|'shared'|'transfer',
+   *   batchTimeoutMs?: number, recordTimeoutMs?: number, maxAttempts?: number}} options
+   *   workers: 1..MAX_WORKERS; host: see node-host.mjs for the interface; transport: how
+   *   batches travel (file header): 'auto' (default) is 'shared' when sharedMemoryUsable(),
+   *   else 'transfer'; a batch of n records that gets no reply within batchTimeoutMs + n *
+   *   recordTimeoutMs milliseconds (defaults 60,000 and 2) has its worker terminated, replaced
+   *   and the batch retried; maxAttempts (default 3) bounds the tries of one batch.
+   * @throws RangeError when `workers` is not an integer in 1..MAX_WORKERS, transport is not one
+   *   of TRANSPORTS, or a timeout / maxAttempts is not positive (maxAttempts: a positive
+   *   integer); Error when transport is 'shared' and sharedMemoryUsable() is false.
    */
-  constructor({ workers, host, batchTimeoutMs = DEFAULT_BATCH_TIMEOUT_MS,
+  constructor({ workers, host, transport = 'auto', batchTimeoutMs = DEFAULT_BATCH_TIMEOUT_MS,
     recordTimeoutMs = DEFAULT_RECORD_TIMEOUT_MS, maxAttempts = DEFAULT_MAX_ATTEMPTS }) {
     if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
       throw new RangeError(`workers must be an integer from 1 to ${MAX_WORKERS}, got ${workers}`);
+    }
+    if (!TRANSPORTS.includes(transport)) {
+      throw new RangeError(`transport must be one of ${TRANSPORTS.join(', ')}, got ${JSON.stringify(transport)}`);
+    }
+    if (transport === 'shared' && !sharedMemoryUsable()) {
+      throw new Error("transport 'shared' needs SharedArrayBuffer, which this context does not allow " +
+        '(a page must be cross-origin isolated: COOP same-origin and COEP require-corp)');
     }
     checkPositive('batchTimeoutMs', batchTimeoutMs, false);
     if (recordTimeoutMs !== 0) checkPositive('recordTimeoutMs', recordTimeoutMs, false);
     checkPositive('maxAttempts', maxAttempts, true);
     this.size = workers;
+    /** How batches travel to the workers: 'shared' or 'transfer' (file header). */
+    this.transport = transport === 'auto' ? (sharedMemoryUsable() ? 'shared' : 'transfer') : transport;
+    this._ring = this.transport === 'shared' ? new JobRing() : null;
     this._host = host;
     this._batchTimeoutMs = batchTimeoutMs;
     this._recordTimeoutMs = recordTimeoutMs;
     this._maxAttempts = maxAttempts;
-    this._queue = [];       // tasks not yet sent: {job, batch, checks, id, attempts, lastError}
+    this._queue = [];       // tasks not yet sent (see verify())
     this._nextId = 1;
     this._jobs = new Set(); // pending verify() calls
     this._failure = null;   // Error once the pool is closed or a worker failed to start
@@ -82,9 +121,9 @@ export class VerifyPool {
   }
 
   /**
-   * Each worker's wasm memory size in bytes as of its last verify reply, by worker index (null
-   * before a worker has replied, or when its host does not report it). A replacement worker
-   * starts over at null.
+   * Each worker's wasm memory size in bytes as of its last message (ready or a verify reply),
+   * by worker index (null before a worker is ready, or when it does not report it). A
+   * replacement worker starts over at null.
    * @returns {Array<number|null>}
    */
   get heapBytes() {
@@ -101,13 +140,15 @@ export class VerifyPool {
    * caller's buffer is never modified nor detached (a Node Buffer is fine).
    * @param {Uint8Array} checks packed records (native/check_buffer.h); not modified.
    * @param {{batchSize?: number, onProgress?: (recordsDone: number) => void}} [options]
-   *   batchSize: records per worker message at most (default 2048); batches are balanced over
+   *   batchSize: records per worker message at most, 1..MAX_BATCH_SIZE (default 2048; workers
+   *   size their memory for MAX_BATCH_SIZE up front); batches are balanced over
    *   the workers (job-buffer.mjs splitBatches). onProgress: called after each batch's verdicts
    *   arrive with the number of records verified so far (increasing, the last call equal to
    *   the record count; not called for an empty buffer); an exception it throws is ignored.
    * @returns {Promise<Uint8Array>} one verdict byte per record, in input order (1 valid, 0 invalid).
-   * @throws (rejects) TypeError when `checks` is not a Uint8Array; RangeError for a bad
-   *   batchSize; Error naming the record index and byte offset of a malformed record; Error
+   * @throws (rejects) TypeError when `checks` is not a Uint8Array; RangeError for a batchSize
+   *   that is not an integer in 1..MAX_BATCH_SIZE, or when the shared ring cannot grow to hold
+   *   the batches; Error naming the record index and byte offset of a malformed record; Error
    *   naming a batch's first record index, record count and its workers' last error when the
    *   batch failed maxAttempts times; Error when the pool is closed or a worker failed to start.
    */
@@ -116,6 +157,9 @@ export class VerifyPool {
     if (typedArrayName.call(checks) !== 'Uint8Array') {
       const what = checks === null ? 'null' : (checks?.constructor?.name ?? typeof checks);
       return Promise.reject(new TypeError(`verify(checks): checks must be a Uint8Array (or Buffer), got ${what}`));
+    }
+    if (batchSize > MAX_BATCH_SIZE) {
+      return Promise.reject(new RangeError(`batch size must be at most ${MAX_BATCH_SIZE} records (MAX_BATCH_SIZE), got ${batchSize}`));
     }
     let batches;
     let count;
@@ -129,16 +173,40 @@ export class VerifyPool {
     const verdicts = new Uint8Array(count);
     if (count === 0) return Promise.resolve(verdicts);
     return new Promise((resolve, reject) => {
-      const job = { verdicts, remaining: batches.length, done: 0, onProgress, resolve, reject, failed: false };
+      const job = { verdicts, remaining: batches.length, done: 0, onProgress, resolve, reject, failed: false, tasks: [] };
       this._jobs.add(job);
-      for (const batch of batches) {
-        // A copy with its own ArrayBuffer: Buffer#slice / subarray would be views into the
-        // caller's (possibly shared) memory.
-        const bytes = copyBytes(checks, batch.byteOffset, batch.byteOffset + batch.byteLength);
-        this._queue.push({ job, batch, checks: bytes, id: 0, attempts: 0, lastError: null });
+      try {
+        for (const batch of batches) job.tasks.push(this._task(job, checks, batch));
+      } catch (err) {
+        this._failJob(job, err);
+        return;
       }
+      this._queue.push(...job.tasks);
       this._dispatch();
     });
+  }
+
+  // A task: one batch of `job` with its own copy of the records (a ring region, shared; an
+  // ArrayBuffer, transfer; never a view of the caller's possibly shared memory). inFlight: a
+  // worker holds it (its region must not be freed yet).
+  _task(job, checks, batch) {
+    const task = { job, batch, id: 0, attempts: 0, lastError: null, inFlight: false, region: null, checks: null };
+    const end = batch.byteOffset + batch.byteLength;
+    if (this._ring) {
+      task.region = this._ring.alloc(batch.byteLength + batch.count); // records, then verdicts
+      new Uint8Array(task.region.buffer, task.region.offset, batch.byteLength)
+        .set(Uint8Array.prototype.subarray.call(checks, batch.byteOffset, end));
+    } else {
+      task.checks = copyBytes(checks, batch.byteOffset, end);
+    }
+    return task;
+  }
+
+  // Frees `task`'s ring region (once its batch is done or its job failed, and no worker holds it).
+  _release(task) {
+    if (!task.region) return;
+    this._ring.free(task.region);
+    task.region = null;
   }
 
   /**
@@ -156,15 +224,19 @@ export class VerifyPool {
 
   // Starts worker `index`; `loadFailures` counts the replacements of this index that died
   // before they were ready, in a row.
+  // slot.ring: the ring buffer last sent to this worker.
   _spawn(index, initial, loadFailures = 0) {
-    const slot = { index, initial, loadFailures, ready: false, dead: false, task: null, timer: null, info: null, endpoint: null, heapBytes: null };
-    const label = () => `verify worker ${index} of ${this.size}`;
+    const slot = { index, initial, loadFailures, ready: false, dead: false, task: null, timer: null, info: null, endpoint: null, heapBytes: null, ring: null };
     slot.endpoint = this._host.spawn(index, {
       onMessage: (msg) => this._onMessage(slot, msg),
-      onError: (err) => this._onWorkerDeath(slot, `${label()} failed: ${err?.message ?? err}`, err),
-      onExit: (code) => this._onWorkerDeath(slot, `${label()} exited (code ${code})`),
+      onError: (err) => this._onWorkerDeath(slot, `${this._label(slot)} failed: ${err?.message ?? err}`, err),
+      onExit: (code) => this._onWorkerDeath(slot, `${this._label(slot)} exited (code ${code})`),
     });
     return slot;
+  }
+
+  _label(slot) {
+    return `verify worker ${slot.index} of ${this.size}`;
   }
 
   _onWorkerDeath(slot, message, cause) {
@@ -194,7 +266,11 @@ export class VerifyPool {
     Promise.resolve().then(() => slot.endpoint.terminate()).catch(() => {});
     const task = slot.task;
     slot.task = null;
-    if (task) this._retry(task, reason);
+    if (task) {
+      task.inFlight = false;
+      if (task.region) this._ring.retire(task.region.buffer); // the dying worker may still write there
+      this._retry(task, reason);
+    }
     if (this._failure) return;
     this._replacements++;
     this._slots[slot.index] = this._spawn(slot.index, false);
@@ -203,7 +279,10 @@ export class VerifyPool {
 
   _retry(task, reason) {
     task.lastError = reason;
-    if (task.job.failed) return;
+    if (task.job.failed) {
+      this._release(task);
+      return;
+    }
     if (task.attempts >= this._maxAttempts) {
       const { first, count } = task.batch;
       this._failJob(task.job, new Error(`batch of ${count} records starting at record ${first} failed ` +
@@ -215,9 +294,14 @@ export class VerifyPool {
 
   _onMessage(slot, msg) {
     if (slot.dead) return; // a late reply from a worker already given up on
+    if (msg?.type === 'load-error') {
+      this._onWorkerDeath(slot, `${this._label(slot)} failed to load: ${msg.message}`);
+      return;
+    }
     if (msg?.type === 'ready') {
       slot.ready = true;
       slot.info = msg.info;
+      if (Number.isFinite(msg.heapBytes)) slot.heapBytes = msg.heapBytes;
       if (slot.initial && ++this._readyCount === this.size) {
         this._readyWaiters.resolve(this._slots.map((s) => s.info));
       }
@@ -235,16 +319,26 @@ export class VerifyPool {
       this._retire(slot, `verify worker ${slot.index}: ${msg.error}`);
       return;
     }
+    const { job, batch } = task;
+    const malformed = !Number.isInteger(msg.status?.error) ? 'no status'
+      : !task.region && !(msg.verdicts instanceof ArrayBuffer && msg.verdicts.byteLength === batch.count)
+        ? `not ${batch.count} verdict bytes` : null;
+    if (malformed) {
+      this._retire(slot, `verify worker ${slot.index}: malformed reply to a batch of ${batch.count} records (${malformed})`);
+      return;
+    }
     clearTimeout(slot.timer);
     slot.task = null;
+    task.inFlight = false;
     if (Number.isFinite(msg.heapBytes)) slot.heapBytes = msg.heapBytes;
-    const { job, batch } = task;
     if (!job.failed) {
       if (msg.status.error !== 0) {
         this._failJob(job, new Error(`malformed check record ${batch.first + msg.status.errorRecord} at byte ` +
           `${batch.byteOffset + msg.status.errorOffset} (verifyBatch error ${msg.status.error})`));
       } else {
-        job.verdicts.set(new Uint8Array(msg.verdicts), batch.first);
+        job.verdicts.set(task.region
+          ? new Uint8Array(task.region.buffer, task.region.offset + batch.byteLength, batch.count)
+          : new Uint8Array(msg.verdicts), batch.first);
         job.done += batch.count;
         if (job.onProgress) {
           try { job.onProgress(job.done); } catch { /* progress display only */ }
@@ -255,6 +349,7 @@ export class VerifyPool {
         }
       }
     }
+    this._release(task);
     this._dispatch();
   }
 
@@ -272,22 +367,31 @@ export class VerifyPool {
     }
   }
 
-  // Posts `task` to the idle `slot` and arms its deadline; a failure to send fails the task's
-  // job and leaves the slot idle.
+  // Posts `task` to the idle `slot` (protocol: batch-verifier.mjs) and arms its deadline; a
+  // failure to send fails the task's job and leaves the slot idle.
   _send(slot, task) {
     task.id = this._nextId++;
     task.attempts++;
+    const { count, byteLength } = task.batch;
     try {
-      const copy = copyBytes(task.checks); // transferred; task.checks is kept for a retry
       slot.endpoint.ref();
-      slot.endpoint.post({ id: task.id, checks: copy.buffer, count: task.batch.count }, [copy.buffer]);
+      if (task.region) {
+        const { buffer, offset } = task.region;
+        const msg = { id: task.id, count, offset, length: byteLength };
+        if (slot.ring !== buffer) msg.ring = buffer;
+        slot.endpoint.post(msg, []);
+        slot.ring = buffer;
+      } else {
+        const copy = copyBytes(task.checks); // transferred; task.checks is kept for a retry
+        slot.endpoint.post({ id: task.id, count, checks: copy.buffer }, [copy.buffer]);
+      }
     } catch (err) {
-      const { first, count } = task.batch;
       this._failJob(task.job, new Error(`could not send the batch of ${count} records starting at record ` +
-        `${first} to verify worker ${slot.index}: ${err?.message ?? err}`, { cause: err }));
+        `${task.batch.first} to verify worker ${slot.index}: ${err?.message ?? err}`, { cause: err }));
       return;
     }
     slot.task = task;
+    task.inFlight = true;
     const ms = this._batchTimeoutMs + task.batch.count * this._recordTimeoutMs;
     slot.timer = setTimeout(() => {
       if (slot.task === task) this._retire(slot, `verify worker ${slot.index} timed out after ${ms} ms`);
@@ -299,6 +403,7 @@ export class VerifyPool {
     if (job.failed) return;
     job.failed = true;
     this._jobs.delete(job);
+    for (const task of job.tasks) if (!task.inFlight) this._release(task);
     job.reject(err);
   }
 

@@ -1,16 +1,11 @@
-// worker_threads entry of a verify worker: loads its own wasm instance (workerData.variant),
-// then answers each batch message with its verdicts (protocol: batch-verifier.mjs).
-// Posts {type: 'ready', info} once loaded; a load failure is thrown, which the pool sees as
-// this worker's 'error' event.
+// worker_threads entry of a verify worker: loads its own wasm instance (workerData.variant) and
+// serves the pool's batch messages (protocol and memory: batch-verifier.mjs). A load failure
+// is posted as {type: 'load-error', message}, which the pool reports naming this worker.
 import { parentPort, workerData } from 'node:worker_threads';
-import { createBatchVerifier, handleVerifyMessage } from './batch-verifier.mjs';
+import { serveVerifyWorker } from './batch-verifier.mjs';
 import { loadEngine } from './engine.mjs';
 
-const engine = await loadEngine(workerData?.variant ?? 'simd');
-const verifier = createBatchVerifier(engine);
-
-parentPort.on('message', (msg) => {
-  const { reply, transfer } = handleVerifyMessage(verifier, msg);
-  parentPort.postMessage(reply, transfer);
+await serveVerifyWorker(() => loadEngine(workerData?.variant ?? 'simd'), {
+  post: (msg, transfer) => parentPort.postMessage(msg, transfer),
+  listen: (onMessage) => parentPort.on('message', onMessage),
 });
-parentPort.postMessage({ type: 'ready', info: { ...engine.engineInfo() } });

@@ -1,18 +1,20 @@
 // A worker_threads verify worker running the fake engine (fake-engine.mjs) through the real
-// batch verifier, for pool tests. workerData: {failOnLoad?: bool}. A batch holding a record
-// whose msg32 starts with 0xdd makes the worker throw outside any handler, which the pool sees
-// as this worker's 'error' event.
+// batch handler (workers/batch-verifier.mjs), for pool tests. workerData: {failOnLoad?: bool}.
+// A batch holding a record whose msg32 starts with 0xdd makes the worker throw outside any
+// handler, which the pool sees as this worker's 'error' event. Each reply also says how the
+// batch arrived: `seen: {keys, records}` = the message's keys and the constructor name of the
+// buffer the records were read from (SharedArrayBuffer on the shared path: read in place).
 import { parentPort, workerData } from 'node:worker_threads';
-import { createBatchVerifier, handleVerifyMessage } from '../../workers/batch-verifier.mjs';
+import { createBatchHandler, createBatchVerifier } from '../../workers/batch-verifier.mjs';
 import { walkChecks } from '../../workers/job-buffer.mjs';
 import { createFakeEngine } from './fake-engine.mjs';
 
 if (workerData?.failOnLoad) throw new Error('fake engine failed to load');
 const engine = createFakeEngine();
-const verifier = createBatchVerifier(engine);
+const handler = createBatchHandler(createBatchVerifier(engine));
 
 parentPort.on('message', (msg) => {
-  const checks = new Uint8Array(msg.checks);
+  const checks = handler.records(msg);
   let crash = false;
   try {
     const { offsets, count } = walkChecks(checks);
@@ -22,7 +24,8 @@ parentPort.on('message', (msg) => {
     setTimeout(() => { throw new Error('fake worker crashed'); });
     return;
   }
-  const { reply, transfer } = handleVerifyMessage(verifier, msg);
+  const { reply, transfer } = handler.handle(msg);
+  reply.seen = { keys: Object.keys(msg).sort(), records: checks.buffer.constructor.name };
   parentPort.postMessage(reply, transfer);
 });
-parentPort.postMessage({ type: 'ready', info: engine.engineInfo() });
+parentPort.postMessage({ type: 'ready', info: engine.engineInfo(), heapBytes: engine.HEAPU8.length });

@@ -1,5 +1,5 @@
 // A worker_threads verify worker with injected faults, for pool fault tests. It runs the real
-// batch verifier over the fake engine (fake-engine.mjs) or, with workerData.variant, the wasm
+// batch handler (workers/batch-verifier.mjs) over the fake engine (fake-engine.mjs) or, with workerData.variant, the wasm
 // engine. workerData:
 //   variant?: 'simd'|'scalar'   load the wasm engine instead of the fake one
 //   counter?: Int32Array        over a SharedArrayBuffer: batch messages seen by all workers
@@ -12,7 +12,7 @@
 // Faults: exit = process.exit(3) in the handler; throw = uncaught exception in the handler;
 // hang = busy loop forever; trap = this batch's verifyBatch traps.
 import { parentPort, workerData } from 'node:worker_threads';
-import { createBatchVerifier, handleVerifyMessage } from '../../workers/batch-verifier.mjs';
+import { createBatchHandler, createBatchVerifier, JOB_REGION_BYTES } from '../../workers/batch-verifier.mjs';
 import { loadEngine } from '../../workers/engine.mjs';
 import { walkChecks } from '../../workers/job-buffer.mjs';
 import { createFakeEngine } from './fake-engine.mjs';
@@ -28,7 +28,7 @@ engine.verifyBatch = (...args) => {
   if (trapNext) trap();
   return realVerifyBatch(...args);
 };
-const verifier = createBatchVerifier(engine);
+const handler = createBatchHandler(createBatchVerifier(engine, { reserveBytes: workerData?.variant ? JOB_REGION_BYTES : 0 }));
 
 const hasTrapMarker = (checks) => {
   try {
@@ -47,8 +47,8 @@ parentPort.on('message', (msg) => {
   if (fault === 'exit') process.exit(3);
   if (fault === 'throw') throw new Error(`injected exception in the message handler (batch ${n})`);
   if (fault === 'hang') for (;;);
-  trapNext = fault === 'trap' || (workerData?.trapMarker && hasTrapMarker(new Uint8Array(msg.checks)));
-  const { reply, transfer } = handleVerifyMessage(verifier, msg);
+  trapNext = fault === 'trap' || (workerData?.trapMarker && hasTrapMarker(handler.records(msg)));
+  const { reply, transfer } = handler.handle(msg);
   parentPort.postMessage(reply, transfer);
 });
 parentPort.postMessage({ type: 'ready', info: { ...engine.engineInfo() } });

@@ -1,0 +1,160 @@
+// The verify pool in Chromium (workers/web-pool.mjs): module Web Workers, each with its own wasm
+// instance, verify real fixture checks with the same verdicts as Node's single-threaded run,
+// through the SharedArrayBuffer ring when the page is cross-origin isolated and through
+// transferred buffers when it is not; a worker that fails to load rejects naming the URL.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fixturesDir, loadBlocks, REPO_ROOT } from '../blocks-fixtures/loader.mjs';
+import { loadEngine } from '../workers/engine.mjs';
+import { concatChecks, walkChecks } from '../workers/job-buffer.mjs';
+import { startServer } from '../web/server.mjs';
+import { browserUnavailable, launchChromium } from './support/browser.mjs';
+import { validateFixture, verifyChecks } from './support/wasm.mjs';
+
+const HEIGHTS = [403200, 866342]; // p2sh multisig (with invalid CHECKMULTISIG trials), segwit + taproot
+const skip = browserUnavailable() ?? false;
+
+let browser;
+let checks; // final checks of HEIGHTS, packed
+let expected; // Node single-threaded verdicts
+before(async () => {
+  if (skip) return;
+  const engine = await loadEngine('simd');
+  const blocks = await loadBlocks(fixturesDir(), { heights: HEIGHTS });
+  const results = [];
+  for (const block of blocks) results.push(await validateFixture(engine, block));
+  checks = concatChecks(results.map((r) => r.checks));
+  expected = verifyChecks(engine, checks);
+  assert.ok(expected.includes(0) && expected.includes(1), 'the fixture checks hold valid and invalid ones');
+  browser = await launchChromium();
+});
+after(() => browser?.close());
+
+// A same-origin document of a server started with `options`, then `fn` in it; the server and
+// page are closed afterwards.
+async function inPage(options, fn, arg) {
+  const server = await startServer({ port: 0, ...options });
+  const page = await browser.context.newPage();
+  try {
+    await page.goto(`${server.url}fixtures/manifest.json`);
+    return await page.evaluate(fn, arg);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+}
+
+// In the page: verify base64 `checks` with a 2-worker pool built with `options`, then its
+// first `prefix` bytes again in batches of the largest size.
+async function verifyInPage({ checks, prefix, options }) {
+  const { createWebPool } = await import('/workers/web-pool.mjs');
+  const { simdSupported } = await import('/workers/engine-web.mjs');
+  const bytes = Uint8Array.from(atob(checks), (c) => c.charCodeAt(0));
+  const pool = createWebPool({ workers: 2, ...options });
+  try {
+    const infos = await pool.ready();
+    const verdicts = await pool.verify(bytes, { batchSize: 1000 });
+    const again = await pool.verify(bytes.subarray(0, prefix), { batchSize: 8192 });
+    let out = '';
+    for (const v of verdicts) out += String.fromCharCode(v);
+    return {
+      isolated: globalThis.crossOriginIsolated,
+      simd: simdSupported(),
+      transport: pool.transport,
+      variants: infos.map((i) => i.variant),
+      verdicts: btoa(out),
+      againMatches: again.length > 0 && again.every((v, i) => v === verdicts[i]),
+      heapBytes: pool.heapBytes,
+      replacements: pool.replacements,
+    };
+  } finally {
+    await pool.close();
+  }
+}
+
+for (const isolation of [true, false]) {
+  test(`browser pool, ${isolation ? 'cross-origin isolated: shared ring' : 'not isolated: transferred buffers'}`, { skip }, async () => {
+    const r = await inPage({ isolation }, verifyInPage, { checks: Buffer.from(checks).toString('base64'), prefix: walkChecks(checks).offsets[5000], options: {} });
+    assert.equal(r.isolated, isolation);
+    assert.equal(r.simd, true, 'Chromium runs wasm SIMD');
+    assert.equal(r.transport, isolation ? 'shared' : 'transfer');
+    assert.deepEqual(r.variants, ['simd', 'simd']);
+    assert.deepEqual(new Uint8Array(Buffer.from(r.verdicts, 'base64')), expected);
+    assert.ok(r.againMatches);
+    assert.equal(r.replacements, 0);
+    assert.equal(r.heapBytes.length, 2);
+    for (const bytes of r.heapBytes) assert.equal(bytes, 16 * 1024 * 1024, 'INITIAL_MEMORY, never grown');
+  });
+}
+
+test('browser pool: forcing transfer in an isolated page, and the scalar variant', { skip }, async () => {
+  const sample = checks.subarray(0, walkChecks(checks).offsets[1500]);
+  const r = await inPage({ isolation: true }, verifyInPage,
+    { checks: Buffer.from(sample).toString('base64'), prefix: sample.length, options: { transport: 'transfer', variant: 'scalar' } });
+  assert.equal(r.isolated, true);
+  assert.equal(r.transport, 'transfer');
+  assert.deepEqual(r.variants, ['scalar', 'scalar']);
+  assert.deepEqual(new Uint8Array(Buffer.from(r.verdicts, 'base64')), expected.subarray(0, 1500));
+});
+
+test('browser pool: shared transport refused without isolation', { skip }, async () => {
+  const message = await inPage({ isolation: false }, async () => {
+    const { createWebPool } = await import('/workers/web-pool.mjs');
+    try {
+      createWebPool({ workers: 1, transport: 'shared' });
+      return 'created';
+    } catch (err) {
+      return err.message;
+    }
+  });
+  assert.match(message, /transport 'shared' needs SharedArrayBuffer.*cross-origin isolated/);
+});
+
+// In the page: the messages ready() and verify(base64 `checks`) reject with for a pool built
+// with `options` (`host`: a webHost with these options instead of createWebPool's).
+async function loadFailure({ checks, options, host }) {
+  const { createWebPool } = await import('/workers/web-pool.mjs');
+  const { webHost } = await import('/workers/web-host.mjs');
+  const pool = createWebPool({ workers: 2, ...options, host: host ? webHost(host) : undefined });
+  const bytes = Uint8Array.from(atob(checks), (c) => c.charCodeAt(0));
+  const verifying = pool.verify(bytes).then(() => 'resolved', (err) => err.message);
+  const ready = await pool.ready().then(() => 'resolved', (err) => err.message);
+  await pool.close();
+  return { ready, verify: await verifying };
+}
+const someChecks = () => Buffer.from(checks.subarray(0, walkChecks(checks).offsets[10])).toString('base64');
+
+test('browser pool: a wasm build that is not there rejects naming the URL and status', { skip }, async () => {
+  const r = await inPage({ isolation: true }, loadFailure, { checks: someChecks(), options: { baseUrl: '/nowhere/' } });
+  assert.match(r.ready, /^verify worker \d of 2 failed to load: cannot fetch http:\/\/127\.0\.0\.1:\d+\/nowhere\/ibd-simd\.wasm: HTTP 404/);
+  assert.equal(r.verify, r.ready);
+});
+
+test('browser pool: a worker script that is not there rejects naming the script and status', { skip }, async () => {
+  const r = await inPage({ isolation: false }, loadFailure, { checks: someChecks(), host: { workerUrl: '/workers/no-such-worker.mjs' } });
+  assert.match(r.ready, /^verify worker \d of 2 failed: worker script http:\/\/127\.0\.0\.1:\d+\/workers\/no-such-worker\.mjs\?variant=simd&base=\S+ did not start: HTTP 404/);
+  assert.equal(r.verify, r.ready);
+});
+
+test('browser pool: a wasm file that does not compile rejects naming it', { skip }, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ibd-bad-wasm-'));
+  try {
+    writeFileSync(path.join(dir, 'ibd-simd.mjs'), readFileSync(path.join(REPO_ROOT, 'build', 'wasm', 'ibd-simd.mjs')));
+    writeFileSync(path.join(dir, 'ibd-simd.wasm'), Buffer.from('not wasm at all'));
+    const server = await startServer({ port: 0, isolation: true, wasmDir: dir });
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(`${server.url}fixtures/manifest.json`);
+      const r = await page.evaluate(loadFailure, { checks: someChecks(), options: {} });
+      assert.match(r.ready, /^verify worker \d of 2 failed to load: cannot instantiate http:\/\/127\.0\.0\.1:\d+\/wasm\/ibd-simd\.wasm: .*(magic|CompileError)/i);
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

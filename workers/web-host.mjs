@@ -1,0 +1,63 @@
+// The browser host for the verify pool: one module Web Worker per slot, running
+// verify-web-worker.mjs. It implements the host interface of node-host.mjs; everything else
+// (batches, retries, transports) is the shared pool (verify-pool.mjs).
+//
+// A module worker whose script (or a module it imports) fails to load fires a bare 'error'
+// Event without any detail. The host then fetches the script itself to name the reason (HTTP
+// status or network error) before reporting it, so ready() / verify() reject with the URL and
+// the reason instead of hanging. Errors inside a loaded worker arrive as ErrorEvents and are
+// reported with their message and location.
+
+/** The verify worker's script (a module worker). */
+export const WEB_WORKER_URL = new URL('./verify-web-worker.mjs', import.meta.url);
+
+/**
+ * A host that runs verify workers as module Web Workers.
+ * @param {{variant?: 'simd'|'scalar', baseUrl?: URL|string, workerUrl?: URL|string}} [options]
+ *   variant: the wasm build each worker loads (default 'simd'); baseUrl: folder URL of the
+ *   wasm build (default: engine-web.mjs's default, ../wasm/ beside the workers), resolved
+ *   against the document's location; workerUrl: the worker script (default WEB_WORKER_URL).
+ * @returns {{spawn: Function}} see the host interface in node-host.mjs; post() transfers the
+ *   listed buffers, ref()/unref() do nothing (browsers have no such notion), terminate() stops
+ *   the worker at once.
+ */
+export function webHost({ variant = 'simd', baseUrl = new URL('../wasm/', import.meta.url), workerUrl = WEB_WORKER_URL } = {}) {
+  const script = new URL(workerUrl, globalThis.location?.href);
+  script.searchParams.set('variant', variant);
+  script.searchParams.set('base', new URL(baseUrl, globalThis.location?.href).href);
+  return {
+    spawn(index, { onMessage, onError }) {
+      const worker = new Worker(script, { type: 'module', name: `ibd-verify-${index}` });
+      worker.addEventListener('message', (event) => onMessage(event.data));
+      worker.addEventListener('messageerror', () => onError(new Error('message could not be deserialized')));
+      worker.addEventListener('error', (event) => {
+        event.preventDefault(); // reported through the pool, not as an uncaught page error
+        if (event.message) {
+          onError(new Error(`${event.message} (${event.filename || script.href}:${event.lineno}:${event.colno})`));
+        } else {
+          scriptLoadError(script).then(onError);
+        }
+      });
+      return {
+        post: (msg, transfer) => worker.postMessage(msg, transfer),
+        ref: () => {},
+        unref: () => {},
+        terminate: async () => worker.terminate(),
+      };
+    },
+  };
+}
+
+// Why the module worker `script` failed to start, as an Error naming it.
+async function scriptLoadError(script) {
+  let reason;
+  try {
+    const response = await fetch(script, { cache: 'no-store' });
+    reason = response.ok
+      ? `it or a module it imports failed to load or evaluate (the script itself is served: HTTP ${response.status})`
+      : `HTTP ${response.status} ${response.statusText}`.trimEnd();
+  } catch (err) {
+    reason = `fetch failed: ${err.message}`;
+  }
+  return new Error(`worker script ${script.href} did not start: ${reason}`);
+}
