@@ -11,10 +11,9 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
-import { loadEngine, VARIANTS } from '../workers/engine.mjs';
-import { concatChecks, walkChecks } from '../workers/job-buffer.mjs';
+import { VARIANTS } from '../workers/engine.mjs';
 import { createPool, DEFAULT_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
-import { validateBlocks } from './extract.mjs';
+import { fixtureChecks } from './fixture-checks.mjs';
 
 /** Largest accepted growth, in percent, of RSS and of each wasm memory after warm-up. */
 export const GROWTH_LIMIT_PERCENT = 5;
@@ -114,13 +113,8 @@ export async function runSoak(options, log) {
   const pool = createPool({ workers: options.workers, variant: options.variant });
   try {
     await pool.ready();
-    const validated = await validateBlocks(() => loadEngine(options.variant), loaded, pool, { batchSize: options.batchSize, log });
-    const failed = validated.filter((b) => b.error);
-    const ok = validated.filter((b) => !b.error);
-    if (ok.length === 0) throw new Error('no block validated: nothing to verify');
-    const checks = concatChecks(ok.map((b) => b.checks));
-    const count = walkChecks(checks).count;
-    const validationVerdicts = concatChecks(ok.map((b) => b.verdicts));
+    const { ok, failed, checks, count, verdicts: validationVerdicts } =
+      await fixtureChecks(loaded, pool, { variant: options.variant, batchSize: options.batchSize, log });
 
     const totalMs = options.minutes * 60_000;
     const warmupMs = Math.min(WARMUP_FRACTION * totalMs, WARMUP_MAX_SECONDS * 1000);
