@@ -2,30 +2,41 @@
 // The main job (`npm start`): every fixture block validated (scripts evaluated on the main
 // thread, signature checks verified through a pool of wasm workers), then timed verification
 // passes over the final checks; a terminal report or, with --json, one JSON document on stdout.
-// Progress (and, with --json, the report's warnings) goes to stderr. Usage and exit codes:
-// bench/options.mjs.
+// Progress (and, with --json, the report's warnings) goes to stderr. With --web it runs nothing
+// here: it serves the benchmark page (web/server.mjs) and prints the URL to open. Usage and exit
+// codes: bench/options.mjs.
 import { fixturesDir, readManifest } from '../blocks-fixtures/loader.mjs';
 import { countOf, formatReport } from './report.mjs';
 import { createProgress } from './progress.mjs';
 import { checkHeights, HELP_HINT, parseOptions, UsageError, USAGE } from './options.mjs';
+import { exitCodeOf } from './run-core.mjs';
 import { runBench } from './run.mjs';
+import { startServer } from '../web/server.mjs';
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
-
-/** Exit code for a finished run: 1 failed block or inconsistent passes, 3 an invalid block (a
- *  script fails), else 0. Invalid checks alone (CHECKMULTISIG trials and other checks a valid
- *  script tolerates) are not a failure. */
-function exitCodeOf(doc) {
-  if (doc.errors.length > 0 || doc.disagreements.length > 0) return 1;
-  if (doc.totals.invalid_blocks > 0) return 3;
-  return 0;
-}
 
 /** The run failed before a report: one error line on stderr (and a JSON document with --json); 1. */
 function failed(options, err) {
   log(`error: ${err.message}`);
   if (options?.json) process.stdout.write(`${JSON.stringify({ error: err.message, exit_code: 1 }, null, 1)}\n`);
   return 1;
+}
+
+/** --web: serves the page (web/server.mjs, cross-origin isolated) until interrupted; 1 when
+ *  the server cannot start (port in use, no manifest). */
+async function serveWeb(options) {
+  let server;
+  try {
+    server = await startServer({ port: options.port, fixtures: options.fixtures });
+  } catch (err) {
+    log(`error: ${err.message}`);
+    return 1;
+  }
+  process.stdout.write(`ibd-wasm benchmark page: ${server.url}\n` +
+    '  open it in a browser (cross-origin isolated: COOP same-origin, COEP require-corp); Ctrl-C stops\n');
+  await new Promise((resolve) => process.once('SIGINT', resolve).once('SIGTERM', resolve));
+  await server.close();
+  return 0;
 }
 
 async function main() {
@@ -42,6 +53,7 @@ async function main() {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (options.web) return serveWeb(options);
   // A progress bar on stderr only on a terminal and without --json (bench/progress.mjs).
   const progress = createProgress({ enabled: Boolean(process.stderr.isTTY) && !options.json });
   let doc;

@@ -2,7 +2,8 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { VARIANTS } from '../workers/engine.mjs';
-import { DEFAULT_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
+import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
+import { DEFAULT_PORT } from '../web/server.mjs';
 
 /** Timed rounds by default: one pass over the fixture checks lasts about a second on two
  *  cores, so a single round is at the mercy of a noisy neighbour; the median of 3 is steadier. */
@@ -28,6 +29,10 @@ throughput and the full-chain (IBD) projection.
                      parallel efficiency and worker start-up for each
   --max-workers M    largest worker count of --scaling, 1..${MAX_WORKERS} (default: available
                      parallelism, ${os.availableParallelism()} here)
+  --web              instead of running here, serve the benchmark page (web/) on localhost,
+                     cross-origin isolated, and print its URL to open in a browser (of the
+                     other flags only --fixtures applies: the page has its own controls)
+  --port N           with --web: TCP port (default: ${DEFAULT_PORT}; 0 picks a free one)
   --json             one JSON document on stdout (progress and warnings on stderr); through npm,
                      npm start --silent -- --json keeps npm's banner off stdout
   -h, --help         this text
@@ -59,7 +64,8 @@ function integerFlag(name, text, min, max) {
  * @param {string[]} argv arguments after the script name
  * @returns {{help: boolean, fixtures?: string, heights?: number[], workers: number,
  *   variant: 'simd'|'scalar', batchSize: number, rounds: number, json: boolean,
- *   scaling: boolean, maxWorkers?: number}} maxWorkers: set with --scaling only.
+ *   scaling: boolean, maxWorkers?: number, web: boolean, port?: number}} maxWorkers: set with
+ *   --scaling only; port: with --web only (the page server's TCP port).
  * @throws UsageError with a message naming the bad flag.
  */
 export function parseOptions(argv) {
@@ -77,6 +83,8 @@ export function parseOptions(argv) {
         json: { type: 'boolean', default: false },
         scaling: { type: 'boolean', default: false },
         'max-workers': { type: 'string' },
+        web: { type: 'boolean', default: false },
+        port: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -87,6 +95,9 @@ export function parseOptions(argv) {
   }
   if (!VARIANTS.includes(values.variant)) {
     throw new UsageError(`--variant must be one of ${VARIANTS.join(', ')}, got "${values.variant}"`);
+  }
+  if (values.port !== undefined && !values.web) {
+    throw new UsageError('--port needs --web');
   }
   if (values['max-workers'] !== undefined && !values.scaling) {
     throw new UsageError('--max-workers needs --scaling');
@@ -105,10 +116,12 @@ export function parseOptions(argv) {
       : integerFlag('workers', values.workers, 1, MAX_WORKERS),
     variant: values.variant,
     batchSize: values['batch-size'] === undefined ? DEFAULT_BATCH_SIZE
-      : integerFlag('batch-size', values['batch-size'], 1, 1 << 20),
+      : integerFlag('batch-size', values['batch-size'], 1, MAX_BATCH_SIZE),
     rounds: values.rounds === undefined ? DEFAULT_ROUNDS : integerFlag('rounds', values.rounds, 1, 1000),
     json: values.json,
     scaling: values.scaling,
+    web: values.web,
+    ...(values.web ? { port: values.port === undefined ? DEFAULT_PORT : integerFlag('port', values.port, 0, 65535) } : {}),
     ...(values.scaling ? {
       maxWorkers: values['max-workers'] === undefined ? Math.min(os.availableParallelism(), MAX_WORKERS)
         : integerFlag('max-workers', values['max-workers'], 1, MAX_WORKERS),

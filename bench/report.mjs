@@ -1,4 +1,4 @@
-// Terminal rendering of the benchmark's result document (bench/run.mjs). Formatting only.
+// Terminal rendering of the benchmark's result document (bench/run-core.mjs). Formatting only.
 
 /** Invalid checks listed per block on the terminal; --json lists them all. */
 const MAX_INVALID_LISTED = 20;
@@ -88,7 +88,7 @@ function rateWithSpread(pass, note = '') {
  * The report's warnings, as plain strings (the terminal prefixes each with "WARNING: "): timed
  * rounds too far apart (a pass whose slowest timed round took over NOISY_RATIO times its
  * fastest), a projection from part of the fixture set (--heights), a projection from fewer than
- * SMALL_SAMPLE_CHECKS checks. The result document carries them as `warnings` (bench/run.mjs).
+ * SMALL_SAMPLE_CHECKS checks. The result document carries them as `warnings` (bench/run-core.mjs).
  * @param {object} doc result of runBench
  * @returns {string[]}
  */

@@ -3,7 +3,7 @@
 // used, every pass's spread over timed rounds, a warning when they disagree too much or the
 // sample is small, and those warnings also as the JSON document's `warnings`.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
@@ -186,4 +186,35 @@ test('no progress bar when stderr is not a terminal: no escape codes, the [bench
   assert.ok(!r.stderr.includes('\u001b['), JSON.stringify(r.stderr));
   assert.ok(!r.stderr.includes('\r'), JSON.stringify(r.stderr));
   for (const line of r.stderr.trimEnd().split('\n')) assert.match(line, /^\[bench\] /);
+});
+
+test('--web serves the page cross-origin isolated and prints its URL; --port needs --web', async () => {
+  const child = spawn(process.execPath, [MAIN, '--web', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let out = '';
+    const url = await new Promise((resolve, reject) => {
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+        const m = /^ibd-wasm benchmark page: (http:\/\/127\.0\.0\.1:\d+\/)\n/.exec(out);
+        if (m) resolve(m[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`exited ${code} before printing the URL: ${out}`)));
+    });
+    assert.match(out, /open it in a browser/);
+    const res = await fetch(url);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('cross-origin-opener-policy'), 'same-origin');
+    assert.equal(res.headers.get('cross-origin-embedder-policy'), 'require-corp');
+    assert.match(await res.text(), /<title>ibd-wasm/);
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
+    assert.equal(await exited, 0);
+  }
+  const misuse = await run(['--port', '8081']);
+  assert.equal(misuse.code, 2);
+  assert.match(misuse.stderr, /^error: --port needs --web\n/);
+  const bad = await run(['--web', '--port', '70000']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^error: --port must be an integer \(0 to 65535\), got "70000"\n/);
 });

@@ -4,11 +4,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { VARIANTS } from './engine-web.mjs';
 
 const require = createRequire(import.meta.url);
 
-/** The wasm variants the build produces (wasm/API.md). */
-export const VARIANTS = Object.freeze(['simd', 'scalar']);
+/** The wasm variants the build produces (wasm/API.md); one list for both hosts. */
+export { VARIANTS };
 
 /** Default build output folder: <repo>/build/wasm, or IBD_WASM_DIR when set. */
 export function wasmDir() {

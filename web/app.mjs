@@ -1,0 +1,174 @@
+// The page's controller: the environment strip, the controls (workers, wasm build, batch size,
+// rounds, fixture blocks, extra measurements), one run at a time with live progress, then the
+// numbers, charts, blocks table and the JSON download. document.body.dataset.run says where a
+// run is: idle, running, done or failed (the browser test waits on it).
+import { DEFAULT_BATCH_SIZE } from '../workers/verify-pool.mjs';
+import { drawCharts } from './charts.mjs';
+import { detectEnvironment } from './environment.mjs';
+import { fetchManifest } from './fixtures.mjs';
+import { createProgressPanel } from './progress.mjs';
+import { renderBlocks, renderCaptions, renderDetails, renderHeadline, showError, showNotice } from './results.mjs';
+import { runInPage } from './run.mjs';
+
+const $ = (sel) => document.querySelector(sel);
+const BATCH_SIZES = [64, 128, 256, 512, 1024, 2048, 4096, 8192];
+const SLOW_MODE = 'Not cross-origin isolated: batches travel as transferable buffers (slower mode). ' +
+  'Serve the page with COOP same-origin and COEP require-corp (npm run serve) for shared memory.';
+
+const env = detectEnvironment();
+const notices = $('#notices');
+const errors = $('#errors');
+const progress = createProgressPanel($('#progress'));
+const figures = { scaling: $('#chart-scaling'), variants: $('#chart-variants'), byType: $('#chart-by-type'), sweep: $('#chart-sweep') };
+let lastDoc = null;
+document.body.dataset.run = 'idle';
+
+function showEnvironment(transport) {
+  const put = (key, text, ok) => {
+    const dd = $(`[data-env="${key}"]`);
+    dd.textContent = text;
+    if (ok !== undefined) dd.className = ok ? 'yes' : 'no';
+  };
+  put('browser', env.browser);
+  put('cores', String(env.hardware_concurrency));
+  put('isolated', env.cross_origin_isolated ? 'yes' : 'no', env.cross_origin_isolated);
+  put('simd', env.simd ? 'yes' : 'no', env.simd);
+  const shared = transport ? transport === 'shared' : env.cross_origin_isolated;
+  put('transport', shared ? 'shared memory' : 'transferable buffers', shared);
+}
+
+function fillControls() {
+  const workers = $('#workers');
+  workers.add(new Option(`auto (measure 1–${env.hardware_concurrency})`, 'auto'));
+  for (let n = 1; n <= env.hardware_concurrency; n++) workers.add(new Option(String(n), String(n)));
+  workers.value = String(env.hardware_concurrency);
+  const batch = $('#batch-size');
+  for (const n of BATCH_SIZES) batch.add(new Option(n.toLocaleString('en-US'), String(n)));
+  batch.value = String(DEFAULT_BATCH_SIZE);
+  if (!env.simd) {
+    $('#variant option[value="simd"]').disabled = true;
+    $('#variant').value = 'scalar';
+    $('#variant-note').textContent = 'no SIMD in this browser';
+    showNotice(notices, 'This browser has no WebAssembly SIMD: the scalar build runs (SIMD vs scalar shows scalar only).', 'no-simd');
+  }
+  if (!env.cross_origin_isolated) showNotice(notices, SLOW_MODE, 'slow-mode');
+}
+
+async function fillBlocks() {
+  const box = $('#blocks');
+  try {
+    const manifest = await fetchManifest();
+    box.replaceChildren(...manifest.blocks.map((b) => {
+      const label = document.createElement('label');
+      label.className = 'chip';
+      label.title = `${b.hash} · ${b.inputs.toLocaleString('en-US')} inputs`;
+      const input = Object.assign(document.createElement('input'), { type: 'checkbox', value: String(b.height), checked: true });
+      label.append(input, b.height.toLocaleString('en-US'));
+      return label;
+    }));
+  } catch (err) {
+    box.textContent = '';
+    showError(errors, 'Fixture manifest', err.message);
+    $('#run').disabled = true;
+  }
+}
+
+/** The controls' settings, or throws an Error naming the bad field. */
+function readSettings() {
+  const heights = [...document.querySelectorAll('#blocks input:checked')].map((i) => Number(i.value));
+  if (heights.length === 0) throw new Error('pick at least one fixture block');
+  const positive = (id, name) => {
+    const n = Number($(id).value);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${$(id).value}"`);
+    return n;
+  };
+  let batchSweep = null;
+  if ($('#extra-sweep').checked) {
+    const sizes = $('#sweep-sizes').value.split(/[\s,]+/).filter(Boolean).map(Number);
+    if (!sizes.length || !sizes.every((s) => Number.isInteger(s) && s >= 1 && s <= 1 << 20)) {
+      throw new Error(`sweep sizes must be positive integers, e.g. "64, 256, 1024", got "${$('#sweep-sizes').value}"`);
+    }
+    batchSweep = { sizes, checks: positive('#sweep-checks', 'sweep checks'), rounds: positive('#sweep-rounds', 'sweep rounds') };
+  }
+  const workers = $('#workers').value;
+  return {
+    workers: workers === 'auto' ? 'auto' : Number(workers),
+    variant: $('#variant').value,
+    batchSize: Number($('#batch-size').value),
+    rounds: positive('#rounds', 'timed rounds'),
+    heights,
+    scaling: $('#extra-scaling').checked,
+    variants: $('#extra-variants').checked,
+    batchSweep,
+  };
+}
+
+function render(doc) {
+  const results = $('#results');
+  results.hidden = false;
+  renderHeadline(results, doc);
+  doc.charts = drawCharts(doc, figures);
+  renderCaptions(figures, doc);
+  renderBlocks($('#blocks-table'), $('#blocks-note'), doc);
+  renderDetails($('#details'), doc);
+  showEnvironment(doc.environment.transport);
+  if (doc.environment.transport !== 'shared') showNotice(notices, SLOW_MODE, 'slow-mode');
+}
+
+async function run(event) {
+  event.preventDefault();
+  let settings;
+  try {
+    settings = readSettings();
+  } catch (err) {
+    showError(errors, 'Settings', err.message);
+    return;
+  }
+  errors.replaceChildren();
+  const controls = $('#controls');
+  controls.classList.add('busy');
+  for (const el of controls.elements) el.disabled = true;
+  document.body.dataset.run = 'running';
+  progress.start();
+  const report = {
+    log: (msg) => progress.log(msg),
+    track: (label, total) => progress.track(label, total),
+    notice: (msg) => showNotice(notices, msg),
+    error: (what, msg) => showError(errors, what, msg),
+  };
+  const t0 = performance.now();
+  try {
+    lastDoc = await runInPage(settings, env, report);
+    render(lastDoc);
+    progress.finish(`done in ${((performance.now() - t0) / 1000).toFixed(1)} s` +
+      (lastDoc.errors.length ? ` (${lastDoc.errors.length} failed blocks, named above)` : ''));
+    document.body.dataset.run = 'done';
+  } catch (err) {
+    showError(errors, 'Run failed', err?.message ?? String(err));
+    progress.finish('failed');
+    document.body.dataset.run = 'failed';
+  } finally {
+    controls.classList.remove('busy');
+    for (const el of controls.elements) el.disabled = false;
+    if (!env.simd) $('#variant option[value="simd"]').disabled = true;
+    $('#download').disabled = lastDoc === null;
+  }
+}
+
+function download() {
+  const blob = new Blob([`${JSON.stringify(lastDoc, null, 1)}\n`], { type: 'application/json' });
+  const a = Object.assign(document.createElement('a'), {
+    href: URL.createObjectURL(blob),
+    download: `ibd-wasm-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+  });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+showEnvironment();
+fillControls();
+$('#controls').addEventListener('submit', run);
+$('#download').addEventListener('click', download);
+$('#blocks-all').addEventListener('click', () => document.querySelectorAll('#blocks input').forEach((i) => { i.checked = true; }));
+$('#blocks-none').addEventListener('click', () => document.querySelectorAll('#blocks input').forEach((i) => { i.checked = false; }));
+await fillBlocks();

@@ -1,0 +1,180 @@
+// The page's four charts, drawn with Chart.js (served from node_modules/chart.js/dist as
+// /vendor/chart.js/chart.umd.js, a classic script that defines the global `Chart`): throughput
+// vs workers with the ideal line, SIMD vs scalar, per-type throughput, batch-size sweep. Each
+// takes its numbers from the result document (bench/run-core.mjs) and returns the series it
+// drew, which the download keeps as `charts`.
+
+const COLORS = Object.freeze({
+  primary: '#2357c6',
+  primaryBand: 'rgba(35, 87, 198, 0.13)',
+  secondary: '#d9822b',
+  neutral: '#6b7686',
+  ideal: '#9aa3b2',
+  grid: 'rgba(29, 35, 48, 0.08)',
+  text: '#4a5365',
+});
+
+const kilo = (v) => (Math.abs(v) >= 1000 ? `${(v / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })}k` : `${v}`);
+const int = (n) => (n === null || n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
+
+const charts = new Map();
+
+/** Shared options: no animation (the numbers are final when drawn), sig/s on a zero-based y axis. */
+function baseOptions(xTitle, extra = {}) {
+  return {
+    animation: false,
+    responsive: true,
+    maintainAspectRatio: false,
+    interaction: { mode: 'index', intersect: false },
+    plugins: {
+      legend: { position: 'bottom', labels: { boxWidth: 12, color: COLORS.text, filter: (item) => !item.text.startsWith('_') } },
+      tooltip: { callbacks: { label: (c) => (c.dataset.label.startsWith('_') ? null : `${c.dataset.label}: ${int(c.parsed.y)} checks/s`) } },
+    },
+    scales: {
+      x: { title: { display: true, text: xTitle, color: COLORS.text }, grid: { color: COLORS.grid }, ticks: { color: COLORS.text } },
+      y: {
+        beginAtZero: true,
+        title: { display: true, text: 'signatures / s', color: COLORS.text },
+        grid: { color: COLORS.grid },
+        ticks: { color: COLORS.text, callback: kilo },
+      },
+    },
+    ...extra,
+  };
+}
+
+/** (Re)draws chart `id` on `canvas`; null data hides the canvas and shows `empty` instead. */
+function draw(id, figure, config, empty) {
+  charts.get(id)?.destroy();
+  charts.delete(id);
+  const canvas = figure.querySelector('canvas');
+  const note = figure.querySelector('.empty');
+  canvas.hidden = config === null;
+  note.hidden = config !== null;
+  if (config === null) {
+    note.textContent = empty;
+    return;
+  }
+  charts.set(id, new globalThis.Chart(canvas, config));
+}
+
+/** Throughput vs workers: measured median with its min–max band, and the ideal line
+ *  (1 worker's rate x workers). */
+function scalingChart(figure, doc) {
+  const rows = doc.scaling ?? [];
+  if (!rows.length || rows[0].checks_per_second === null) {
+    draw('scaling', figure, null, 'Not measured: tick "throughput vs workers" or choose auto workers.');
+    return null;
+  }
+  const series = {
+    workers: rows.map((r) => r.workers),
+    checks_per_second: rows.map((r) => r.checks_per_second),
+    checks_per_second_min: rows.map((r) => r.checks_per_second_min),
+    checks_per_second_max: rows.map((r) => r.checks_per_second_max),
+    ideal: rows.map((r) => rows[0].checks_per_second * r.workers),
+  };
+  draw('scaling', figure, {
+    type: 'line',
+    data: {
+      labels: series.workers,
+      datasets: [
+        { label: '_max', data: series.checks_per_second_max, borderWidth: 0, pointRadius: 0, fill: '+1', backgroundColor: COLORS.primaryBand },
+        { label: '_min', data: series.checks_per_second_min, borderWidth: 0, pointRadius: 0, fill: false },
+        { label: 'measured (median; band: min–max)', data: series.checks_per_second, borderColor: COLORS.primary,
+          backgroundColor: COLORS.primary, borderWidth: 2.5, pointRadius: 4 },
+        { label: 'ideal (1 worker × N)', data: series.ideal, borderColor: COLORS.ideal, borderDash: [6, 5],
+          borderWidth: 1.5, pointRadius: 0 },
+      ],
+    },
+    options: baseOptions('workers'),
+  });
+  return series;
+}
+
+/** Bars with one colour each; `labels` and `rates` line up. */
+function barConfig(labels, rates, colors, xTitle) {
+  return {
+    type: 'bar',
+    data: { labels, datasets: [{ label: 'median', data: rates, backgroundColor: colors, borderRadius: 4, maxBarThickness: 72 }] },
+    options: baseOptions(xTitle, {}),
+  };
+}
+
+function variantsChart(figure, doc) {
+  const rows = (doc.variants ?? []).filter((v) => v.checks_per_second !== null);
+  if (!rows.length) {
+    draw('variants', figure, null, 'Not measured: tick "SIMD vs scalar".');
+    return null;
+  }
+  const series = {
+    variants: rows.map((v) => v.variant),
+    workers: rows[0].workers,
+    checks_per_second: rows.map((v) => v.checks_per_second),
+    checks_per_second_min: rows.map((v) => v.checks_per_second_min),
+    checks_per_second_max: rows.map((v) => v.checks_per_second_max),
+  };
+  const config = barConfig(series.variants.map((v) => (v === 'simd' ? 'SIMD' : v)), series.checks_per_second,
+    series.variants.map((v) => (v === 'simd' ? COLORS.primary : COLORS.secondary)), `wasm build, ${series.workers} workers`);
+  config.options.plugins.legend.display = false;
+  draw('variants', figure, config);
+  return series;
+}
+
+function byTypeChart(figure, doc) {
+  const t = doc.totals;
+  const series = {
+    types: ['ecdsa', 'schnorr', 'all'],
+    checks: [t.by_type.ecdsa.checks, t.by_type.schnorr.checks, t.checks],
+    checks_per_second: [t.by_type.ecdsa.checks_per_second, t.by_type.schnorr.checks_per_second, t.checks_per_second],
+  };
+  const config = barConfig(['ECDSA', 'Schnorr', 'all (combined)'], series.checks_per_second,
+    [COLORS.primary, COLORS.secondary, COLORS.neutral], `check type, ${doc.workers} workers`);
+  config.options.plugins.legend.display = false;
+  draw('by-type', figure, config);
+  return series;
+}
+
+function sweepChart(figure, doc) {
+  const sweep = doc.batch_sweep;
+  if (!sweep?.rows?.length) {
+    draw('sweep', figure, null, 'Not measured: tick "batch-size sweep".');
+    return null;
+  }
+  const series = {
+    batch_size: sweep.rows.map((r) => r.batch_size),
+    checks_per_second: sweep.rows.map((r) => r.checks_per_second),
+    recommended: sweep.recommended,
+  };
+  const recommended = (ctx) => series.batch_size[ctx.dataIndex] === sweep.recommended;
+  draw('sweep', figure, {
+    type: 'line',
+    data: {
+      labels: series.batch_size.map((s) => s.toLocaleString('en-US')),
+      datasets: [{
+        label: 'median (larger point: smallest size within 2% of the best)', data: series.checks_per_second,
+        borderColor: COLORS.primary, backgroundColor: COLORS.primary, borderWidth: 2.5,
+        pointRadius: (ctx) => (recommended(ctx) ? 7 : 3.5),
+        pointBackgroundColor: (ctx) => (recommended(ctx) ? COLORS.secondary : COLORS.primary),
+      }],
+    },
+    options: baseOptions(`checks per worker message, ${sweep.workers} workers`),
+  });
+  return series;
+}
+
+/**
+ * Draws every chart from `doc`; a chart whose measurement was not run shows why instead.
+ * @param {object} doc the result document (bench/run-core.mjs)
+ * @param {{scaling: HTMLElement, variants: HTMLElement, byType: HTMLElement, sweep: HTMLElement}} figures
+ *   each holds a <canvas> and an `.empty` note
+ * @returns {{scaling: object|null, variants: object|null, by_type: object, batch_sweep: object|null}}
+ *   the series drawn (sig/s, worker counts, batch sizes in records), null for a chart not drawn
+ */
+export function drawCharts(doc, figures) {
+  return {
+    scaling: scalingChart(figures.scaling, doc),
+    variants: variantsChart(figures.variants, doc),
+    by_type: byTypeChart(figures.byType, doc),
+    batch_sweep: sweepChart(figures.sweep, doc),
+  };
+}

@@ -1,0 +1,60 @@
+// The page's live progress: the current phase (the run's log lines), a bar for the pool.verify
+// in flight with checks done / total and checks/s, and the time since the run started. Same
+// `track` interface as the terminal's bars (bench/progress.mjs), so the run drives either.
+
+const int = (n) => Math.round(n).toLocaleString('en-US');
+
+/**
+ * Binds the progress panel.
+ * @param {HTMLElement} root the panel: holds [data-phase], [data-bar] (a <progress>),
+ *   [data-count], [data-rate] and [data-elapsed] elements
+ * @returns {{start: () => void, log: (msg: string) => void,
+ *   track: (label: string, total: number) => ((done: number) => void)|undefined,
+ *   finish: (msg: string) => void}} start shows the panel and resets the clock; log shows a
+ *   phase line; track starts the bar for one verify call of `total` records and returns its
+ *   onProgress callback; finish stops the clock with a closing line.
+ */
+export function createProgressPanel(root) {
+  const el = (name) => root.querySelector(`[data-${name}]`);
+  const [phase, bar, count, rate, elapsed] = ['phase', 'bar', 'count', 'rate', 'elapsed'].map(el);
+  let t0 = 0;
+  let clock = null;
+  const tick = () => { elapsed.textContent = `${((performance.now() - t0) / 1000).toFixed(1)} s`; };
+  return {
+    start() {
+      root.hidden = false;
+      root.classList.remove('done');
+      t0 = performance.now();
+      clearInterval(clock);
+      clock = setInterval(tick, 100);
+      tick();
+    },
+    log(msg) {
+      phase.textContent = msg;
+    },
+    track(label, total) {
+      if (!(total > 0)) return undefined;
+      const started = performance.now();
+      phase.textContent = label;
+      bar.max = total;
+      bar.value = 0;
+      count.textContent = `0 / ${int(total)} checks`;
+      rate.textContent = '–';
+      return (done) => {
+        const seconds = (performance.now() - started) / 1000;
+        bar.value = done;
+        count.textContent = `${int(done)} / ${int(total)} checks`;
+        if (seconds > 0) rate.textContent = `${int(done / seconds)} checks/s`;
+      };
+    },
+    finish(msg) {
+      clearInterval(clock);
+      tick();
+      phase.textContent = msg;
+      bar.value = bar.max;
+      count.textContent = '';
+      rate.textContent = '';
+      root.classList.add('done');
+    },
+  };
+}

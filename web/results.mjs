@@ -1,0 +1,179 @@
+// The page's presentation of a result document (bench/run-core.mjs): the headline numbers with
+// units, the chart captions (what each chart measured), the blocks table, the details line, and
+// the notice / error panels. Formatting only.
+
+const int = (n) => (n === null || n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
+const plural = (n, noun) => `${int(n)} ${noun}${n === 1 ? '' : 's'}`;
+const rate = (r) => (r === null || r === undefined ? 'n/a' : int(r));
+const spread = (p) => ((p?.rounds_seconds?.length ?? 0) > 1
+  ? `median of ${p.rounds_seconds.length} rounds, ${int(p.checks_per_second_min)}–${int(p.checks_per_second_max)}`
+  : '1 timed round');
+
+/** Sets a [data-stat] element's text, with `unit` after it in a smaller span when given. */
+function set(root, key, text, unit = '') {
+  const el = root.querySelector(`[data-stat="${key}"]`);
+  el.textContent = text;
+  if (unit) {
+    const u = document.createElement('span');
+    u.className = 'unit';
+    u.textContent = unit;
+    el.append(u);
+  }
+}
+
+/** Hours as "43.7 h", or days past 72 h ("3.4 days"). */
+function duration(hours) {
+  if (hours === null || hours === undefined) return ['n/a', ''];
+  if (hours > 72) return [(hours / 24).toLocaleString('en-US', { maximumFractionDigits: 1 }), 'days'];
+  return [hours.toLocaleString('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 }), 'h'];
+}
+
+/**
+ * Fills the headline numbers.
+ * @param {HTMLElement} root the results section
+ * @param {object} doc the result document
+ */
+export function renderHeadline(root, doc) {
+  const t = doc.totals;
+  set(root, 'overall', rate(t.checks_per_second), 'sig/s');
+  set(root, 'overall-sub', `${spread(t)} · ${plural(doc.workers, 'worker')}, ${doc.variant === 'simd' ? 'SIMD' : 'scalar'}, ` +
+    `batch ${int(doc.batch_size)}${doc.workers_auto ? ' (auto)' : ''}`);
+  set(root, 'per-worker', rate(t.per_worker), 'sig/s');
+  set(root, 'per-worker-sub', `overall / ${plural(doc.workers, 'worker')}`);
+  for (const type of ['ecdsa', 'schnorr']) {
+    const p = t.by_type[type];
+    set(root, type, rate(p.checks_per_second), 'sig/s');
+    set(root, `${type}-sub`, `${plural(p.checks, 'check')}, separate pass; ${p.checks ? spread(p) : 'none in these blocks'}`);
+  }
+  set(root, 'overall-foot', `${plural(t.checks, 'check')} verified in ${t.seconds?.toFixed(2) ?? '–'} s per pass; ` +
+    `${plural(t.blocks, 'block')}, ${plural(t.inputs, 'input')} evaluated by the script interpreter`);
+  set(root, 'checks', int(t.valid), 'valid');
+  const invalidNote = t.invalid === 0 ? '0 invalid'
+    : t.invalid === t.invalid_in_valid_blocks
+      ? `${int(t.invalid)} invalid, all CHECKMULTISIG trials that valid scripts tolerate`
+      : `${int(t.invalid)} invalid, ${int(t.invalid - t.invalid_in_valid_blocks)} of them in invalid blocks`;
+  const ok = t.blocks - t.blocks_failed - t.invalid_blocks;
+  set(root, 'checks-sub', `${invalidNote} · ${int(ok)} / ${plural(t.blocks, 'block')} valid`);
+  root.querySelector('[data-stat="checks"]').closest('.stat').classList.toggle('bad', t.invalid_blocks > 0 || t.blocks_failed > 0);
+  const p = doc.projection;
+  const [value, unit] = duration(p.hours);
+  set(root, 'projection', value, unit);
+  set(root, 'projection-sub', p.hours === null ? p.error
+    : `${int(p.workload_checks)} checks (${p.checks_per_transaction.toFixed(3)}/tx × ${int(p.workload_transactions)} txs) ` +
+      `on ${plural(p.workers, 'worker')}${p.sample?.partial ? `; from ${p.sample.blocks} of ${p.sample.fixture_blocks} fixture blocks` : ''}`);
+}
+
+/**
+ * Writes under each chart what it measured.
+ * @param {Record<string, HTMLElement>} figures as drawCharts (web/charts.mjs)
+ * @param {object} doc the result document
+ */
+export function renderCaptions(figures, doc) {
+  const caption = (fig, text) => { fig.querySelector('[data-caption]').textContent = text; };
+  const checks = plural(doc.totals.checks, 'check');
+  const rounds = plural(doc.rounds, 'timed round');
+  const s = doc.scaling;
+  caption(figures.scaling, s?.length
+    ? `${checks} on 1–${s.length} workers, ${rounds} each (interleaved); speedup at ${s.length}: ` +
+      `${s.at(-1).speedup?.toFixed(2) ?? '–'}×, efficiency ${s.at(-1).efficiency === null ? '–' : `${(100 * s.at(-1).efficiency).toFixed(0)}%`}`
+    : '');
+  const v = doc.variants?.filter((r) => r.checks_per_second !== null) ?? [];
+  const simd = v.find((r) => r.variant === 'simd');
+  const scalar = v.find((r) => r.variant === 'scalar');
+  caption(figures.variants, v.length
+    ? `${checks} on ${plural(v[0].workers, 'worker')}, ${rounds} each` +
+      (simd && scalar ? `; SIMD / scalar = ${(simd.checks_per_second / scalar.checks_per_second).toFixed(2)}×` : '')
+    : '');
+  caption(figures.byType, `ECDSA and Schnorr in separate passes, then all together; ${rounds}`);
+  const w = doc.batch_sweep;
+  caption(figures.sweep, w
+    ? `${plural(w.records, 'check')} per pass (the first ${int(w.checks)} × ${w.copies}), ${plural(w.rounds, 'round')}; ` +
+      `recommended: ${int(w.recommended)}`
+    : '');
+}
+
+/**
+ * Fills the blocks table: one row per block, failed ones with their error.
+ * @param {HTMLTableElement} table
+ * @param {HTMLElement} note the line under it
+ * @param {object} doc the result document
+ */
+export function renderBlocks(table, note, doc) {
+  const body = table.tBodies[0];
+  body.replaceChildren();
+  for (const b of doc.blocks) {
+    const tr = body.insertRow();
+    const cell = (text, cls = '') => {
+      const td = tr.insertCell();
+      td.textContent = text;
+      if (cls) td.className = cls;
+      return td;
+    };
+    cell(int(b.height));
+    const hash = cell(b.hash ? `${b.hash.slice(0, 12)}…${b.hash.slice(-8)}` : '–', 'hash');
+    if (b.hash) hash.title = b.hash;
+    if (b.error) {
+      tr.className = 'failed';
+      const td = cell(`failed: ${b.error}`, 'error-cell');
+      td.colSpan = 8;
+      continue;
+    }
+    for (const n of [b.tx_count, b.inputs, b.checks.ecdsa, b.checks.schnorr, b.valid, b.invalid]) cell(int(n), 'num');
+    cell(b.parse_sighash_ms.toFixed(1), 'num');
+    cell(b.block_valid ? `valid · ${plural(b.rounds, 'round')}` : `INVALID: ${b.script_error?.message ?? ''}`, b.block_valid ? 'ok' : 'bad');
+  }
+  note.textContent = 'checks: the final checks of every input (what Bitcoin Core verifies); invalid: checks that valid ' +
+    'scripts tolerate (CHECKMULTISIG trials); engine ms: main-thread parse, sighash and script evaluation.';
+}
+
+/**
+ * The details line: engine, environment, the projection's model, warnings.
+ * @param {HTMLElement} root
+ * @param {object} doc the result document with the page's `environment`
+ */
+export function renderDetails(root, doc) {
+  const e = doc.engine ?? {};
+  const env = doc.environment ?? {};
+  const lines = [
+    `Engine: libsecp256k1 ${e.secp256k1 ?? '?'} (${e.field ?? '?'} field), wasm ${doc.variant}; ` +
+      `${env.browser}, ${plural(env.hardware_concurrency, 'core')}; batches as ${env.transport === 'shared' ? 'shared memory' : 'transferable buffers'}.`,
+    `Projection: ${doc.projection.source ?? doc.projection.error}.`,
+    `Validation: ${plural(doc.totals.validation_rounds, 'round')} at most; main-thread engine time ${doc.totals.parse_sighash_seconds.toFixed(3)} s.`,
+    ...doc.warnings.map((w) => `Warning: ${w}.`),
+    ...(doc.disagreements.length ? [`VERDICT DISAGREEMENT on ${plural(doc.disagreements.length, 'check')}.`] : []),
+  ];
+  root.replaceChildren(...lines.map((l) => Object.assign(document.createElement('p'), { textContent: l })));
+}
+
+/**
+ * A notice (a condition of this run, not a failure) in `container`.
+ * @param {HTMLElement} container
+ * @param {string} message
+ * @param {string} [id] a stable id, so the notice is shown once
+ */
+export function showNotice(container, message, id) {
+  if (id && container.querySelector(`[data-id="${id}"]`)) return;
+  const p = document.createElement('p');
+  p.className = 'notice';
+  if (id) p.dataset.id = id;
+  p.textContent = message;
+  container.append(p);
+}
+
+/**
+ * An error panel naming what failed (a block, a wasm variant, a worker) and why.
+ * @param {HTMLElement} container
+ * @param {string} what e.g. "block 170 00000000d114…"
+ * @param {string} message the reason
+ */
+export function showError(container, what, message) {
+  const div = document.createElement('div');
+  div.className = 'error-panel';
+  div.setAttribute('role', 'alert');
+  const strong = document.createElement('strong');
+  strong.textContent = what;
+  const p = document.createElement('p');
+  p.textContent = message;
+  div.append(strong, p);
+  container.append(div);
+}

@@ -1,0 +1,127 @@
+// One benchmark run in the page: the fixture blocks over HTTP (web/fixtures.mjs), the engine
+// and Web Worker pools (workers/engine-web.mjs, workers/web-pool.mjs) handed to the same run
+// as the CLI's (bench/run-core.mjs), so the document is the --json document plus the page's
+// own entries. Problems that do not stop the run (a block that fails to load, a wasm variant
+// that fails to compile, a worker that dies) are reported through `report` as they happen.
+import { exitCodeOf, runBenchCore } from '../bench/run-core.mjs';
+import { loadWebEngine } from '../workers/engine-web.mjs';
+import { webHost } from '../workers/web-host.mjs';
+import { createWebPool } from '../workers/web-pool.mjs';
+import { machineOf } from './environment.mjs';
+import { fetchBlocks, fetchManifest } from './fixtures.mjs';
+
+/**
+ * The wasm variant to run: `wanted` if this browser compiles it, else scalar. A variant that
+ * fails is reported by name; SIMD is not tried where the browser lacks it.
+ * @returns {Promise<{variant: string, engine: object}>} the variant and its loaded module
+ * @throws Error when no variant compiles.
+ */
+async function usableVariant(wanted, env, report) {
+  const order = wanted === 'simd' ? ['simd', 'scalar'] : [wanted];
+  if (wanted === 'simd' && !env.simd) {
+    report.notice('This browser has no WebAssembly SIMD: the scalar build runs instead.');
+    order.shift();
+  }
+  const failures = [];
+  for (const variant of order) {
+    try {
+      return { variant, engine: await loadWebEngine(variant) };
+    } catch (err) {
+      const message = `wasm variant "${variant}" failed to load or compile: ${err?.message ?? err}`;
+      failures.push(message);
+      report.error(`wasm variant ${variant}`, message + (variant !== order.at(-1) ? ` (falling back to ${order.at(-1)})` : ''));
+    }
+  }
+  throw new Error(failures.join('; '));
+}
+
+/** webHost (workers/web-host.mjs) whose workers' deaths are also reported by name, as they
+ *  happen; the pool still replaces them and re-runs their batches. */
+function reportingHost(variant, report) {
+  const inner = webHost({ variant });
+  return {
+    spawn: (index, callbacks) => inner.spawn(index, {
+      ...callbacks,
+      onError: (err) => {
+        report.error(`verify worker ${index} (${variant})`, `died: ${err?.message ?? err}`);
+        callbacks.onError(err);
+      },
+    }),
+  };
+}
+
+/**
+ * Runs the benchmark.
+ * @param {{workers: number|'auto', variant: 'simd'|'scalar', batchSize: number, rounds: number,
+ *   heights: number[], scaling: boolean, variants: boolean,
+ *   batchSweep: {sizes: number[], rounds: number, checks: number}|null}} settings from the
+ *   controls; workers 'auto' measures 1..navigator.hardwareConcurrency and keeps the fastest
+ * @param {ReturnType<typeof import('./environment.mjs').detectEnvironment>} env
+ * @param {{log: (msg: string) => void, track: Function, notice: (msg: string) => void,
+ *   error: (what: string, message: string) => void}} report the progress panel and the
+ *   notice / error panels
+ * @returns {Promise<object>} the result document (bench/run-core.mjs) with `exit_code` as
+ *   --json, plus `environment` (env, the pool's `transport`: 'shared' or 'transfer', and the
+ *   page's URL) and `settings` (what the controls asked for).
+ * @throws Error when nothing can run: no manifest, no block loads, no wasm variant compiles.
+ */
+export async function runInPage(settings, env, report) {
+  report.log('loading the fixture manifest');
+  const manifest = await fetchManifest();
+  let fetched = 0;
+  const loaded = await fetchBlocks(manifest, settings.heights, (b) => {
+    fetched++;
+    report.log(`loading fixture blocks: ${fetched} / ${settings.heights.length}`);
+    if (b.error) report.error(`block ${b.height}${b.hash ? ` ${b.hash}` : ''}`, `failed to load: ${b.error}`);
+  });
+  if (loaded.length === 0 || loaded.every((b) => b.error)) {
+    throw new Error(`no fixture block could be loaded from ${manifest.base} (${loaded.length} selected)`);
+  }
+
+  report.log('compiling the wasm engine');
+  const usable = await usableVariant(settings.variant, env, report);
+  const { variant } = usable;
+  let { engine } = usable;
+  const transports = new Set();
+  const host = {
+    loaded,
+    fixtures: manifest.base,
+    fixtureBlocks: manifest.blocks.length,
+    // The module compiled above serves first; later calls (after a trap) get a fresh one.
+    loadEngine: async (v) => {
+      const first = v === variant ? engine : null;
+      engine = null;
+      return first ?? loadWebEngine(v);
+    },
+    createPool: (config) => {
+      const pool = createWebPool({ ...config, transport: 'auto', host: reportingHost(config.variant, report) });
+      transports.add(pool.transport);
+      return pool;
+    },
+    machine: (engineInfo) => machineOf(env, engineInfo),
+  };
+  const options = {
+    variant,
+    workers: settings.workers,
+    maxWorkers: env.hardware_concurrency,
+    batchSize: settings.batchSize,
+    rounds: settings.rounds,
+    scaling: settings.scaling,
+    variants: settings.variants ? ['simd', 'scalar'].filter((v) => v !== 'simd' || env.simd) : [],
+    batchSweep: settings.batchSweep,
+  };
+  const doc = await runBenchCore(options, host, report.log, report);
+  if (doc.worker_replacements > 0) {
+    report.error('Web Workers', `${doc.worker_replacements} verify worker${doc.worker_replacements === 1 ? ' was' : 's were'} ` +
+      'replaced (died, trapped or missed a deadline); their batches ran again on other workers, so no verdict is missing');
+  }
+  for (const v of doc.variants ?? []) {
+    if (v.error) report.error(`wasm variant ${v.variant}`, `its pool did not start: ${v.error}`);
+  }
+  return {
+    ...doc,
+    exit_code: exitCodeOf(doc),
+    environment: { ...env, transport: [...transports].join(', ') || null, page: location.href },
+    settings,
+  };
+}
