@@ -26,7 +26,8 @@ function fakePool() {
   return {
     calls,
     closed: false,
-    async verify(checks, { batchSize }) {
+    async verify(checks, { batchSize, balance }) {
+      assert.equal(balance, false, 'a stream batch goes to one worker unsplit');
       const records = recordsOf(checks);
       calls.push({ count: records.length, batchSize });
       if (records.some((r) => r[4] === 0xdd)) throw new Error('worker failed');
@@ -154,8 +155,9 @@ test('a failing batch rejects only its own checks', async () => {
 test('bad options are RangeErrors naming the option', () => {
   const pool = fakePool();
   assert.throws(() => new CheckStream(pool, { policy: 'timeout' }), /policy must be one of size, size-or-timeout/);
-  assert.throws(() => new CheckStream(pool, { maxBatch: 0 }), /maxBatch must be a positive integer, got 0/);
-  assert.throws(() => new CheckStream(pool, { maxBatch: 2.5 }), /maxBatch must be a positive integer/);
+  assert.throws(() => new CheckStream(pool, { maxBatch: 0 }), /maxBatch must be an integer from 1 to 8192 \(MAX_BATCH_SIZE\), got 0/);
+  assert.throws(() => new CheckStream(pool, { maxBatch: 2.5 }), /maxBatch must be an integer from 1 to 8192/);
+  assert.throws(() => new CheckStream(pool, { maxBatch: 8193 }), /maxBatch must be an integer from 1 to 8192 \(MAX_BATCH_SIZE\), got 8193/);
   assert.throws(() => new CheckStream(pool, { fillTimeoutMs: -1 }), /fillTimeoutMs must be a positive number/);
   assert.throws(() => new CheckStream(pool, { fillTimeoutMs: Infinity }), /fillTimeoutMs must be a positive number/);
   assert.throws(() => new CheckStream({}), /needs a pool with a verify\(\) method/);

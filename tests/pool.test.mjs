@@ -359,7 +359,7 @@ function recordingHost() {
       return {
         ...ep,
         post: (msg, transfer) => {
-          sent.push({ worker: i, keys: Object.keys(msg).sort(), ring: msg.ring, checks: msg.checks, transfer: [...transfer] });
+          sent.push({ worker: i, keys: Object.keys(msg).sort(), ring: msg.ring, checks: msg.checks, count: msg.count, transfer: [...transfer] });
           ep.post(msg, transfer);
         },
       };
@@ -413,6 +413,24 @@ test('transfer transport: each message transfers its own records, each reply its
       assert.ok(r.verdicts instanceof ArrayBuffer);
       assert.equal(r.seen.records, 'ArrayBuffer');
     }
+  } finally {
+    await pool.close();
+  }
+});
+
+test('balance: false makes the fewest batches (a stream batch is one message); the default makes a multiple of the workers', async () => {
+  const host = recordingHost();
+  const pool = createPool({ workers: 2, host, transport: 'transfer' });
+  try {
+    const { checks, msgFirstBytes } = randomChecks(250, 44);
+    assert.deepEqual(await pool.verify(checks, { batchSize: 100, balance: false }), expectedVerdicts(msgFirstBytes));
+    assert.deepEqual(host.sent.map((s) => s.count), [84, 83, 83]);
+    host.sent.length = 0;
+    assert.deepEqual(await pool.verify(checks, { batchSize: 300, balance: false }), expectedVerdicts(msgFirstBytes));
+    assert.deepEqual(host.sent.map((s) => s.count), [250]);
+    host.sent.length = 0;
+    assert.deepEqual(await pool.verify(checks, { batchSize: 100 }), expectedVerdicts(msgFirstBytes));
+    assert.deepEqual(host.sent.map((s) => s.count), [63, 63, 62, 62]);
   } finally {
     await pool.close();
   }

@@ -2,11 +2,11 @@
 // at once. A CheckStream gathers submitted records into an open batch; the batch closes when it
 // holds maxBatch records, or (policy 'size-or-timeout') when its oldest record has waited
 // fillTimeoutMs, or at flush()/close(). A closed batch is one VerifyPool.verify() call, so
-// several batches can be in flight across the pool's workers while the next one fills (the
-// pool also spreads one batch over its idle workers: job-buffer.mjs splitBatches).
+// several batches can be in flight across the pool's workers while the next one fills; each
+// batch goes to one worker as one message (verify's balance: false).
 // Host-neutral: it uses only a VerifyPool's verify() and setTimeout.
 import { concatChecks, walkChecks } from './job-buffer.mjs';
-import { DEFAULT_BATCH_SIZE } from './verify-pool.mjs';
+import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE } from './verify-pool.mjs';
 
 /** Batch-closing policies: 'size' closes a batch only when full (or at flush()/close());
  *  'size-or-timeout' also closes it when its oldest record has waited fillTimeoutMs. */
@@ -31,17 +31,19 @@ export class CheckStream {
    *   own it (close() leaves it open).
    * @param {{policy?: 'size'|'size-or-timeout', maxBatch?: number, fillTimeoutMs?: number}} [options]
    *   policy: see POLICIES (default 'size-or-timeout'); maxBatch: records per batch at most, a
-   *   positive integer no larger than the batch size the pool accepts (default
+   *   integer in 1..MAX_BATCH_SIZE (verify-pool.mjs; default
    *   DEFAULT_BATCH_SIZE of verify-pool.mjs); fillTimeoutMs: milliseconds the
    *   oldest record of an open batch waits before the batch closes (default 20; used by
    *   'size-or-timeout' only).
-   * @throws RangeError naming the option when policy is unknown, maxBatch is not a positive
-   *   integer or fillTimeoutMs is not a positive finite number.
+   * @throws RangeError naming the option when policy is unknown, maxBatch is not an integer
+   *   in 1..MAX_BATCH_SIZE or fillTimeoutMs is not a positive finite number.
    */
   constructor(pool, { policy = 'size-or-timeout', maxBatch = DEFAULT_BATCH_SIZE, fillTimeoutMs = DEFAULT_FILL_TIMEOUT_MS } = {}) {
     if (typeof pool?.verify !== 'function') throw new TypeError('CheckStream needs a pool with a verify() method');
     if (!POLICIES.includes(policy)) throw new RangeError(`policy must be one of ${POLICIES.join(', ')}, got ${JSON.stringify(policy)}`);
-    if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new RangeError(`maxBatch must be a positive integer, got ${maxBatch}`);
+    if (!Number.isInteger(maxBatch) || maxBatch < 1 || maxBatch > MAX_BATCH_SIZE) {
+      throw new RangeError(`maxBatch must be an integer from 1 to ${MAX_BATCH_SIZE} (MAX_BATCH_SIZE), got ${maxBatch}`);
+    }
     if (typeof fillTimeoutMs !== 'number' || !(fillTimeoutMs > 0) || !Number.isFinite(fillTimeoutMs)) {
       throw new RangeError(`fillTimeoutMs must be a positive number of milliseconds, got ${fillTimeoutMs}`);
     }
@@ -143,7 +145,7 @@ export class CheckStream {
     this._stats.byCause[cause]++;
     let verified;
     try {
-      verified = this._pool.verify(concatChecks(batch.map((c) => c.record)), { batchSize: batch.length });
+      verified = this._pool.verify(concatChecks(batch.map((c) => c.record)), { batchSize: batch.length, balance: false });
     } catch (err) {
       verified = Promise.reject(err);
     }

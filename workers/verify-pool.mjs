@@ -139,10 +139,12 @@ export class VerifyPool {
    * Verifies every record of `checks`. The bytes are copied when verify() is called; the
    * caller's buffer is never modified nor detached (a Node Buffer is fine).
    * @param {Uint8Array} checks packed records (native/check_buffer.h); not modified.
-   * @param {{batchSize?: number, onProgress?: (recordsDone: number) => void}} [options]
+   * @param {{batchSize?: number, balance?: boolean, onProgress?: (recordsDone: number) => void}} [options]
    *   batchSize: records per worker message at most, 1..MAX_BATCH_SIZE (default 2048; workers
-   *   size their memory for MAX_BATCH_SIZE up front); batches are balanced over
-   *   the workers (job-buffer.mjs splitBatches). onProgress: called after each batch's verdicts
+   *   size their memory for MAX_BATCH_SIZE up front); with balance (default true) the batches
+   *   are spread evenly over the workers (job-buffer.mjs splitBatches), so that they finish
+   *   together; balance false makes the fewest batches of at most batchSize records (a
+   *   stream's batch of at most batchSize records goes to one worker as one message). onProgress: called after each batch's verdicts
    *   arrive with the number of records verified so far (increasing, the last call equal to
    *   the record count; not called for an empty buffer); an exception it throws is ignored.
    * @returns {Promise<Uint8Array>} one verdict byte per record, in input order (1 valid, 0 invalid).
@@ -152,7 +154,7 @@ export class VerifyPool {
    *   naming a batch's first record index, record count and its workers' last error when the
    *   batch failed maxAttempts times; Error when the pool is closed or a worker failed to start.
    */
-  verify(checks, { batchSize = DEFAULT_BATCH_SIZE, onProgress } = {}) {
+  verify(checks, { batchSize = DEFAULT_BATCH_SIZE, balance = true, onProgress } = {}) {
     if (this._failure) return Promise.reject(this._failure);
     if (typedArrayName.call(checks) !== 'Uint8Array') {
       const what = checks === null ? 'null' : (checks?.constructor?.name ?? typeof checks);
@@ -166,7 +168,7 @@ export class VerifyPool {
     try {
       const walked = walkChecks(checks);
       count = walked.count;
-      batches = splitBatches(walked, batchSize, this.size);
+      batches = splitBatches(walked, batchSize, balance ? this.size : 1);
     } catch (err) {
       return Promise.reject(err);
     }
