@@ -11,7 +11,17 @@
 # multiplies, which wasm has natively; measured 3.1-3.5x faster verifies (../shared/DESIGN.md).
 # The native build keeps libsecp256k1's default (5x52 with __int128), as Bitcoin Core does.
 #
-# ECMULT_WINDOW_SIZE stays at its default (15) here; the table-size trade-off is issue #6's.
+# IBD_ECMULT_WINDOW_SIZE sets libsecp256k1's ECMULT_WINDOW_SIZE: the window of the precomputed
+# table of multiples of G that verification uses, 2^(w-2) points per table, two tables of
+# 64-byte points: 15 (libsecp256k1's default) = 1 MiB of the binary, 12 = 128 KiB. A smaller
+# table shrinks the wasm download and slows verification; `npm run bench` measures both
+# (bench/size.mjs builds build/wasm-window12). The shipped precomputed_ecmult.c holds the
+# tables up to 15 (larger ones would need regenerating it), hence the range 2..15.
+set(IBD_ECMULT_WINDOW_SIZE 15 CACHE STRING "libsecp256k1 ECMULT_WINDOW_SIZE (2..15; default 15)")
+if(NOT IBD_ECMULT_WINDOW_SIZE MATCHES "^[0-9]+$" OR IBD_ECMULT_WINDOW_SIZE LESS 2 OR IBD_ECMULT_WINDOW_SIZE GREATER 15)
+  message(FATAL_ERROR "IBD_ECMULT_WINDOW_SIZE='${IBD_ECMULT_WINDOW_SIZE}' is not an integer in 2..15")
+endif()
+
 function(ibd_add_secp256k1 target)
   cmake_parse_arguments(ARG "WIDEMUL_INT64" "" "COMPILE_OPTIONS" ${ARGN})
   set(src "${IBD_SECP256K1_DIR}/src")
@@ -22,7 +32,8 @@ function(ibd_add_secp256k1 target)
   target_include_directories(${target} PUBLIC "${IBD_SECP256K1_DIR}/include")
   target_compile_definitions(${target} PRIVATE
     ENABLE_MODULE_EXTRAKEYS=1
-    ENABLE_MODULE_SCHNORRSIG=1)
+    ENABLE_MODULE_SCHNORRSIG=1
+    ECMULT_WINDOW_SIZE=${IBD_ECMULT_WINDOW_SIZE})
   if(ARG_WIDEMUL_INT64)
     target_compile_definitions(${target} PRIVATE USE_FORCE_WIDEMUL_INT64=1)
   endif()

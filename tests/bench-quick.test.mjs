@@ -1,0 +1,57 @@
+// `npm run bench -- --quick --json` runs every part and prints one well-formed JSON document:
+// results, thresholds [{name, target, measured, pass}] and machine. Shapes and verdicts only:
+// timing targets live in the benchmark's own output, never here.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { browserUnavailable } from './support/browser.mjs';
+
+const COMPARE = new URL('../bench/compare.mjs', import.meta.url).pathname;
+const THRESHOLDS = new URL('../bench/thresholds.json', import.meta.url).pathname;
+const run = (args) => promisify(execFile)(process.execPath, [COMPARE, ...args], { timeout: 600_000, maxBuffer: 64 << 20 });
+
+test('the quick benchmark runs and prints a well-formed JSON document', { timeout: 600_000 }, async () => {
+  const before = readFileSync(THRESHOLDS, 'utf8');
+  const { stdout } = await run(['--quick', '--json']);
+  const doc = JSON.parse(stdout);
+
+  assert.equal(doc.mode, 'quick');
+  assert.deepEqual(doc.errors, [], 'every part ran');
+  for (const key of ['cpu', 'cores', 'node', 'v8', 'emcc']) assert.ok(key in doc.machine, `machine.${key}`);
+  assert.equal(doc.machine.v8, process.versions.v8);
+
+  const { speed, engines, sizes, startup } = doc.results;
+  for (const type of ['ecdsa', 'schnorr']) {
+    const rows = speed.filter((r) => r.type === type);
+    assert.ok(rows.some((r) => r.kind === 'wasm'), `${type}: ibd-wasm rows`);
+    assert.ok(rows.some((r) => r.name === 'tiny-secp256k1'), `${type}: tiny-secp256k1 row`);
+    for (const r of rows) {
+      assert.equal(r.checks, doc.check_sets[type].checks);
+      assert.equal(r.rounds_seconds.length, doc.rounds);
+      assert.ok(r.sig_per_s > 0 && r.sig_per_s_min <= r.sig_per_s && r.sig_per_s <= r.sig_per_s_max, `${r.name} ${type} rates`);
+    }
+    // ibd-wasm must return the validation's verdicts; peers are reported, whatever they say.
+    for (const r of rows.filter((x) => x.kind === 'wasm')) assert.equal(r.mismatches, 0, `${r.name} batch ${r.batch_size} ${type}`);
+  }
+  for (const rs of Object.values(engines)) for (const r of rs) assert.equal(r.verdicts_match, true, `${r.engine} ${r.variant} ${r.type}`);
+  const browser = browserUnavailable() ? [] : ['chromium']; // without Chromium: listed as skipped
+  assert.deepEqual(Object.keys(engines).sort(), [...browser, 'v8_default', 'v8_liftoff']);
+  for (const s of sizes.filter((x) => !x.skipped)) assert.ok(s.gzip > 0 && s.gzip < s.raw, `${s.variant} window ${s.window} sizes`);
+  const starts = ['node_cold_start', 'node_worker_startup', ...browser.flatMap(() => ['chromium_cold_start', 'chromium_worker_startup'])];
+  for (const key of starts) assert.ok(startup[key]?.length > 0, `startup.${key}`);
+
+  const registered = JSON.parse(before).thresholds.map((t) => t.name);
+  assert.deepEqual(doc.thresholds.map((t) => t.name), registered);
+  for (const t of doc.thresholds) {
+    assert.equal(typeof t.target, 'number', `${t.name}.target`);
+    assert.ok(t.measured === null || Number.isFinite(t.measured), `${t.name}.measured`);
+    assert.equal(typeof t.pass, 'boolean', `${t.name}.pass`);
+  }
+  assert.equal(readFileSync(THRESHOLDS, 'utf8'), before, 'the run never edits thresholds.json');
+});
+
+test('outside --quick, fewer than 5 rounds is a usage error (exit 2)', async () => {
+  await assert.rejects(run(['--rounds', '3']), (err) => err.code === 2 && /--rounds/.test(err.stderr));
+});
