@@ -3,7 +3,7 @@
 // size, interleaved round by round), the cold start (a fresh page with the HTTP cache disabled:
 // import the loader, fetch, compile and instantiate the wasm, first verdict) and a verify Web
 // Worker's start-up (new Worker until its 'ready' message). Times in ms, rates in sig/s.
-import { launchChromium } from '../tests/support/browser.mjs';
+import { launchChromium } from './chromium-launcher.mjs';
 import { startServer } from '../web/server.mjs';
 
 /** Runs in the page: timed passes of every variant on every set (base64 check sets). */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
-import { browserUnavailable } from '../tests/support/browser.mjs';
+import { browserUnavailable } from './chromium-launcher.mjs';
 import { loadEngine, VARIANTS } from '../workers/engine.mjs';
 import { formatComparison } from './compare-report.mjs';
 import { loadCheckSets } from './compare-checks.mjs';

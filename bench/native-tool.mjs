@@ -3,17 +3,13 @@
 // file the wasm contenders verify. (ibd-wasm: bench/wasm-pass.mjs; peers: bench/peers/.)
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
+import { VERIFY_CHECKS } from '../scripts/bench-native.mjs';
 
-/** The native tool's path (ibd_verify_checks anywhere under build/native), or null when it is not built. */
+/** The native tool's path (build/native/bench/native/ibd_verify_checks), or null when it is not built. */
 export function nativeTool() {
-  const root = path.join(REPO_ROOT, 'build', 'native');
-  if (!existsSync(root)) return null;
-  const hit = readdirSync(root, { recursive: true }).find((f) => path.basename(f) === 'ibd_verify_checks');
-  return hit ? path.join(root, hit) : null;
+  return existsSync(VERIFY_CHECKS) ? VERIFY_CHECKS : null;
 }
 
 /** SHA-256 (hex) of verdict bytes: what ibd_verify_checks prints as verdicts_sha256. */

@@ -113,4 +113,4 @@ function main() {
   return r.status ?? 1;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = main();

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { browserUnavailable } from './support/browser.mjs';
+import { browserUnavailable } from '../bench/chromium-launcher.mjs';
 
 const COMPARE = new URL('../bench/compare.mjs', import.meta.url).pathname;
 const THRESHOLDS = new URL('../bench/thresholds.json', import.meta.url).pathname;

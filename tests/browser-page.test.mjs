@@ -1,4 +1,4 @@
-// The benchmark page in Debian's Chromium (playwright-core, tests/support/browser.mjs), served
+// The benchmark page in Debian's Chromium (playwright-core, bench/chromium-launcher.mjs), served
 // by the project's server (web/server.mjs): set through its controls, run on 2 workers, its
 // counts checked against the Node run's on the same blocks, its charts drawn, its download in
 // the --json schema. Also: the page without cross-origin isolation (transferable buffers), a
@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import { fixturesDir, readManifest, REPO_ROOT } from '../blocks-fixtures/loader.mjs';
 import { runBench } from '../bench/run.mjs';
 import { startServer } from '../web/server.mjs';
-import { BROWSER_ARTIFACTS, browserUnavailable, launchChromium } from './support/browser.mjs';
+import { BROWSER_ARTIFACTS, browserUnavailable, launchChromium } from '../bench/chromium-launcher.mjs';
 
 const skip = browserUnavailable() ?? false;
 const FIXTURES = fixturesDir();

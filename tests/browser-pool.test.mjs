@@ -11,7 +11,7 @@ import { fixturesDir, loadBlocks, REPO_ROOT } from '../blocks-fixtures/loader.mj
 import { loadEngine } from '../workers/engine.mjs';
 import { concatChecks, walkChecks } from '../workers/job-buffer.mjs';
 import { startServer } from '../web/server.mjs';
-import { browserUnavailable, launchChromium } from './support/browser.mjs';
+import { browserUnavailable, launchChromium } from '../bench/chromium-launcher.mjs';
 import { validateFixture, verifyChecks } from './support/wasm.mjs';
 
 const HEIGHTS = [403200, 866342]; // p2sh multisig (with invalid CHECKMULTISIG trials), segwit + taproot

@@ -14,7 +14,7 @@ import { before, test } from 'node:test';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { loadEngine, VARIANTS } from '../workers/engine.mjs';
 import { CHECK_HEADER_SIZE, CheckType, concatChecks, walkChecks } from '../workers/job-buffer.mjs';
-import { parseStrictDer } from './support/der.mjs';
+import { parseStrictDer } from '../bench/peers/der.mjs';
 import { prng } from './support/random-checks.mjs';
 import { validateFixture, verifyChecks } from './support/wasm.mjs';
 

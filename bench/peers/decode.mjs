@@ -2,10 +2,10 @@
 // libraries take: most peers verify a 64-byte compact (r || s) ECDSA signature, not Bitcoin's
 // DER. The conversion follows the engine's (Bitcoin Core's) semantics, so a peer's verdict can
 // be compared with ibd-wasm's: Core's lax DER parser (src/pubkey.cpp,
-// ecdsa_signature_parse_der_lax; its JS transcription lives in tests/support/der.mjs), then
+// ecdsa_signature_parse_der_lax; its JS transcription lives in der.mjs), then
 // low-S normalization (secp256k1_ecdsa_signature_normalize, as CPubKey::Verify does).
 // Decoding happens once, before any timing: peers are timed on verification alone.
-import { parseDerLax, SECP256K1_N } from '../../tests/support/der.mjs';
+import { parseDerLax, SECP256K1_N } from './der.mjs';
 import { CHECK_HEADER_SIZE, CheckType } from '../../workers/job-buffer.mjs';
 
 const HALF_N = SECP256K1_N / 2n;

@@ -1,12 +1,13 @@
-// Browser tests' launcher: Debian's Chromium (/usr/bin/chromium, installed by scripts/setup.mjs
-// when run as root) driven by playwright-core, never a downloaded browser. Each launch gets a
-// fresh profile folder under build/, removed on close.
+// Launches Debian's Chromium (/usr/bin/chromium, installed by scripts/setup.mjs when run as
+// root) under playwright-core for the browser tests and for `npm run bench`'s Chromium figures;
+// never a downloaded browser. Each launch gets a fresh profile folder under build/, removed on
+// close.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Where browser tests write their artifacts (screenshots): build/browser-tests. */
 export const BROWSER_ARTIFACTS = path.join(ROOT, 'build', 'browser-tests');
 /** The browser the tests drive (IBD_CHROMIUM overrides). */

@@ -1,6 +1,7 @@
-// ECDSA signature encodings for test oracles, written from their specifications (not from the
-// engine): strict DER (X.690 as BIP66 requires it) and Bitcoin Core's lax parser
-// (src/pubkey.cpp, ecdsa_signature_parse_der_lax), plus a node:crypto verifier.
+// ECDSA signature encodings written from their specifications (not from the engine): strict DER
+// (X.690 as BIP66 requires it) and Bitcoin Core's lax parser (src/pubkey.cpp,
+// ecdsa_signature_parse_der_lax), plus a node:crypto verifier. The peers' adapters (decode.mjs)
+// convert the fixture signatures with it; the tests use it as an oracle independent of the engine.
 import { createPublicKey, verify } from 'node:crypto';
 
 /** secp256k1 group order n (SEC 2, section 2.4.1). */
