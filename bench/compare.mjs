@@ -106,7 +106,7 @@ async function part(name, errors, log, fn) {
  * @returns {Promise<object>} the document --json prints. Rates are signatures/s on one core,
  *   times ms unless named `seconds`, sizes bytes:
  *   command, mode ('full'|'quick'), rounds, generated_at (ISO 8601), machine (machine.mjs
- *   machineInfo + v8), engine (the simd build's engineInfo), check_sets {blocks, failed_blocks,
+ *   machineInfo), engine (the simd build's engineInfo), check_sets {blocks, failed_blocks,
  *   selection, ecdsa: {checks, of}, schnorr: {checks, of}}, batch_sizes, engine_batch_size,
  *   peers [{name, version, backend}],
  *   results: speed (speed.mjs runSpeed rows), skipped [{name, reason}] (contender / type pairs
@@ -182,7 +182,7 @@ async function measure(plan, rounds, quick, sizes, loaded, errors, log) {
     mode: quick ? 'quick' : 'full',
     rounds,
     generated_at: new Date().toISOString(),
-    machine: { ...machineInfo(engineInfo), v8: process.versions.v8 },
+    machine: machineInfo(engineInfo),
     engine: { ...engineInfo },
     check_sets: {
       blocks: loaded.blocks, failed_blocks: loaded.failedBlocks, selection: 'an evenly spaced sample of each type\'s final checks',

@@ -1,4 +1,4 @@
-// What the numbers were measured on: CPU, cores, Node and Emscripten versions.
+// What the numbers were measured on: CPU, cores, Node, V8 and Emscripten versions.
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 
@@ -18,7 +18,7 @@ export function emccVersion() {
  * @param {object} [engineInfo] the wasm module's engineInfo(); its `emcc` field (a version
  *   stamped at build time, if the build provides one) is used when emcc is not on PATH.
  * @returns {{cpu: string, cores: number, platform: string, arch: string, node: string,
- *   emcc: string|null, emcc_source: 'emcc --version'|'build stamp'|null}}
+ *   v8: string, emcc: string|null, emcc_source: 'emcc --version'|'build stamp'|null}}
  */
 export function machineInfo(engineInfo = {}) {
   const onPath = emccVersion();
@@ -29,6 +29,7 @@ export function machineInfo(engineInfo = {}) {
     platform: os.platform(),
     arch: os.arch(),
     node: process.version,
+    v8: process.versions.v8,
     emcc: onPath ?? stamped,
     emcc_source: onPath ? 'emcc --version' : stamped ? 'build stamp' : null,
   };
