@@ -2,7 +2,8 @@
 // by the project's server (web/server.mjs): set through its controls, run on 2 workers, its
 // counts checked against the Node run's on the same blocks, its charts drawn, its download in
 // the --json schema. Also: the page without cross-origin isolation (transferable buffers), a
-// fixture block that fails to load, and a wasm build that fails to compile. No timing is
+// fixture block that fails to load, a wasm build that fails to compile, and a worker that dies
+// mid-batch. No timing is
 // asserted: rates vary with the machine.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -246,6 +247,50 @@ test('a wasm build that fails to compile is named; the run falls back to scalar 
     assert.deepEqual(doc.blocks.map(blockCounts), nodeDoc.blocks.filter((b) => [170, 57043].includes(b.height)).map(blockCounts));
     await page.close();
   } finally {
+    await server.close();
+  }
+});
+
+test('a worker that dies mid-batch is named in an error panel; its batch is re-run and the counts are unchanged', { skip, timeout: 120_000 }, async () => {
+  // The first verify worker the page starts runs the real entry, except that its first batch
+  // reply is never posted: it throws instead (an uncaught error in the worker, its batch in
+  // flight). Later workers (the replacement among them) get the real script.
+  const faulty = [
+    'const post = self.postMessage.bind(self);',
+    'let died = false;',
+    'self.postMessage = (msg, transfer) => {',
+    "  if (!died && typeof msg?.id === 'number') { died = true; throw new Error('injected fault: worker died mid-batch'); }",
+    '  return post(msg, transfer);',
+    '};',
+    "await import('/workers/verify-web-worker.mjs?real=1');",
+  ].join('\n');
+  let served = 0;
+  const server = await startServer({ port: 0, isolation: true });
+  const context = browser.context;
+  const pattern = '**/workers/verify-web-worker.mjs*';
+  await context.route(pattern, (route) => {
+    if (served++ > 0 || route.request().url().includes('real=1')) return route.fallback();
+    return route.fulfill({
+      status: 200,
+      contentType: 'text/javascript',
+      headers: { 'Cross-Origin-Embedder-Policy': 'require-corp', 'Cross-Origin-Opener-Policy': 'same-origin' },
+      body: faulty,
+    });
+  });
+  try {
+    const page = await openPage(server);
+    const heights = [170, 403200];
+    await configure(page, { workers: 2, rounds: 1, heights, scaling: false, variants: false, sweep: false });
+    const { doc, errors } = await runAndDownload(page);
+    assert.equal(errors.length, 2, errors.join(' | '));
+    assert.match(errors[0], /^verify worker \d \(simd\)\s+died: .*injected fault: worker died mid-batch/);
+    assert.match(errors[1], /1 verify worker was replaced .* their batches ran again on other workers, so no verdict is missing/);
+    assert.ok(doc.worker_replacements >= 1, `worker_replacements ${doc.worker_replacements}`);
+    assert.equal(doc.exit_code, 0);
+    assert.deepEqual(doc.blocks.map(blockCounts), nodeDoc.blocks.filter((b) => heights.includes(b.height)).map(blockCounts));
+    await page.close();
+  } finally {
+    await context.unroute(pattern);
     await server.close();
   }
 });
