@@ -3,8 +3,7 @@
 // counts checked against the Node run's on the same blocks, its charts drawn, its download in
 // the --json schema. Also: the page without cross-origin isolation (transferable buffers), a
 // fixture block that fails to load, a wasm build that fails to compile, and a worker that dies
-// mid-batch. No timing is
-// asserted: rates vary with the machine.
+// mid-batch. No timing is asserted: rates vary with the machine.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
