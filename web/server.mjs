@@ -4,17 +4,18 @@
 // require-corp) so that the page gets SharedArrayBuffer. Files are served by sirv (MIME types
 // from mrmime: .wasm is application/wasm); this file only maps URL prefixes to folders and adds
 // the isolation headers. Nothing outside the mounted folders is reachable: a path that leaves
-// its folder (../, %2e%2e/, an absolute path) is a 404.
+// its folder (../, %2e%2e/, an absolute path), a dotfile, a symlink that points out of its
+// folder, and anything under /wasm/ but the modules are a 404.
 //
 // URL layout (the page imports by these paths):
 //   /                      web/            the page
 //   /workers/              workers/        the pool, hosts and the verify worker
 //   /bench/                bench/          host-neutral measuring code (extract, passes, projection)
-//   /wasm/                 build/wasm/     ibd-<variant>.js / .mjs / .wasm
+//   /wasm/                 build/wasm/     ibd-<variant>.mjs / .wasm only (not the build's other files)
 //   /fixtures/             the fixture blocks (../shared/blocks-fixtures, --fixtures, IBD_FIXTURES)
 //   /fixtures/manifest.json  the manifest that describes them (blocks-fixtures/loader.mjs readManifest)
 //   /vendor/chart.js/      node_modules/chart.js/dist
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,34 @@ import { fixturesDir, readManifest } from '../blocks-fixtures/loader.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Default TCP port of `npm run serve`. */
 export const DEFAULT_PORT = 8080;
+
+/** The files served under /wasm/: the browser glue and the binaries of each variant. */
+const WASM_FILE = /^\/wasm\/ibd-[a-z0-9-]+\.(mjs|wasm)$/;
+
+/** The real path of `dir` (symlinks resolved), or null when it does not exist. */
+function realDir(dir) {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `file` exists, is a regular file, and its real path lies inside the real folder `root`. */
+function isFileInside(file, root) {
+  try {
+    const real = realpathSync(file);
+    return real.startsWith(root + path.sep) && statSync(real).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a Range header is one sirv serves correctly: `bytes=START-` or `bytes=START-END`, END >= START. */
+function isSimpleRange(range) {
+  const m = /^bytes=(\d{1,15})-(\d{0,15})$/.exec(range);
+  return m !== null && (m[2] === '' || Number(m[2]) >= Number(m[1]));
+}
 
 /** Headers that make a document cross-origin isolated (window.crossOriginIsolated === true). */
 export const ISOLATION_HEADERS = Object.freeze({
@@ -41,30 +70,31 @@ export const ISOLATION_HEADERS = Object.freeze({
  *   fixturesDir); wasmDir: wasm build folder (default build/wasm).
  * @returns {Promise<{url: string, port: number, close: () => Promise<void>}>} url: the page's
  *   address, e.g. http://127.0.0.1:8080/
- * @throws (rejects) Error naming the port when it cannot listen (e.g. EADDRINUSE), or the
- *   manifest when the fixture manifest cannot be read.
+ * @throws (rejects) Error naming the port when it cannot listen (e.g. EADDRINUSE), the fixture
+ *   folder when it does not exist, or the manifest when it cannot be read.
  */
 export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', isolation = true,
   fixtures, wasmDir = path.join(ROOT, 'build', 'wasm') } = {}) {
   const fixtureRoot = fixturesDir(fixtures);
+  if (!existsSync(fixtureRoot)) throw new Error(`fixture folder ${fixtureRoot} does not exist (--fixtures or IBD_FIXTURES)`);
   const manifest = readManifest(fixtureRoot);
   const manifestBody = readFileSync(manifest.path);
   const headers = isolation ? ISOLATION_HEADERS : {};
   const serveOptions = {
     dev: true, // read files per request: a rebuilt wasm is served without a restart
-    dotfiles: false,
     setHeaders(res) {
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     },
   };
+  // [URL prefix, folder, sirv handler]; the folder's real path bounds what the prefix serves.
   const mounts = [
-    ['/workers/', sirv(path.join(ROOT, 'workers'), serveOptions)],
-    ['/bench/', sirv(path.join(ROOT, 'bench'), serveOptions)],
-    ['/wasm/', sirv(wasmDir, serveOptions)],
-    ['/fixtures/', sirv(fixtureRoot, serveOptions)],
-    ['/vendor/chart.js/', sirv(path.join(ROOT, 'node_modules', 'chart.js', 'dist'), serveOptions)],
-    ['/', sirv(path.join(ROOT, 'web'), serveOptions)],
-  ];
+    ['/workers/', path.join(ROOT, 'workers')],
+    ['/bench/', path.join(ROOT, 'bench')],
+    ['/wasm/', wasmDir],
+    ['/fixtures/', fixtureRoot],
+    ['/vendor/chart.js/', path.join(ROOT, 'node_modules', 'chart.js', 'dist')],
+    ['/', path.join(ROOT, 'web')],
+  ].map(([prefix, dir]) => [prefix, realDir(dir), sirv(dir, serveOptions)]);
   const notFound = (res) => {
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', ...headers });
     res.end('not found\n');
@@ -73,12 +103,12 @@ export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', iso
   const server = http.createServer((req, res) => {
     let pathname;
     try {
-      pathname = new URL(req.url, 'http://localhost').pathname;
-      // A path whose decoded form climbs out of its mount is refused before any folder is read.
-      if (decodeURIComponent(pathname).split(/[\\/]/).includes('..')) return notFound(res);
+      pathname = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
     } catch {
       return notFound(res); // malformed URL or percent-encoding
     }
+    // No segment may climb out (..) or name a dotfile (.env, .git), whatever its encoding.
+    if (pathname.split(/[\\/]/).some((segment) => segment.startsWith('.'))) return notFound(res);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', ...headers });
       return res.end();
@@ -89,9 +119,18 @@ export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', iso
     }
     const mount = mounts.find(([prefix]) => pathname.startsWith(prefix));
     if (!mount) return notFound(res);
-    const [prefix, handler] = mount;
-    // sirv sees the path relative to its folder.
-    req.url = '/' + req.url.slice(prefix.length);
+    const [prefix, root, handler] = mount;
+    // build/wasm also holds CMake's files (CMakeCache.txt names local paths): only the modules.
+    if (prefix === '/wasm/' && !WASM_FILE.test(pathname)) return notFound(res);
+    // The file itself, resolved through any symlink, must lie inside its folder: a link in a
+    // fixture set that points elsewhere is not followed out.
+    let file = pathname.slice(prefix.length);
+    if (file === '' || file.endsWith('/')) file += 'index.html';
+    if (!root || !isFileInside(path.join(root, file), root)) return notFound(res);
+    // sirv gets exactly that file (its first candidate), relative to its folder. A Range it
+    // would mishandle (start after end, a suffix range) is dropped: the whole file is sent.
+    req.url = '/' + file.split('/').map(encodeURIComponent).join('/');
+    if (req.headers.range !== undefined && !isSimpleRange(req.headers.range)) delete req.headers.range;
     handler(req, res, () => notFound(res));
   });
 
