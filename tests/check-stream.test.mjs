@@ -152,6 +152,16 @@ test('a failing batch rejects only its own checks', async () => {
   for (const i of [0, 1, 4, 5]) assert.equal(results[i].value, fakeVerdict(records[i]));
 });
 
+test('a pool that returns too few verdicts fails that batch instead of resolving undefined', async () => {
+  const short = { verify: async (checks) => new Uint8Array(recordsOf(checks).length - 1).fill(1) };
+  const stream = new CheckStream(short, { policy: 'size', maxBatch: 2 });
+  const results = await Promise.allSettled(recordsOf(randomChecks(2, 16).checks).map((r) => stream.submit(r)));
+  for (const r of results) {
+    assert.equal(r.status, 'rejected');
+    assert.match(r.reason.message, /^check stream batch 0 \(2 records, closed: full\) failed: the pool returned 1 verdicts for 2 records$/);
+  }
+});
+
 test('bad options are RangeErrors naming the option', () => {
   const pool = fakePool();
   assert.throws(() => new CheckStream(pool, { policy: 'timeout' }), /policy must be one of size, size-or-timeout/);
@@ -160,6 +170,8 @@ test('bad options are RangeErrors naming the option', () => {
   assert.throws(() => new CheckStream(pool, { maxBatch: 8193 }), /maxBatch must be an integer from 1 to 8192 \(MAX_BATCH_SIZE\), got 8193/);
   assert.throws(() => new CheckStream(pool, { fillTimeoutMs: -1 }), /fillTimeoutMs must be a positive number/);
   assert.throws(() => new CheckStream(pool, { fillTimeoutMs: Infinity }), /fillTimeoutMs must be a positive number/);
+  assert.throws(() => new CheckStream(pool, { fillTimeoutMs: 3e9 }), /fillTimeoutMs must be a positive number of milliseconds up to 2147483647, got 3000000000/);
+  assert.throws(() => new CheckStream(pool, { maxBatch: '5' }), /got "5"/);
   assert.throws(() => new CheckStream({}), /needs a pool with a verify\(\) method/);
   const s = new CheckStream(pool);
   assert.equal(s.policy, 'size-or-timeout');

@@ -436,6 +436,21 @@ test('balance: false makes the fewest batches (a stream batch is one message); t
   }
 });
 
+test('deadlines past setTimeout\'s limit are refused; string options are quoted; null options mean the defaults', async () => {
+  assert.throws(() => createPool({ workers: 1, batchTimeoutMs: 2 ** 31 }), /the deadline of the largest batch\) must be at most 2147483647 ms/);
+  assert.throws(() => createPool({ workers: 1, recordTimeoutMs: 2 ** 20 }), /must be at most 2147483647 ms/);
+  assert.throws(() => createPool({ workers: '2' }), /workers must be an integer from 1 to 256, got "2"/);
+  assert.throws(() => createPool({ workers: 1, maxAttempts: '3' }), /maxAttempts must be a positive integer, got "3"/);
+  const pool = fakePool(1, 'auto');
+  try {
+    const { checks, msgFirstBytes } = randomChecks(10, 45);
+    assert.deepEqual(await pool.verify(checks, null), expectedVerdicts(msgFirstBytes));
+    await assert.rejects(pool.verify(checks, { batchSize: '12' }), /batch size must be a positive integer, got "12"/);
+  } finally {
+    await pool.close();
+  }
+});
+
 test('transport and batch size limits are checked', async () => {
   assert.throws(() => createPool({ workers: 1, transport: 'smoke' }), /transport must be one of auto, shared, transfer, got "smoke"/);
   const pool = fakePool(1, 'auto');

@@ -6,7 +6,9 @@
 // batch goes to one worker as one message (verify's balance: false).
 // Host-neutral: it uses only a VerifyPool's verify() and setTimeout.
 import { concatChecks, walkChecks } from './job-buffer.mjs';
-import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE } from './verify-pool.mjs';
+import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MAX_TIMEOUT_MS } from './verify-pool.mjs';
+
+const shown = (v) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
 /** Batch-closing policies: 'size' closes a batch only when full (or at flush()/close());
  *  'size-or-timeout' also closes it when its oldest record has waited fillTimeoutMs. */
@@ -36,16 +38,16 @@ export class CheckStream {
    *   oldest record of an open batch waits before the batch closes (default 20; used by
    *   'size-or-timeout' only).
    * @throws RangeError naming the option when policy is unknown, maxBatch is not an integer
-   *   in 1..MAX_BATCH_SIZE or fillTimeoutMs is not a positive finite number.
+   *   in 1..MAX_BATCH_SIZE or fillTimeoutMs is not a positive number up to MAX_TIMEOUT_MS (setTimeout's limit).
    */
   constructor(pool, { policy = 'size-or-timeout', maxBatch = DEFAULT_BATCH_SIZE, fillTimeoutMs = DEFAULT_FILL_TIMEOUT_MS } = {}) {
     if (typeof pool?.verify !== 'function') throw new TypeError('CheckStream needs a pool with a verify() method');
     if (!POLICIES.includes(policy)) throw new RangeError(`policy must be one of ${POLICIES.join(', ')}, got ${JSON.stringify(policy)}`);
     if (!Number.isInteger(maxBatch) || maxBatch < 1 || maxBatch > MAX_BATCH_SIZE) {
-      throw new RangeError(`maxBatch must be an integer from 1 to ${MAX_BATCH_SIZE} (MAX_BATCH_SIZE), got ${maxBatch}`);
+      throw new RangeError(`maxBatch must be an integer from 1 to ${MAX_BATCH_SIZE} (MAX_BATCH_SIZE), got ${shown(maxBatch)}`);
     }
-    if (typeof fillTimeoutMs !== 'number' || !(fillTimeoutMs > 0) || !Number.isFinite(fillTimeoutMs)) {
-      throw new RangeError(`fillTimeoutMs must be a positive number of milliseconds, got ${fillTimeoutMs}`);
+    if (typeof fillTimeoutMs !== 'number' || !(fillTimeoutMs > 0) || !(fillTimeoutMs <= MAX_TIMEOUT_MS)) {
+      throw new RangeError(`fillTimeoutMs must be a positive number of milliseconds up to ${MAX_TIMEOUT_MS}, got ${shown(fillTimeoutMs)}`);
     }
     this.policy = policy;
     this.maxBatch = maxBatch;
@@ -150,8 +152,13 @@ export class CheckStream {
       verified = Promise.reject(err);
     }
     const settled = Promise.resolve(verified).then(
-      (verdicts) => batch.forEach((c, i) => c.resolve(verdicts[i])),
-      (err) => {
+      (verdicts) => {
+        if (verdicts?.length !== batch.length) {
+          throw new Error(`the pool returned ${verdicts?.length ?? 'no'} verdicts for ${batch.length} records`);
+        }
+        batch.forEach((c, i) => c.resolve(verdicts[i]));
+      })
+      .catch((err) => {
         const failure = new Error(`check stream batch ${number} (${batch.length} records, closed: ${cause}) failed: ${err?.message ?? err}`, { cause: err });
         for (const c of batch) c.reject(failure);
       });

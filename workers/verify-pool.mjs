@@ -55,9 +55,15 @@ export function sharedMemoryUsable() {
   return typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated !== false;
 }
 
+/** Longest timer setTimeout keeps, in milliseconds (2^31 - 1); a longer one fires at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** A value for an error message: strings quoted, so "2" and 2 read differently. */
+const shown = (v) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+
 const checkPositive = (name, v, integer) => {
   if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v) || (integer && !Number.isInteger(v))) {
-    throw new RangeError(`${name} must be a positive ${integer ? 'integer' : 'finite number'}, got ${v}`);
+    throw new RangeError(`${name} must be a positive ${integer ? 'integer' : 'finite number'}, got ${shown(v)}`);
   }
 };
 
@@ -73,13 +79,13 @@ export class VerifyPool {
    *   recordTimeoutMs milliseconds (defaults 60,000 and 2) has its worker terminated, replaced
    *   and the batch retried; maxAttempts (default 3) bounds the tries of one batch.
    * @throws RangeError when `workers` is not an integer in 1..MAX_WORKERS, transport is not one
-   *   of TRANSPORTS, or a timeout / maxAttempts is not positive (maxAttempts: a positive
-   *   integer); Error when transport is 'shared' and sharedMemoryUsable() is false.
+   *   of TRANSPORTS, a timeout / maxAttempts is not positive (maxAttempts: a positive
+   *   integer), or the largest batch's deadline exceeds MAX_TIMEOUT_MS; Error when transport is 'shared' and sharedMemoryUsable() is false.
    */
   constructor({ workers, host, transport = 'auto', batchTimeoutMs = DEFAULT_BATCH_TIMEOUT_MS,
     recordTimeoutMs = DEFAULT_RECORD_TIMEOUT_MS, maxAttempts = DEFAULT_MAX_ATTEMPTS }) {
     if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
-      throw new RangeError(`workers must be an integer from 1 to ${MAX_WORKERS}, got ${workers}`);
+      throw new RangeError(`workers must be an integer from 1 to ${MAX_WORKERS}, got ${shown(workers)}`);
     }
     if (!TRANSPORTS.includes(transport)) {
       throw new RangeError(`transport must be one of ${TRANSPORTS.join(', ')}, got ${JSON.stringify(transport)}`);
@@ -90,6 +96,10 @@ export class VerifyPool {
     }
     checkPositive('batchTimeoutMs', batchTimeoutMs, false);
     if (recordTimeoutMs !== 0) checkPositive('recordTimeoutMs', recordTimeoutMs, false);
+    if (batchTimeoutMs + MAX_BATCH_SIZE * recordTimeoutMs > MAX_TIMEOUT_MS) {
+      throw new RangeError(`batchTimeoutMs + ${MAX_BATCH_SIZE} * recordTimeoutMs (the deadline of the largest batch) ` +
+        `must be at most ${MAX_TIMEOUT_MS} ms (setTimeout's limit), got ${batchTimeoutMs} + ${MAX_BATCH_SIZE} * ${recordTimeoutMs}`);
+    }
     checkPositive('maxAttempts', maxAttempts, true);
     this.size = workers;
     /** How batches travel to the workers: 'shared' or 'transfer' (file header). */
@@ -154,14 +164,15 @@ export class VerifyPool {
    *   naming a batch's first record index, record count and its workers' last error when the
    *   batch failed maxAttempts times; Error when the pool is closed or a worker failed to start.
    */
-  verify(checks, { batchSize = DEFAULT_BATCH_SIZE, balance = true, onProgress } = {}) {
+  verify(checks, options = {}) {
     if (this._failure) return Promise.reject(this._failure);
+    const { batchSize = DEFAULT_BATCH_SIZE, balance = true, onProgress } = options ?? {};
     if (typedArrayName.call(checks) !== 'Uint8Array') {
       const what = checks === null ? 'null' : (checks?.constructor?.name ?? typeof checks);
       return Promise.reject(new TypeError(`verify(checks): checks must be a Uint8Array (or Buffer), got ${what}`));
     }
     if (batchSize > MAX_BATCH_SIZE) {
-      return Promise.reject(new RangeError(`batch size must be at most ${MAX_BATCH_SIZE} records (MAX_BATCH_SIZE), got ${batchSize}`));
+      return Promise.reject(new RangeError(`batch size must be at most ${MAX_BATCH_SIZE} records (MAX_BATCH_SIZE), got ${shown(batchSize)}`));
     }
     let batches;
     let count;
