@@ -10,10 +10,11 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
+import { fixturesDir, loadBlocks, readManifest } from '../blocks-fixtures/loader.mjs';
 import { VARIANTS } from '../workers/engine.mjs';
-import { createPool, DEFAULT_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
+import { createPool, DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
 import { fixtureChecks } from './fixture-checks.mjs';
+import { checkHeights, UsageError } from './options.mjs';
 
 /** Largest accepted growth, in percent, of RSS and of each wasm memory after warm-up. */
 export const GROWTH_LIMIT_PERCENT = 5;
@@ -43,10 +44,9 @@ pass against the first).
 
 Exit code: 0 PASS (RSS and every worker's wasm memory grew less than ${GROWTH_LIMIT_PERCENT}% after warm-up, every
 pass's verdicts equal the first pass's, no worker was replaced); 1 FAIL, or the run failed (a
-block failed to validate, no wasm build, a worker failed to start); 2 bad command line.
+block failed to validate or is invalid, no wasm build, a worker failed to start); 2 bad command
+line (an unknown height included).
 The criterion is meant for the full 10-minute run; short runs are noisy.`;
-
-class UsageError extends Error {}
 
 function positiveInt(name, text, max) {
   const v = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
@@ -85,7 +85,7 @@ export function parseSoakOptions(argv) {
   if (values.heights !== undefined) {
     heights = values.heights.split(',').map((h) => h.trim());
     if (heights.some((h) => !/^\d+$/.test(h))) throw new UsageError(`--heights must be comma-separated block heights, got "${values.heights}"`);
-    heights = heights.map(Number);
+    heights = [...new Set(heights.map(Number))];
   }
   return {
     help: values.help,
@@ -94,7 +94,7 @@ export function parseSoakOptions(argv) {
     heights,
     fixtures: values.fixtures,
     variant: values.variant,
-    batchSize: values['batch-size'] === undefined ? DEFAULT_BATCH_SIZE : positiveInt('batch-size', values['batch-size'], 1 << 24),
+    batchSize: values['batch-size'] === undefined ? DEFAULT_BATCH_SIZE : positiveInt('batch-size', values['batch-size'], MAX_BATCH_SIZE),
     json: values.json,
   };
 }
@@ -175,6 +175,11 @@ export async function runSoak(options, log) {
     }));
     const failures = [];
     if (failed.length) failures.push(`${failed.length} block(s) failed to validate: ${failed.map((b) => b.error).join('; ')}`);
+    const invalid = ok.filter((b) => b.blockValid === false);
+    if (invalid.length) {
+      failures.push(`${invalid.length} invalid block(s) (a script fails): ${invalid.map((b) =>
+        `${b.height} ${b.hash} tx ${b.scriptError.tx} input ${b.scriptError.input}: ${b.scriptError.error}`).join('; ')}`);
+    }
     if (!(rss.growth_percent < GROWTH_LIMIT_PERCENT)) failures.push(`RSS grew ${pct(rss.growth_percent)} (limit ${GROWTH_LIMIT_PERCENT}%)`);
     for (const w of wasm) {
       if (w.growth_percent !== null && !(w.growth_percent < GROWTH_LIMIT_PERCENT)) {
@@ -221,7 +226,7 @@ const int = (n) => Math.round(n).toLocaleString('en-US');
 export function formatSoak(doc) {
   const lines = [
     `soak: ${int(doc.passes)} passes in ${doc.seconds.toFixed(1)} s (warm-up ${doc.warmup_seconds.toFixed(1)} s), ` +
-      `${doc.workers} workers, ${doc.variant}, ${doc.blocks} blocks`,
+      `${doc.workers} workers, ${doc.variant}, ${doc.blocks} block${doc.blocks === 1 ? '' : 's'}`,
     `checks verified: ${int(doc.checks_verified)} (${int(doc.checks_per_pass)} per pass), ${int(doc.checks_per_second)} checks/s`,
     `RSS: ${mb(doc.rss.after_warmup)} after warm-up, ${mb(doc.rss.end)} at end (${pct(doc.rss.growth_percent)})`,
     ...doc.wasm_memory.map((w) => `wasm memory, worker ${w.worker}: ${mb(w.after_warmup)} after warm-up, ` +
@@ -250,10 +255,11 @@ async function main() {
   const log = (msg) => process.stderr.write(`${msg}\n`);
   let doc;
   try {
+    checkHeights(options.heights, readManifest(fixturesDir(options.fixtures)));
     doc = await runSoak(options, log);
   } catch (err) {
     process.stderr.write(`soak: ${err?.message ?? err}\n`);
-    return 1;
+    return err instanceof UsageError ? 2 : 1;
   }
   process.stdout.write(options.json ? `${JSON.stringify(doc, null, 2)}\n` : `${formatSoak(doc)}\n`);
   return doc.pass ? 0 : 1;
