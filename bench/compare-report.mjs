@@ -57,10 +57,11 @@ function enginesTable(doc) {
 
 function sizeTable(doc) {
   const rows = doc.results.sizes.map((s) => (s.skipped
-    ? [s.variant, String(s.window), `skipped: ${s.skipped}`, '', '', '']
+    ? [s.variant, String(s.window), '-', '-', '-', '-']
     : [s.variant, String(s.window), int(s.raw), int(s.gzip), int(s.oz), int(s.oz_gzip)]));
-  return `wasm size, bytes (ECMULT_WINDOW_SIZE: precomputed table window; -Oz: Debian binaryen wasm-opt)\n${
-    table(['variant', 'window', 'raw', 'gzip -9', 'wasm-opt -Oz', '-Oz gzip'], rows, 2)}`;
+  const skipped = doc.results.sizes.filter((s) => s.skipped).map((s) => `  ${s.variant}, window ${s.window}: skipped: ${s.skipped}`);
+  return [`wasm size, bytes (ECMULT_WINDOW_SIZE: precomputed table window; -Oz: Debian binaryen wasm-opt)`,
+    table(['variant', 'window', 'raw', 'gzip -9', 'wasm-opt -Oz', '-Oz gzip'], rows, 2), ...skipped].join('\n');
 }
 
 function startupTable(doc) {

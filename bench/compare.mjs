@@ -30,10 +30,14 @@ Times ibd-wasm (each wasm variant x batch size, one thread), the native libsecp2
 the peer libraries on the same real mainnet ECDSA and Schnorr checks, interleaved round by
 round; then V8 Liftoff-only and Chromium, wasm sizes, start-up, and PASS/FAIL per threshold.
   --rounds N   timed rounds, N >= 5 (default 5; --quick: default 3, any N >= 1)
-  --quick      a subset of checks and batch sizes, every part, under two minutes
+  --quick      a subset of checks and batch sizes, every part but the window-12 wasm build (a full
+               run builds it; its rows show if it is already there), under two minutes
   --json       one JSON document on stdout (through npm: npm run bench --silent -- --json)
   --readme     save it as bench/results/latest.json and rewrite README's Performance section
-  --help       this text`;
+  --help       this text
+
+Exit code: 0 the run completed (whatever the thresholds say: they are reported, never a gate);
+1 a part failed or an ibd-wasm pass disagreed with the validation's verdicts; 2 bad command line.`;
 
 /** Batch sizes of the full sweep: powers of two, 1..8192 records per verifyBatch call. */
 const FULL_BATCHES = Array.from({ length: 14 }, (_, i) => 2 ** i);
