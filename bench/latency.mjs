@@ -16,6 +16,11 @@ export const HEAVY_FACTOR = 1.5;
 /** Checks per burst of the bursty model (see burstyArrivals). */
 export const DEFAULT_BURST_SIZE = 50;
 
+/** A scenario lasts at least long enough for this many expected arrivals (single checks of the
+ *  Poisson model, whole bursts of the bursty one; see scenarioDurationMs), so that a short run
+ *  (--quick) or a light rate still gets some. */
+export const MIN_EXPECTED_ARRIVALS = 3;
+
 /**
  * A seeded pseudo-random generator (mulberry32): same seed, same sequence, on every host.
  * Not cryptographic; for reproducible schedules only.
@@ -191,6 +196,18 @@ export async function runScenario(pool, records, arrivals, { durationMs, policy,
 }
 
 /**
+ * How long one scenario runs: `durationMs`, stretched where fewer than MIN_EXPECTED_ARRIVALS
+ * arrivals of `checksPerArrival` checks each would be expected at `rate`. Pure.
+ * @param {number} durationMs the requested length, ms
+ * @param {number} rate checks/s (mean)
+ * @param {number} checksPerArrival 1 for Poisson arrivals, the burst size for bursty ones
+ * @returns {number} ms
+ */
+export function scenarioDurationMs(durationMs, rate, checksPerArrival) {
+  return Math.max(durationMs, (MIN_EXPECTED_ARRIVALS * checksPerArrival * 1000) / rate);
+}
+
+/**
  * Every scenario: each arrival model at each named rate, each policy on the same schedule
  * (one seed per model and rate), one after another on `pool`.
  * @param {{verify: Function}} pool a ready VerifyPool
@@ -198,23 +215,27 @@ export async function runScenario(pool, records, arrivals, { durationMs, policy,
  * @param {{rates: Object<string, number>, durationMs: number, policies: string[],
  *   maxBatch: number, fillTimeoutMs: number, seed: number, burstSize?: number,
  *   expected?: Uint8Array, onScenario?: (row: object) => void}} options rates: name ->
- *   checks/s; durationMs per scenario (ms); policies: CheckStream policies; maxBatch
+ *   checks/s; durationMs per scenario (ms; longer where scenarioDurationMs says so);
+ *   burstSize: checks per burst (default DEFAULT_BURST_SIZE); policies: CheckStream policies; maxBatch
  *   (records) and fillTimeoutMs (ms) for every stream; seed of the first schedule; expected:
  *   verdict per record; onScenario: called with each row as it completes
- * @returns {Promise<object[]>} one row per scenario: {arrival, rate_name, rate, policy} and
- *   runScenario's result
+ * @returns {Promise<object[]>} one row per scenario: {arrival, rate_name, rate, policy,
+ *   duration_seconds} and runScenario's result
  */
-export async function runLatency(pool, checks, { rates, durationMs, policies, maxBatch, fillTimeoutMs, seed, burstSize, expected, onScenario }) {
+export async function runLatency(pool, checks, {
+  rates, durationMs, policies, maxBatch, fillTimeoutMs, seed, burstSize = DEFAULT_BURST_SIZE, expected, onScenario,
+}) {
   const walked = walkChecks(checks);
   const records = { checks, offsets: walked.offsets, count: walked.count };
   const rows = [];
   let scheduleSeed = seed;
   for (const [arrival, schedule] of Object.entries(ARRIVALS)) {
     for (const [rateName, rate] of Object.entries(rates)) {
-      const arrivals = schedule({ rate, durationMs, seed: scheduleSeed++, burstSize });
+      const scenarioMs = scenarioDurationMs(durationMs, rate, schedule === burstyArrivals ? burstSize : 1);
+      const arrivals = schedule({ rate, durationMs: scenarioMs, seed: scheduleSeed++, burstSize });
       for (const policy of policies) {
-        const result = await runScenario(pool, records, arrivals, { durationMs, policy, maxBatch, fillTimeoutMs, expected });
-        const row = { arrival, rate_name: rateName, rate, policy, ...result };
+        const result = await runScenario(pool, records, arrivals, { durationMs: scenarioMs, policy, maxBatch, fillTimeoutMs, expected });
+        const row = { arrival, rate_name: rateName, rate, policy, duration_seconds: scenarioMs / 1000, ...result };
         rows.push(row);
         onScenario?.(row);
       }

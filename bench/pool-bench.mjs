@@ -12,7 +12,7 @@ import { VARIANTS } from '../workers/engine.mjs';
 import { createPool, DEFAULT_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
 import { DEFAULT_SWEEP_SIZES, DEFAULT_TOLERANCE, recommendBatchSize, sweepBatchSizes } from './batch-sweep.mjs';
 import { fixtureChecks } from './fixture-checks.mjs';
-import { DEFAULT_BURST_SIZE, HEAVY_FACTOR, heavyRate, RATES, runLatency } from './latency.mjs';
+import { DEFAULT_BURST_SIZE, HEAVY_FACTOR, heavyRate, MIN_EXPECTED_ARRIVALS, RATES, runLatency } from './latency.mjs';
 import { machineInfo } from './machine.mjs';
 import { UsageError } from './options.mjs';
 import { countOf } from './report.mjs';
@@ -39,7 +39,8 @@ Validates the fixture blocks once to get their final signature checks, then:
                      (bursts of ${DEFAULT_BURST_SIZE} checks) arrival schedules at light (${RATES.light}/s), target
                      (${RATES.target}/s) and heavy (${HEAVY_FACTOR} x one worker's measured capacity) rates, with
                      each policy (${POLICIES.join(', ')}); reports p50/p99/max latency from
-                     arrival to verdict, mean batch size and batches
+                     arrival to verdict, mean batch size and batches (a scenario runs longer than
+                     --duration where fewer than ${MIN_EXPECTED_ARRIVALS} arrivals, or bursts, would be expected)
 
   --workers N        verify workers, 1..${MAX_WORKERS} (default: available parallelism, ${os.availableParallelism()} here)
   --variant NAME     wasm build: ${VARIANTS.join(' | ')} (default: simd)
@@ -49,7 +50,8 @@ Validates the fixture blocks once to get their final signature checks, then:
                      --sweep, else ${DEFAULT_BATCH_SIZE})
   --fill-timeout MS  size-or-timeout's fill timeout, ms (default: ${DEFAULT_FILL_TIMEOUT_MS})
   --fixtures DIR     fixture set (default: $IBD_FIXTURES, else ../shared/blocks-fixtures)
-  --quick            small settings (sweep sizes ${QUICK.sizes.join(', ')}, ${QUICK.rounds} round, ${QUICK.durationSeconds} s per scenario)
+  --quick            a smoke test, not a measurement: sweep sizes ${QUICK.sizes.join(', ')}, ${QUICK.rounds} round,
+                     ${QUICK.durationSeconds} s per scenario
   --json             one JSON document on stdout (progress on stderr)
   -h, --help         this text
 
@@ -126,12 +128,13 @@ export function parsePoolBenchOptions(argv) {
  * Runs the requested benchmarks.
  * @param {ReturnType<typeof parsePoolBenchOptions>} options
  * @param {(msg: string) => void} log progress sink (stderr)
- * @returns {Promise<object>} {command, machine, workers, variant, fixtures, blocks, checks,
- *   sweep?, latency?}: sweep = sweepBatchSizes' result plus tolerance, recommended_batch_size,
+ * @returns {Promise<object>} {command, machine, workers, variant, quick, fixtures, blocks,
+ *   checks, sweep?, latency?}: quick: --quick (figures are a smoke test); sweep = sweepBatchSizes' result plus tolerance, recommended_batch_size,
  *   current_default_batch_size and max_spread (the largest fastest / slowest round ratio of a
  *   size; 1 with one round); latency = {duration_seconds, max_batch, fill_timeout_ms,
- *   burst_size, seed, heavy_factor, worker_capacity (checks/s), rates (name -> checks/s),
- *   rows (runLatency rows)}.
+ *   burst_size, min_expected_arrivals, seed, heavy_factor, worker_capacity (checks/s), rates
+ *   (name -> checks/s), rows (runLatency rows; their duration_seconds can exceed
+ *   duration_seconds, see bench/latency.mjs scenarioDurationMs)}.
  * @throws (rejects) when nothing can run (no fixtures, no wasm build, a worker failure).
  */
 export async function runPoolBench(options, log) {
@@ -146,6 +149,7 @@ export async function runPoolBench(options, log) {
       machine: machineInfo(infos[0]),
       workers: options.workers,
       variant: options.variant,
+      quick: options.quick,
       fixtures: dir,
       blocks: fixture.ok.length,
       blocks_failed: fixture.failed.map((b) => b.error),
@@ -156,7 +160,7 @@ export async function runPoolBench(options, log) {
       const sweep = await sweepBatchSizes(pool, fixture.checks, {
         sizes: options.sizes,
         rounds: options.rounds,
-        onProgress: (p) => log(`sweep round ${p.round}/${p.rounds}: batch ${p.batchSize}: ${Math.round(p.checksPerSecond)} checks/s`),
+        onProgress: (p) => log(`sweep round ${p.round}/${p.rounds}: batch ${int(p.batchSize)}: ${int(p.checksPerSecond)} checks/s`),
       });
       doc.sweep = {
         ...sweep,
@@ -168,7 +172,7 @@ export async function runPoolBench(options, log) {
     }
     if (options.latency) {
       const maxBatch = options.maxBatch ?? doc.sweep?.recommended_batch_size ?? DEFAULT_BATCH_SIZE;
-      log(`latency: measuring one worker's capacity (batch ${maxBatch})`);
+      log(`latency: measuring one worker's capacity (batch ${int(maxBatch)})`);
       const { workerCapacity, heavy } = await heavyRate(pool, fixture.checks, maxBatch);
       const rates = { ...RATES, heavy };
       const rows = await runLatency(pool, fixture.checks, {
@@ -180,14 +184,15 @@ export async function runPoolBench(options, log) {
         seed: SEED,
         burstSize: DEFAULT_BURST_SIZE,
         expected: fixture.verdicts,
-        onScenario: (r) => log(`latency: ${r.arrival} ${r.rate_name} ${r.policy}: ${countOf(r.checks, 'check')}, ` +
-          `p50 ${ms(r.p50_ms)} ms, p99 ${ms(r.p99_ms)} ms`),
+        onScenario: (r) => log(`latency: ${r.arrival} ${r.rate_name} ${r.policy}: ` +
+          (r.checks ? `${countOf(r.checks, 'check')}, p50 ${ms(r.p50_ms)} ms, p99 ${ms(r.p99_ms)} ms` : noArrivals(r))),
       });
       doc.latency = {
         duration_seconds: options.durationSeconds,
         max_batch: maxBatch,
         fill_timeout_ms: options.fillTimeoutMs,
         burst_size: DEFAULT_BURST_SIZE,
+        min_expected_arrivals: MIN_EXPECTED_ARRIVALS,
         seed: SEED,
         heavy_factor: HEAVY_FACTOR,
         worker_capacity: workerCapacity,
@@ -214,7 +219,9 @@ function problemsOf(doc) {
 }
 
 const int = (n) => (n === null || n === undefined ? '-' : Math.round(n).toLocaleString('en-US'));
-const ms = (v) => (v === null || v === undefined ? '-' : v < 10 ? v.toFixed(2) : v.toFixed(0));
+const ms = (v) => (v === null || v === undefined ? '-' : v < 10 ? v.toFixed(2) : int(v));
+const oneDecimal = (v) => (v === null || v === undefined ? '-' : v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
+const noArrivals = (r) => `no checks arrived in ${r.duration_seconds} s (the schedule drew none); nothing measured`;
 const table = (rows, widths) => rows.map((cells) => cells.map((c, i) => String(c).padStart(widths[i])).join('  ')).join('\n');
 
 /**
@@ -236,29 +243,36 @@ export function formatPoolBench(doc) {
     const s = doc.sweep;
     const best = Math.max(...s.rows.map((r) => r.checks_per_second ?? 0));
     out.push('', `batch-size sweep: ${countOf(s.records, 'record')} per pass (${s.copies} x the fixture checks), ` +
-      `median of ${countOf(s.rounds, 'round')}, interleaved`);
+      `median of ${countOf(s.rounds, 'round')}, interleaved${doc.quick ? '; --quick: figures are a smoke test, not a measurement' : ''}`);
     out.push(table([
       ['batch', 'per message', 'checks/s', 'min', 'max', 'vs best'],
       ...s.rows.map((r) => [int(r.batch_size), int(r.message_records), int(r.checks_per_second), int(r.checks_per_second_min),
         int(r.checks_per_second_max), `${((r.checks_per_second / best - 1) * 100).toFixed(1)}%`]),
     ], [6, 11, 9, 9, 9, 7]));
-    out.push(`recommended default: ${int(s.recommended_batch_size)} (smallest size within ${s.tolerance * 100}% of the best median; ` +
-      `current DEFAULT_BATCH_SIZE ${int(s.current_default_batch_size)})`);
-    if (s.max_spread > NOISY_SPREAD) {
+    const noisy = s.max_spread > NOISY_SPREAD;
+    const caveat = doc.quick ? '; from a smoke test only: a full run (--rounds 5 or more, on an idle machine) decides'
+      : noisy ? '; uncertain: the rounds were noisy (see the warning below)' : '';
+    out.push(`recommended default: ${int(s.recommended_batch_size)} (smallest size within ${s.tolerance * 100}% of ` +
+      `the best median; current DEFAULT_BATCH_SIZE ${int(s.current_default_batch_size)})${caveat}`);
+    if (noisy) {
       out.push(`WARNING: noisy machine: the rounds of one size differed by up to ${s.max_spread.toFixed(2)}x, far more than ` +
         `the ${s.tolerance * 100}% tolerance; the recommendation is uncertain (rerun on an idle machine, or with more --rounds)`);
     }
   }
   if (doc.latency) {
     const l = doc.latency;
-    out.push('', `latency, arrival to verdict: ${l.duration_seconds} s per scenario, max batch ${int(l.max_batch)}, ` +
-      `fill timeout ${l.fill_timeout_ms} ms, bursts of ${l.burst_size}; heavy = ${l.heavy_factor} x one worker's ` +
-      `measured ${int(l.worker_capacity)} checks/s`);
+    const stretched = [...new Set(l.rows.filter((r) => r.duration_seconds > l.duration_seconds)
+      .map((r) => `${r.arrival} ${r.rate_name} ${+r.duration_seconds.toFixed(2)} s`))];
+    out.push('', `latency, arrival to verdict: ${l.duration_seconds} s per scenario` +
+      (stretched.length ? ` (longer for ${l.min_expected_arrivals} expected arrivals: ${stretched.join(', ')})` : '') +
+      `, max batch ${int(l.max_batch)}, fill timeout ${l.fill_timeout_ms} ms, bursts of ${l.burst_size}; ` +
+      `heavy = ${l.heavy_factor} x one worker's measured ${int(l.worker_capacity)} checks/s` +
+      (doc.quick ? '; --quick: figures are a smoke test, not a measurement' : ''));
     out.push(table([
       ['arrival', 'rate', '/s', 'policy', 'checks', 'p50 ms', 'p99 ms', 'max ms', 'mean batch', 'batches', 'full/timeout/flush', 'done/s'],
-      ...l.rows.map((r) => [r.arrival, r.rate_name, int(r.rate), r.policy, int(r.checks), ms(r.p50_ms), ms(r.p99_ms), ms(r.max_ms),
-        r.mean_batch === null ? '-' : r.mean_batch.toFixed(1), int(r.batches),
-        `${r.by_cause.full}/${r.by_cause.timeout}/${r.by_cause.flush}`, int(r.achieved_rate)]),
+      ...l.rows.map((r) => [r.arrival, r.rate_name, int(r.rate), r.policy, ...(r.checks === 0 ? [noArrivals(r)] : [
+        int(r.checks), ms(r.p50_ms), ms(r.p99_ms), ms(r.max_ms), oneDecimal(r.mean_batch), int(r.batches),
+        `${int(r.by_cause.full)}/${int(r.by_cause.timeout)}/${int(r.by_cause.flush)}`, int(r.achieved_rate)])]),
     ], [7, 6, 6, 15, 7, 7, 7, 7, 10, 7, 18, 7]));
   }
   const problems = problemsOf(doc);

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
 import { DEFAULT_SWEEP_SIZES, recommendBatchSize } from '../bench/batch-sweep.mjs';
-import { burstyArrivals, percentile, poissonArrivals, seededRandom } from '../bench/latency.mjs';
+import { burstyArrivals, MIN_EXPECTED_ARRIVALS, percentile, poissonArrivals, scenarioDurationMs, seededRandom } from '../bench/latency.mjs';
 
 const CLI = path.join(REPO_ROOT, 'bench', 'pool-bench.mjs');
 const run = (args) => promisify(execFile)(process.execPath, [CLI, ...args], { timeout: 180_000, maxBuffer: 64 << 20 })
@@ -92,6 +92,14 @@ test('burstyArrivals: whole bursts of equal times, the same mean rate', () => {
   assert.throws(() => burstyArrivals({ rate: 10, durationMs: 10, seed: 1, burstSize: 0 }), /burstSize must be a positive integer/);
 });
 
+test('scenarioDurationMs: long enough for MIN_EXPECTED_ARRIVALS arrivals (checks or bursts)', () => {
+  assert.equal(MIN_EXPECTED_ARRIVALS, 3);
+  assert.equal(scenarioDurationMs(300, 50, 50), 3000, '3 bursts of 50 at 50 checks/s: 3 s');
+  assert.equal(scenarioDurationMs(300, 50, 1), 300, '15 single checks expected in 0.3 s');
+  assert.equal(scenarioDurationMs(300, 1000, 50), 300, '6 bursts expected in 0.3 s');
+  assert.equal(scenarioDurationMs(5000, 50, 50), 5000);
+});
+
 test('pool-bench --sweep --latency --quick --json: the documented document, verdicts all agree', async () => {
   const { code, stdout, stderr } = await run(['--sweep', '--latency', '--quick', '--json', '--workers', '2']);
   assert.equal(code, 0, stderr);
@@ -100,6 +108,7 @@ test('pool-bench --sweep --latency --quick --json: the documented document, verd
   for (const key of ['cpu', 'cores', 'node']) assert.ok(key in doc.machine, `machine.${key}`);
   assert.match(doc.command, /pool-bench\.mjs --sweep --latency --quick --json --workers 2$/);
   assert.equal(doc.workers, 2);
+  assert.equal(doc.quick, true);
   assert.ok(doc.blocks > 0 && doc.checks > 0);
 
   const s = doc.sweep;
@@ -129,10 +138,11 @@ test('pool-bench --sweep --latency --quick --json: the documented document, verd
     assert.equal(r.failed, 0, what);
     assert.equal(r.batches, r.by_cause.full + r.by_cause.timeout + r.by_cause.flush, what);
     if (r.policy === 'size') assert.equal(r.by_cause.timeout, 0, what);
-    if (r.checks === 0) {
-      assert.equal(r.p50_ms, null, what);
-      continue;
-    }
+    // Each scenario lasts long enough for 3 expected arrivals (bursts of 50 for the bursty model).
+    const perArrival = r.arrival === 'bursty' ? l.burst_size : 1;
+    const duration = Math.max(l.duration_seconds, (l.min_expected_arrivals * perArrival) / r.rate);
+    assert.ok(Math.abs(r.duration_seconds - duration) < 1e-9, `${what}: ${r.duration_seconds} s`);
+    assert.ok(r.checks > 0, `${what}: no arrivals`);
     assert.ok(Math.abs(r.mean_batch * r.batches - r.checks) < 1e-6, `${what}: every check in one batch`);
     assert.ok(r.mean_batch <= l.max_batch, what);
     assert.ok(r.p50_ms <= r.p99_ms && r.p99_ms <= r.max_ms, what);

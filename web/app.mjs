@@ -7,7 +7,7 @@ import { drawCharts } from './charts.mjs';
 import { detectEnvironment } from './environment.mjs';
 import { fetchManifest } from './fixtures.mjs';
 import { createProgressPanel } from './progress.mjs';
-import { renderBlocks, renderCaptions, renderDetails, renderHeadline, showError, showNotice } from './results.mjs';
+import { plural, renderBlocks, renderCaptions, renderDetails, renderHeadline, showError, showNotice } from './results.mjs';
 import { runInPage } from './run.mjs';
 
 const $ = (sel) => document.querySelector(sel);
@@ -61,7 +61,7 @@ async function fillBlocks() {
     box.replaceChildren(...manifest.blocks.map((b) => {
       const label = document.createElement('label');
       label.className = 'chip';
-      label.title = `${b.hash} · ${b.inputs.toLocaleString('en-US')} inputs`;
+      label.title = `${b.hash} · ${plural(b.inputs, 'input')}`;
       const input = Object.assign(document.createElement('input'), { type: 'checkbox', value: String(b.height), checked: true });
       label.append(input, b.height.toLocaleString('en-US'));
       return label;

@@ -37,7 +37,7 @@ export function detectEnvironment() {
  * what a browser cannot tell as null, plus `browser`.
  * @param {ReturnType<typeof detectEnvironment>} env
  * @param {object} [engineInfo] the wasm module's engineInfo() (wasm/API.md)
- * @returns {{cpu: null, cores: number, platform: string, arch: null, node: null,
+ * @returns {{cpu: null, cores: number, platform: string, arch: null, node: null, v8: null,
  *   emcc: string|null, emcc_source: 'build stamp'|null, browser: string}}
  */
 export function machineOf(env, engineInfo = {}) {
@@ -48,6 +48,7 @@ export function machineOf(env, engineInfo = {}) {
     platform: navigator.userAgentData?.platform ?? navigator.platform ?? null,
     arch: null,
     node: null,
+    v8: null,
     emcc,
     emcc_source: emcc ? 'build stamp' : null,
     browser: env.browser,

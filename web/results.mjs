@@ -3,7 +3,8 @@
 // the notice / error panels. Formatting only.
 
 const int = (n) => (n === null || n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
-const plural = (n, noun) => `${int(n)} ${noun}${n === 1 ? '' : 's'}`;
+/** "1 input", "2,048 inputs": a count with its noun, singular or plural. */
+export const plural = (n, noun) => `${int(n)} ${noun}${n === 1 ? '' : 's'}`;
 const rate = (r) => (r === null || r === undefined ? 'n/a' : int(r));
 const spread = (p) => ((p?.rounds_seconds?.length ?? 0) > 1
   ? `median of ${p.rounds_seconds.length} rounds, ${int(p.checks_per_second_min)}–${int(p.checks_per_second_max)}`
@@ -21,11 +22,13 @@ function set(root, key, text, unit = '') {
   }
 }
 
-/** Hours as "43.7 h", or days past 72 h ("3.4 days"). */
+const oneDecimal = (v) => v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** Hours as the CLI prints them ("43.7 h"), with days after them past 48 h ("103.2 h (4.3 days)"):
+ *  [value, unit]. */
 function duration(hours) {
   if (hours === null || hours === undefined) return ['n/a', ''];
-  if (hours > 72) return [(hours / 24).toLocaleString('en-US', { maximumFractionDigits: 1 }), 'days'];
-  return [hours.toLocaleString('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 }), 'h'];
+  return [oneDecimal(hours), hours > 48 ? `h (${oneDecimal(hours / 24)} days)` : 'h'];
 }
 
 /**
@@ -36,14 +39,20 @@ function duration(hours) {
 export function renderHeadline(root, doc) {
   const t = doc.totals;
   set(root, 'overall', rate(t.checks_per_second), 'sig/s');
-  set(root, 'overall-sub', `${spread(t)} · ${plural(doc.workers, 'worker')}, ${doc.variant === 'simd' ? 'SIMD' : 'scalar'}, ` +
-    `batch ${int(doc.batch_size)}${doc.workers_auto ? ' (auto)' : ''}`);
+  const auto = doc.workers_auto ? ` (auto: fastest of 1–${doc.workers_auto.max_workers})` : '';
+  set(root, 'overall-sub', `${spread(t)} · ${plural(doc.workers, 'worker')}${auto}, ${doc.variant === 'simd' ? 'SIMD' : 'scalar'}, ` +
+    `batch ${int(doc.batch_size)}`);
   set(root, 'per-worker', rate(t.per_worker), 'sig/s');
   set(root, 'per-worker-sub', `overall / ${plural(doc.workers, 'worker')}`);
-  for (const type of ['ecdsa', 'schnorr']) {
+  for (const [type, name] of [['ecdsa', 'ECDSA'], ['schnorr', 'Schnorr']]) {
     const p = t.by_type[type];
-    set(root, type, rate(p.checks_per_second), 'sig/s');
-    set(root, `${type}-sub`, `${plural(p.checks, 'check')}, separate pass; ${p.checks ? spread(p) : 'none in these blocks'}`);
+    if (p.checks) {
+      set(root, type, rate(p.checks_per_second), 'sig/s');
+      set(root, `${type}-sub`, `${plural(p.checks, 'check')}, separate pass; ${spread(p)}`);
+    } else {
+      set(root, type, '–');
+      set(root, `${type}-sub`, `no ${name} checks in the selected blocks`);
+    }
   }
   set(root, 'overall-foot', `${plural(t.checks, 'check')} verified in ${t.seconds?.toFixed(2) ?? '–'} s per pass; ` +
     `${plural(t.blocks, 'block')}, ${plural(t.inputs, 'input')} evaluated by the script interpreter`);
@@ -87,8 +96,9 @@ export function renderCaptions(figures, doc) {
   caption(figures.byType, `ECDSA and Schnorr in separate passes, then all together; ${rounds}`);
   const w = doc.batch_sweep;
   caption(figures.sweep, w
-    ? `${plural(w.records, 'check')} per pass (the first ${int(w.checks)} × ${w.copies}), ${plural(w.rounds, 'round')}; ` +
-      `recommended: ${int(w.recommended)}`
+    ? `each pass verifies the first ${plural(w.checks, 'check')}` +
+      (w.copies > 1 ? ` repeated ${w.copies} times (${plural(w.records, 'check')}), so every size fills all workers` : '') +
+      `; ${plural(w.rounds, 'round')}; recommended: ${int(w.recommended)}`
     : '');
 }
 
