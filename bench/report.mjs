@@ -86,7 +86,7 @@ function rateWithSpread(pass, note = '') {
 
 /**
  * The report's warnings, as plain strings (the terminal prefixes each with "WARNING: "): timed
- * rounds too far apart (a pass whose slowest timed round took over NOISY_RATIO times its
+ * rounds too far apart (a pass, or a --scaling row, whose slowest timed round took over NOISY_RATIO times its
  * fastest), a projection from part of the fixture set (--heights), a projection from fewer than
  * SMALL_SAMPLE_CHECKS checks. The result document carries them as `warnings` (bench/run-core.mjs).
  * @param {object} doc result of runBench
@@ -98,7 +98,8 @@ export function warningsOf(doc) {
 
 function noiseWarning(doc) {
   const t = doc.totals;
-  const passes = [['combined', t], ['ecdsa', t.by_type.ecdsa], ['schnorr', t.by_type.schnorr]];
+  const passes = [['combined', t], ['ecdsa', t.by_type.ecdsa], ['schnorr', t.by_type.schnorr],
+    ...(doc.scaling ?? []).map((r) => [`scaling, ${countOf(r.workers, 'worker')}`, r])];
   const noisy = passes
     .filter(([, p]) => (p.rounds_seconds?.length ?? 0) > 1)
     .map(([name, p]) => [name, Math.max(...p.rounds_seconds) / Math.min(...p.rounds_seconds)])
