@@ -55,8 +55,9 @@ Validates the fixture blocks once to get their final signature checks, then:
   --json             one JSON document on stdout (progress on stderr)
   -h, --help         this text
 
-Exit code: 0 done; 1 the run failed (no fixtures, no wasm build, a worker failure) or a
-verdict differed from the validation's; 2 bad command line.`;
+Exit code: 0 done; 1 the run failed (no fixtures, no wasm build, a worker failure), a fixture
+block failed to validate (the others still run) or a verdict differed from the validation's;
+2 bad command line.`;
 
 function numberFlag(name, text, { min, max, integer }) {
   const ok = integer ? /^\s*\d+\s*$/.test(text) : /^\s*(\d+\.?\d*|\.\d+)\s*$/.test(text);
@@ -206,10 +207,11 @@ export async function runPoolBench(options, log) {
   }
 }
 
-/** Verdicts that differed from the validation's (sweep disagreements, latency mismatches), and
- *  failed latency submits. */
+/** Fixture blocks that failed to validate, verdicts that differed from the validation's (sweep
+ *  disagreements, latency mismatches), and failed latency submits. */
 function problemsOf(doc) {
   const problems = [];
+  if (doc.blocks_failed?.length) problems.push(`${countOf(doc.blocks_failed.length, 'fixture block')} failed to validate (left out)`);
   if (doc.sweep?.disagreements) problems.push(`${countOf(doc.sweep.disagreements, 'sweep verdict')} differed between passes`);
   for (const r of doc.latency?.rows ?? []) {
     if (r.mismatches) problems.push(`${r.arrival} ${r.rate_name} ${r.policy}: ${countOf(r.mismatches, 'verdict')} differed from the validation's`);
