@@ -1,25 +1,17 @@
 // Implementation of test_support.h.
 #include "test_support.h"
 
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
 
-#ifndef IBD_DEFAULT_FIXTURES
-#error "IBD_DEFAULT_FIXTURES must be defined by tests/native/CMakeLists.txt"
-#endif
+#include "fixture_set.h"
 
 namespace ibd::test {
 
-std::string FixturesDir() {
-    const char* env = std::getenv("IBD_FIXTURES");
-    std::string dir = (env != nullptr && env[0] != '\0') ? env : IBD_DEFAULT_FIXTURES;
-    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-    return dir;
-}
+std::string FixturesDir() { return bench::FixturesDir(); }
 
 std::string FixturePath(const std::string& relative) { return FixturesDir() + "/" + relative; }
 
