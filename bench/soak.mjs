@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Soak test (npm run soak): validates the fixture blocks once, then verifies all their final
 // checks through the pool over and over for --minutes, with every worker. After a warm-up (the
-// first 10% of the time or 30 s, whichever is smaller) it records the process RSS and each
-// worker's wasm memory size, samples both periodically, and at the end reports their growth and
-// whether every pass's verdicts equal the first pass's.
-// Criterion (the 10-minute run): RSS and every worker's wasm memory grow less than 5% from the
-// end of warm-up to the end, no verdict mismatch, no worker replaced. Exit 0 PASS, 1 FAIL (or
+// first 10% of the time or 30 s, whichever is smaller) it samples the process RSS and each
+// worker's wasm memory size periodically, and at the end reports their growth (trend(): the
+// peak of the last third of the samples against the peak of the first third) and whether
+// every pass's verdicts equal the first pass's.
+// Criterion (the 10-minute run): RSS and every worker's wasm memory grow less than 5%, no
+// verdict mismatch, no worker replaced. Exit 0 PASS, 1 FAIL (or
 // the run failed), 2 bad command line.
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -29,9 +30,10 @@ const USAGE = `usage: npm run soak -- [options]
 
 Validates the fixture blocks once, then verifies all their final checks through the pool over
 and over until the time is up. After a warm-up (the first 10% of the time or 30 s, whichever is
-smaller) it records the process RSS and each worker's wasm memory, samples both, and reports
-their growth at the end, with passes, checks verified, checks/s and verdict mismatches (every
-pass against the first).
+smaller) it samples the process RSS and each worker's wasm memory, and reports their growth:
+the peak of the last third of the samples against the peak of the first third (a collected
+heap grows and shrinks between collections; a leak raises the peaks). Also passes, checks
+verified, checks/s and verdict mismatches (every pass against the first).
 
   --minutes M        how long to verify, in minutes (default: 10; fractions allowed)
   --workers N        verify workers, 1..${MAX_WORKERS} (default: available parallelism, ${os.availableParallelism()} here)
@@ -102,10 +104,41 @@ export function parseSoakOptions(argv) {
 const growth = (base, end) => (base > 0 && end !== null ? ((end - base) / base) * 100 : null);
 
 /**
+ * How a memory size moved over the samples taken after warm-up. A garbage-collected heap
+ * breathes (V8 grows and shrinks its heap by tens of MiB between collections), so two single
+ * samples tell where in a breath each fell, not whether memory is leaking: the growth compares
+ * the peak of the last third of the samples with the peak of the first third, which a leak
+ * raises and breathing does not.
+ * @param {Array<number|null>} values bytes, in sample order (null: not reported yet)
+ * @returns {{after_warmup: number|null, end: number|null, min: number|null, max: number|null,
+ *   first_third_peak: number|null, last_third_peak: number|null, growth_percent: number|null}}
+ *   bytes; growth_percent = (last_third_peak - first_third_peak) / first_third_peak x 100
+ */
+export function trend(values) {
+  const known = values.filter((v) => v !== null && v !== undefined);
+  if (known.length === 0) {
+    return { after_warmup: null, end: null, min: null, max: null, first_third_peak: null, last_third_peak: null, growth_percent: null };
+  }
+  const third = Math.max(1, Math.floor(known.length / 3));
+  const first = Math.max(...known.slice(0, third));
+  const last = Math.max(...known.slice(-third));
+  return {
+    after_warmup: known[0],
+    end: known.at(-1),
+    min: Math.min(...known),
+    max: Math.max(...known),
+    first_third_peak: first,
+    last_third_peak: last,
+    growth_percent: growth(first, last),
+  };
+}
+
+/**
  * Runs the soak.
  * @returns {Promise<object>} the result document (see the README / --json): passes,
- *   checks_verified, checks_per_second, rss and wasm_memory ({after_warmup, end,
- *   growth_percent} in bytes / percent), samples, mismatches, replacements, pass, failures.
+ *   checks_verified, checks_per_second, rss and wasm_memory (trend(): after_warmup, end, min,
+ *   max, first_third_peak, last_third_peak in bytes, growth_percent), samples, mismatches,
+ *   replacements, pass, failures.
  */
 export async function runSoak(options, log) {
   const dir = fixturesDir(options.fixtures);
@@ -169,10 +202,8 @@ export async function runSoak(options, log) {
     const end = snapshot(seconds * 1000);
     if (samples.at(-1).t !== end.t) samples.push(end);
 
-    const rss = { after_warmup: baseline.rss, end: end.rss, growth_percent: growth(baseline.rss, end.rss) };
-    const wasm = end.wasm.map((bytes, worker) => ({
-      worker, after_warmup: baseline.wasm[worker], end: bytes, growth_percent: growth(baseline.wasm[worker], bytes),
-    }));
+    const rss = trend(samples.map((s) => s.rss));
+    const wasm = end.wasm.map((_, worker) => ({ worker, ...trend(samples.map((s) => s.wasm[worker])) }));
     const failures = [];
     if (failed.length) failures.push(`${failed.length} block(s) failed to validate: ${failed.map((b) => b.error).join('; ')}`);
     const invalid = ok.filter((b) => b.blockValid === false);
@@ -228,9 +259,10 @@ export function formatSoak(doc) {
     `soak: ${int(doc.passes)} passes in ${doc.seconds.toFixed(1)} s (warm-up ${doc.warmup_seconds.toFixed(1)} s), ` +
       `${doc.workers} workers, ${doc.variant}, ${doc.blocks} block${doc.blocks === 1 ? '' : 's'}`,
     `checks verified: ${int(doc.checks_verified)} (${int(doc.checks_per_pass)} per pass), ${int(doc.checks_per_second)} checks/s`,
-    `RSS: ${mb(doc.rss.after_warmup)} after warm-up, ${mb(doc.rss.end)} at end (${pct(doc.rss.growth_percent)})`,
+    `RSS: ${mb(doc.rss.after_warmup)} after warm-up, ${mb(doc.rss.end)} at end, ${mb(doc.rss.min)} – ${mb(doc.rss.max)}; ` +
+      `peak ${mb(doc.rss.first_third_peak)} in the first third, ${mb(doc.rss.last_third_peak)} in the last (${pct(doc.rss.growth_percent)})`,
     ...doc.wasm_memory.map((w) => `wasm memory, worker ${w.worker}: ${mb(w.after_warmup)} after warm-up, ` +
-      `${mb(w.end)} at end (${pct(w.growth_percent)})`),
+      `${mb(w.end)} at end; peak ${mb(w.first_third_peak)} in the first third, ${mb(w.last_third_peak)} in the last (${pct(w.growth_percent)})`),
     `verdict mismatches vs first pass: ${int(doc.mismatches)}`,
     `workers replaced: ${int(doc.replacements)}`,
     `growth under ${doc.growth_limit_percent}%: ${doc.growth_ok ? 'PASS' : 'FAIL'}`,

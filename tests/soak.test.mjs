@@ -1,6 +1,7 @@
 // The soak command (bench/soak.mjs, npm run soak): a short run over two blocks verifies the
 // fixture checks repeatedly and reports passes, throughput, RSS and each worker's wasm memory
-// after warm-up and at the end, with their growth and the verdict mismatches. The growth
+// (after warm-up, at the end, their range and peaks) with their growth and the verdict
+// mismatches; trend() tells a breathing heap from a leaking one. The growth
 // criterion (under 5%) is the tool's own, for the 10-minute run; memory in a few seconds is too
 // noisy to assert here.
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
+import { trend } from '../bench/soak.mjs';
 
 const SOAK = path.join(REPO_ROOT, 'bench', 'soak.mjs');
 const run = (args) => promisify(execFile)(process.execPath, [SOAK, ...args], { timeout: 120_000, maxBuffer: 64 << 20 })
@@ -27,7 +29,9 @@ test('soak --json: passes, checks, memory growth figures and no verdict mismatch
   assert.ok(doc.checks_per_pass > 0);
   assert.equal(doc.checks_verified, doc.passes * doc.checks_per_pass);
   assert.equal(typeof doc.checks_per_second, 'number');
-  for (const key of ['after_warmup', 'end', 'growth_percent']) assert.equal(typeof doc.rss[key], 'number', `rss.${key}`);
+  for (const key of ['after_warmup', 'end', 'min', 'max', 'first_third_peak', 'last_third_peak', 'growth_percent']) {
+    assert.equal(typeof doc.rss[key], 'number', `rss.${key}`);
+  }
   assert.equal(doc.wasm_memory.length, 2);
   for (const w of doc.wasm_memory) {
     for (const key of ['after_warmup', 'end', 'growth_percent']) assert.equal(typeof w[key], 'number', `wasm_memory[${w.worker}].${key}`);
@@ -42,7 +46,7 @@ test('soak report: the documented lines', async () => {
   const { code, stdout, stderr } = await run(ARGS);
   assert.ok(code === 0 || code === 1, stderr);
   for (const re of [/^soak: \d[\d,]* passes in /m, /^checks verified: [\d,]+ \([\d,]+ per pass\), [\d,]+ checks\/s$/m,
-    /^RSS: .* after warm-up, .* at end \([+-]\d+\.\d\d%\)$/m, /^wasm memory, worker 0: /m, /^wasm memory, worker 1: /m,
+    /^RSS: .* after warm-up, .* at end, .* – .*; peak .* in the first third, .* in the last \([+-]\d+\.\d\d%\)$/m, /^wasm memory, worker 0: /m, /^wasm memory, worker 1: /m,
     /^verdict mismatches vs first pass: 0$/m, /^growth under 5%: (PASS|FAIL)$/m, /^soak: (PASS|FAIL)/m]) {
     assert.match(stdout, re);
   }
@@ -52,4 +56,22 @@ test('soak: a bad --minutes is a usage error (exit 2)', async () => {
   const { code, stderr } = await run(['--minutes', '0']);
   assert.equal(code, 2);
   assert.match(stderr, /--minutes must be a positive number/);
+});
+
+test('trend: a heap that breathes does not grow; one that leaks does', () => {
+  const MiB = 2 ** 20;
+  // Oscillating between 135 and 162 MiB (V8 growing and shrinking its heap), no trend.
+  const breathing = Array.from({ length: 60 }, (_, i) => (i % 8 < 4 ? 135 : 162) * MiB);
+  const b = trend(breathing);
+  assert.equal(b.growth_percent, 0);
+  assert.equal(b.min, 135 * MiB);
+  assert.equal(b.max, 162 * MiB);
+  // Rising by 0.5 MiB per sample: 30 MiB over the run.
+  const leaking = Array.from({ length: 60 }, (_, i) => (130 + i / 2) * MiB);
+  const l = trend(leaking);
+  assert.equal(l.first_third_peak, 139.5 * MiB);
+  assert.equal(l.last_third_peak, 159.5 * MiB);
+  assert.ok(l.growth_percent > 14 && l.growth_percent < 15, String(l.growth_percent));
+  assert.equal(trend([null, null]).growth_percent, null);
+  assert.equal(trend([100 * MiB]).growth_percent, 0);
 });
