@@ -76,7 +76,7 @@ test('the terminal report of a --heights subset shows the sample and the partial
     text.stdout);
   assert.match(lines.find((l) => l.trimStart().startsWith('height ')), /  invalid  engine ms$/);
   assert.ok(lines.some((l) => /^ {2}[\d,]+ checks\/s per worker \(overall \/ 1 worker\)$/.test(l)), text.stdout);
-  assert.match(lines[0], /^ibd-wasm: wasm variant simd, 1 worker, batch 2,048, /);
+  assert.match(lines[0], /^ibd-wasm: wasm variant simd, 1 worker, batch 512, /);
   const validated = text.stderr.split('\n').filter((l) => l.includes('validated'));
   assert.equal(validated.length, 1, text.stderr);
   assert.match(validated[0], /^\[bench\] validated 1 block, 1 check in 1 validation round, \d+\.\d\d s$/);

@@ -27,8 +27,13 @@ import { JobRing } from './job-ring.mjs';
 
 /** Largest accepted worker count. */
 export const MAX_WORKERS = 256;
-/** Default records per worker message (DESIGN.md: ~2,048 scales 2 workers 2.03-2.06x). */
-export const DEFAULT_BATCH_SIZE = 2048;
+/**
+ * Default records per worker message: the smallest size within 2% of the best median of
+ * `npm run bench:batch -- --workers 2 --rounds 21` on the real fixture checks (2-core Xeon VM,
+ * Node 20.20.2, 2026-11-30: 512 at 21,267 checks/s; every size from 8 to 2,048 was within 8% of
+ * it, 1-4 lost 14-52%, 4,096 and 8,192 about 11%). Rerun the sweep on a new machine class.
+ */
+export const DEFAULT_BATCH_SIZE = 512;
 /** Largest accepted batchSize, in records: each worker's job region is sized for it up front. */
 export const MAX_BATCH_SIZE = MAX_BATCH_RECORDS;
 /** Values of the `transport` option. */
@@ -150,7 +155,7 @@ export class VerifyPool {
    * caller's buffer is never modified nor detached (a Node Buffer is fine).
    * @param {Uint8Array} checks packed records (native/check_buffer.h); not modified.
    * @param {{batchSize?: number, balance?: boolean, onProgress?: (recordsDone: number) => void}} [options]
-   *   batchSize: records per worker message at most, 1..MAX_BATCH_SIZE (default 2048; workers
+   *   batchSize: records per worker message at most, 1..MAX_BATCH_SIZE (default DEFAULT_BATCH_SIZE, 512; workers
    *   size their memory for MAX_BATCH_SIZE up front); with balance (default true) the batches
    *   are spread evenly over the workers (job-buffer.mjs splitBatches), so that they finish
    *   together; balance false makes the fewest batches of at most batchSize records (a
