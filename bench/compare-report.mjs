@@ -2,8 +2,8 @@
 // (signatures/s on one core, median and min–max over the rounds, ratio to native and to
 // tiny-secp256k1, verdict mismatches), the batch-size sweep, the engines, sizes, start-up and
 // the thresholds. The README's Performance section embeds this same text.
+import { int } from './report.mjs';
 
-const int = (n) => (n === null || n === undefined ? '-' : Math.round(n).toLocaleString('en-US'));
 const ms = (n) => (n === null || n === undefined ? '-' : n.toFixed(1));
 const ratio = (a, b) => (a && b ? `${(a / b).toFixed(2)}x` : '-');
 const kb = (n) => (n ? `${(n / 1024).toFixed(0)} KiB` : '-');

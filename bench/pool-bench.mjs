@@ -15,7 +15,7 @@ import { fixtureChecks } from './fixture-checks.mjs';
 import { DEFAULT_BURST_SIZE, HEAVY_FACTOR, heavyRate, MIN_EXPECTED_ARRIVALS, RATES, runLatency } from './latency.mjs';
 import { machineInfo } from './machine.mjs';
 import { UsageError } from './options.mjs';
-import { countOf } from './report.mjs';
+import { countOf, int } from './report.mjs';
 
 /** Defaults of the full run and of --quick (a smoke run for tests: seconds, not minutes). */
 const FULL = { rounds: 3, durationSeconds: 5, sizes: DEFAULT_SWEEP_SIZES };
@@ -220,7 +220,6 @@ function problemsOf(doc) {
   return problems;
 }
 
-const int = (n) => (n === null || n === undefined ? '-' : Math.round(n).toLocaleString('en-US'));
 const ms = (v) => (v === null || v === undefined ? '-' : v < 10 ? v.toFixed(2) : int(v));
 const oneDecimal = (v) => (v === null || v === undefined ? '-' : v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
 const noArrivals = (r) => `no checks arrived in ${r.duration_seconds} s (the schedule drew none); nothing measured`;

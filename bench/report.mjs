@@ -12,7 +12,8 @@ const SMALL_SAMPLE_CHECKS = 1000;
 /** What a valid script's invalid checks are (every input succeeded, yet a check failed). */
 const TOLERATED = 'CHECKMULTISIG trials and other checks that valid scripts tolerate; Core performs them too';
 
-const int = (n) => (n === null || n === undefined ? '-' : Math.round(n).toLocaleString('en-US'));
+/** An integer with thousands separators (12,152); '-' for null or undefined. */
+export const int = (n) => (n === null || n === undefined ? '-' : Math.round(n).toLocaleString('en-US'));
 const secs = (s) => (s === null || s === undefined ? '-' : `${s.toFixed(3)} s`);
 const perSec = (r) => (r === null || r === undefined ? 'n/a' : `${int(r)} checks/s`);
 const counts = (obj) => {

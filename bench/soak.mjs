@@ -16,6 +16,7 @@ import { VARIANTS } from '../workers/engine.mjs';
 import { createPool, DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
 import { fixtureChecks } from './fixture-checks.mjs';
 import { checkHeights, UsageError } from './options.mjs';
+import { int } from './report.mjs';
 
 /** Largest accepted growth, in percent, of RSS and of each wasm memory after warm-up. */
 export const GROWTH_LIMIT_PERCENT = 5;
@@ -251,7 +252,6 @@ export async function runSoak(options, log) {
 
 const mb = (bytes) => (bytes === null || bytes === undefined ? 'n/a' : `${(bytes / 2 ** 20).toFixed(1)} MiB`);
 const pct = (p) => (p === null ? 'n/a' : `${p >= 0 ? '+' : ''}${p.toFixed(2)}%`);
-const int = (n) => Math.round(n).toLocaleString('en-US');
 
 /** The soak's terminal report. */
 export function formatSoak(doc) {

@@ -3,6 +3,7 @@
 // vs workers with the ideal line, SIMD vs scalar, per-type throughput, batch-size sweep. Each
 // takes its numbers from the result document (bench/run-core.mjs) and returns the series it
 // drew, which the download keeps as `charts`.
+import { int } from './results.mjs';
 
 const COLORS = Object.freeze({
   primary: '#2357c6',
@@ -15,7 +16,6 @@ const COLORS = Object.freeze({
 });
 
 const kilo = (v) => (Math.abs(v) >= 1000 ? `${(v / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })}k` : `${v}`);
-const int = (n) => (n === null || n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
 
 const charts = new Map();
 

@@ -1,8 +1,7 @@
 // The page's live progress: the current phase (the run's log lines), a bar for the pool.verify
 // in flight with checks done / total and checks/s, and the time since the run started. Same
 // `track` interface as the terminal's bars (bench/progress.mjs), so the run drives either.
-
-const int = (n) => Math.round(n).toLocaleString('en-US');
+import { int } from './results.mjs';
 
 /**
  * Binds the progress panel.

@@ -2,7 +2,8 @@
 // units, the chart captions (what each chart measured), the blocks table, the details line, and
 // the notice / error panels. Formatting only.
 
-const int = (n) => (n === null || n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
+/** An integer with thousands separators (12,152); '–' for null or undefined. */
+export const int = (n) => (n === null || n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
 /** "1 input", "2,048 inputs": a count with its noun, singular or plural. */
 export const plural = (n, noun) => `${int(n)} ${noun}${n === 1 ? '' : 's'}`;
 const rate = (r) => (r === null || r === undefined ? 'n/a' : int(r));
