@@ -6,6 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { manifestEntryProblem } from './manifest-entry.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** Absolute path of the repository root (the parent of blocks-fixtures/). */
@@ -46,30 +47,6 @@ export function readManifest(dir) {
   if (!Array.isArray(parsed?.blocks)) throw new Error(`fixture manifest ${file} has no "blocks" array`);
   if (parsed.blocks.length === 0) throw new Error(`fixture manifest ${file} lists no blocks`);
   return { path: file, blocks: parsed.blocks };
-}
-
-const HEX64 = /^[0-9a-f]{64}$/;
-
-/**
- * Checks one manifest entry: an object with an integer `height` >= 0, a 64-hex `hash`,
- * `block_raw_sha256` and `spent_outputs_sha256`, an integer `inputs` >= 0, and a relative `dir`
- * that stays inside the fixtures directory `dir`.
- * @returns {string|null} what is wrong, naming the entry index, or null when it is sound
- */
-function manifestEntryProblem(entry, index, dir) {
-  const where = `manifest entry ${index}`;
-  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return `${where} is not an object`;
-  if (!Number.isInteger(entry.height) || entry.height < 0) return `${where}: height ${JSON.stringify(entry.height)} is not a block height`;
-  for (const field of ['hash', 'block_raw_sha256', 'spent_outputs_sha256']) {
-    if (typeof entry[field] !== 'string' || !HEX64.test(entry[field])) return `${where} (height ${entry.height}): ${field} is not 64 lowercase hex digits`;
-  }
-  if (!Number.isInteger(entry.inputs) || entry.inputs < 0) return `${where} (height ${entry.height}): inputs is not a count`;
-  if (typeof entry.dir !== 'string' || entry.dir === '') return `${where} (height ${entry.height}): dir is not a path`;
-  const rel = path.relative(dir, path.resolve(dir, entry.dir));
-  if (path.isAbsolute(entry.dir) || rel.startsWith('..') || path.isAbsolute(rel)) {
-    return `${where} (height ${entry.height}): dir ${entry.dir} leads outside the fixtures directory`;
-  }
-  return null;
 }
 
 /** SHA-256 of `bytes`, lowercase hex. */
@@ -123,7 +100,7 @@ export async function loadBlocks(dir, { heights } = {}) {
   const byHeight = new Map();
   const bad = [];
   manifest.blocks.forEach((entry, index) => {
-    let problem = manifestEntryProblem(entry, index, dir);
+    let problem = manifestEntryProblem(entry, index);
     if (!problem && byHeight.has(entry.height)) problem = `manifest entry ${index} repeats height ${entry.height}`;
     if (problem) {
       const height = Number.isInteger(entry?.height) ? entry.height : null;

@@ -3,11 +3,10 @@
 // manifest's SHA-256 (Web Crypto). The entries have the shape of Node's loadBlocks
 // (blocks-fixtures/loader.mjs), so the run (bench/run-core.mjs) takes either. One bad block is
 // that block's error; the others still load.
+import { manifestEntryProblem } from '../blocks-fixtures/manifest-entry.mjs';
 
 /** Where the server mounts the fixture set (web/server.mjs). */
 export const FIXTURES_URL = new URL('/fixtures/', location.href).href;
-
-const HEX64 = /^[0-9a-f]{64}$/;
 
 /**
  * Fetches the manifest.
@@ -28,19 +27,6 @@ export async function fetchManifest(base = FIXTURES_URL) {
   }
   if (!Array.isArray(parsed?.blocks) || parsed.blocks.length === 0) throw new Error(`fixture manifest ${url} lists no blocks`);
   return { url, base, blocks: parsed.blocks };
-}
-
-/** What is wrong with a manifest entry (a field the page needs is missing or malformed), or null. */
-function entryProblem(e) {
-  if (!Number.isInteger(e?.height) || e.height < 0) return 'height is not a block height';
-  for (const field of ['hash', 'block_raw_sha256', 'spent_outputs_sha256']) {
-    if (typeof e[field] !== 'string' || !HEX64.test(e[field])) return `${field} is not 64 lowercase hex digits`;
-  }
-  if (!Number.isInteger(e.inputs) || e.inputs < 0) return 'inputs is not a count';
-  if (typeof e.dir !== 'string' || e.dir === '' || e.dir.startsWith('/') || e.dir.split('/').includes('..')) {
-    return `dir ${JSON.stringify(e.dir)} is not a path inside the fixture set`;
-  }
-  return null;
 }
 
 const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -82,10 +68,10 @@ export async function fetchBlocks(manifest, heights, onBlock = () => {}) {
   return Promise.all(entries.map(async (e) => {
     const dir = new URL(`${e.dir}/`, manifest.base).href;
     const base = { height: e.height, hash: e.hash ?? null, dir, inputs: e.inputs ?? null };
-    const problem = entryProblem(e);
+    const problem = manifestEntryProblem(e, manifest.blocks.indexOf(e));
     let out;
     if (problem) {
-      out = { ...base, error: `${manifest.url}: entry for height ${e.height}: ${problem}` };
+      out = { ...base, error: `${manifest.url}: ${problem}` };
     } else {
       try {
         const [block, spent] = await Promise.all([

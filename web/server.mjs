@@ -11,6 +11,7 @@
 //   /                      web/            the page
 //   /workers/              workers/        the pool, hosts and the verify worker
 //   /bench/                bench/          host-neutral measuring code (extract, passes, projection)
+//   /blocks-fixtures/      blocks-fixtures/  the manifest-entry check the page shares with the loader
 //   /wasm/                 build/wasm/     ibd-<variant>.mjs / .wasm only (not the build's other files)
 //   /fixtures/             the fixture blocks (../shared/blocks-fixtures, --fixtures, IBD_FIXTURES)
 //   /fixtures/manifest.json  the manifest that describes them (blocks-fixtures/loader.mjs readManifest)
@@ -90,6 +91,7 @@ export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', iso
   const mounts = [
     ['/workers/', path.join(ROOT, 'workers')],
     ['/bench/', path.join(ROOT, 'bench')],
+    ['/blocks-fixtures/', path.join(ROOT, 'blocks-fixtures')],
     ['/wasm/', wasmDir],
     ['/fixtures/', fixtureRoot],
     ['/vendor/chart.js/', path.join(ROOT, 'node_modules', 'chart.js', 'dist')],

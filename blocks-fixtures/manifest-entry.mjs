@@ -1,0 +1,30 @@
+// One fixture-manifest entry's shape, checked the same way by the Node loader (loader.mjs) and
+// by the page (web/fixtures.mjs, which the server lets import this file). No Node imports.
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/**
+ * Checks one manifest entry: an object with an integer `height` >= 0, a 64-hex `hash`,
+ * `block_raw_sha256` and `spent_outputs_sha256`, an integer `inputs` >= 0, and a relative `dir`
+ * ('mainnet/170') none of whose segments is '..', so that it stays inside the fixture set.
+ * @param {*} entry one element of the manifest's `blocks` array
+ * @param {number} index its position in that array
+ * @returns {string|null} what is wrong, naming the entry index (and its height once known), or
+ *   null when the entry is sound
+ */
+export function manifestEntryProblem(entry, index) {
+  const where = `manifest entry ${index}`;
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return `${where} is not an object`;
+  if (!Number.isInteger(entry.height) || entry.height < 0) return `${where}: height ${JSON.stringify(entry.height)} is not a block height`;
+  const at = `${where} (height ${entry.height})`;
+  for (const field of ['hash', 'block_raw_sha256', 'spent_outputs_sha256']) {
+    if (typeof entry[field] !== 'string' || !HEX64.test(entry[field])) return `${at}: ${field} is not 64 lowercase hex digits`;
+  }
+  if (!Number.isInteger(entry.inputs) || entry.inputs < 0) return `${at}: inputs is not a count`;
+  if (typeof entry.dir !== 'string' || entry.dir === '') return `${at}: dir is not a path`;
+  // An absolute path (/etc, \\server, C:) or a '..' segment could lead out of the fixture set.
+  if (/^([\\/]|[A-Za-z]:)/.test(entry.dir) || entry.dir.split(/[\\/]/).includes('..')) {
+    return `${at}: dir ${entry.dir} leads outside the fixtures directory`;
+  }
+  return null;
+}
