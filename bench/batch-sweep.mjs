@@ -1,7 +1,7 @@
 // Batch sizing by measurement: the same real checks verified through one pool at every batch
 // size (records per worker message) of a sweep, rounds interleaved, and the smallest size
 // whose throughput is within a tolerance of the best chosen as the default. Host-neutral.
-import { concatChecks, splitBatches, walkChecks } from '../workers/job-buffer.mjs';
+import { concatChecks, splitBatches, walkChecks } from '../wasm/check-buffer.mjs';
 import { median, timedPass, warmUp } from './verify-passes.mjs';
 
 /** Batch sizes swept by default: the powers of two 1, 2, 4, .. 8,192 (records). */
@@ -18,7 +18,7 @@ const rate = (records, seconds) => (seconds > 0 ? records / seconds : null);
  * largest size still fills a message for every worker. After an untimed warm-up
  * (verify-passes.mjs warmUp), each round verifies every record once at every size; the order
  * of the sizes rotates by one each round, so no size always runs first or last.
- * Note: VerifyPool.verify balances a call's batches over the workers (job-buffer.mjs
+ * Note: VerifyPool.verify balances a call's batches over the workers (wasm/check-buffer.mjs
  * splitBatches), so the records actually sent per message (`message_records`) can be below
  * the requested size; both are reported.
  * @param {{size: number, verify: Function}} pool a ready VerifyPool (workers/verify-pool.mjs)

@@ -8,9 +8,9 @@ import { startServer } from '../web/server.mjs';
 
 /** Runs in the page: timed passes of every variant on every set (base64 check sets). */
 async function pageSpeed({ variants, sets, batchSize, rounds }) {
-  const { loadWebEngine } = await import('/workers/engine-web.mjs');
-  const { createBatchVerifier } = await import('/workers/batch-verifier.mjs');
-  const { walkChecks } = await import('/workers/job-buffer.mjs');
+  const { loadWebEngine } = await import('/wasm/engine-web.mjs');
+  const { createBatchVerifier } = await import('/wasm/batch-verifier.mjs');
+  const { walkChecks } = await import('/wasm/check-buffer.mjs');
   const { wasmPass } = await import('/bench/wasm-pass.mjs');
   const decoded = Object.entries(sets).map(([type, b64]) => {
     const checks = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
@@ -45,8 +45,8 @@ async function pageSpeed({ variants, sets, batchSize, rounds }) {
 /** Runs in a fresh page: loader import, fetch, compile, instantiate and first verdict, in ms. */
 async function pageColdStart({ variant, record }) {
   const t0 = performance.now();
-  const { loadWebEngine } = await import('/workers/engine-web.mjs');
-  const { createBatchVerifier } = await import('/workers/batch-verifier.mjs');
+  const { loadWebEngine } = await import('/wasm/engine-web.mjs');
+  const { createBatchVerifier } = await import('/wasm/batch-verifier.mjs');
   const engine = await loadWebEngine(variant, { baseUrl: '/wasm/' });
   const t1 = performance.now();
   const { verdicts } = createBatchVerifier(engine).verify(Uint8Array.from(record), 1);

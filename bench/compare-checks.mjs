@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixturesDir, loadBlocks, REPO_ROOT } from '../blocks-fixtures/loader.mjs';
-import { CheckType, concatChecks, selectByType, walkChecks } from '../workers/job-buffer.mjs';
+import { CheckType, concatChecks, selectByType, walkChecks } from '../wasm/check-buffer.mjs';
 import { createPool } from '../workers/pool.mjs';
 import { fixtureChecks } from './fixture-checks.mjs';
 

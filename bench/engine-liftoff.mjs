@@ -7,9 +7,9 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createBatchVerifier } from '../workers/batch-verifier.mjs';
-import { loadEngine } from '../workers/engine.mjs';
-import { walkChecks } from '../workers/job-buffer.mjs';
+import { createBatchVerifier } from '../wasm/batch-verifier.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+import { walkChecks } from '../wasm/check-buffer.mjs';
 import { verdictsSha256 } from './native-tool.mjs';
 import { wasmPass } from './wasm-pass.mjs';
 

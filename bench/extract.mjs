@@ -4,7 +4,7 @@
 // ALL blocks are verified together through the pool, then handed back to their blocks, until
 // no block has a check pending. The result per block is its FINAL checks (the checks Core
 // performs), their verdicts, the block verdict, the coverage by script type and the rounds.
-import { concatChecks, walkChecks } from '../workers/job-buffer.mjs';
+import { concatChecks, walkChecks } from '../wasm/check-buffer.mjs';
 import { countOf } from './report.mjs';
 
 /**
@@ -12,7 +12,7 @@ import { countOf } from './report.mjs';
  * exception out of the engine (a wasm trap or abort, after which an Emscripten module is
  * unusable) also replaces the engine with a fresh one from `reload` (the blocks already
  * constructed on the old engine then fail too).
- * @param {() => Promise<object>} reload creates a wasm module (workers/engine.mjs loadEngine)
+ * @param {() => Promise<object>} reload creates a wasm module (wasm/engine.mjs loadEngine)
  * @param {Array} loaded entries from loadBlocks (blocks-fixtures/loader.mjs)
  * @param {import('../workers/pool.mjs').VerifyPool} pool a ready pool (verifies each round)
  * @param {{batchSize: number, log: (msg: string) => void, progress?: ReturnType<typeof import('./progress.mjs').createProgress>}} options

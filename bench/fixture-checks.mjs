@@ -1,8 +1,8 @@
 // The real signature checks the benchmarks verify: the FINAL checks of every fixture block
 // (what Bitcoin Core performs, failed CHECKMULTISIG trials included), found by validating each
 // block once (bench/extract.mjs validateBlocks), concatenated in block order.
-import { loadEngine } from '../workers/engine.mjs';
-import { concatChecks, walkChecks } from '../workers/job-buffer.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+import { concatChecks, walkChecks } from '../wasm/check-buffer.mjs';
 import { validateBlocks } from './extract.mjs';
 
 /**
@@ -11,7 +11,7 @@ import { validateBlocks } from './extract.mjs';
  * @param {import('../workers/pool.mjs').VerifyPool} pool a ready pool (verifies each
  *   validation round)
  * @param {{variant: string, batchSize: number, log: (msg: string) => void}} options variant:
- *   the wasm build of the main thread's engine (workers/engine.mjs VARIANTS); batchSize:
+ *   the wasm build of the main thread's engine (wasm/variants.mjs VARIANTS); batchSize:
  *   records per worker message during validation
  * @returns {Promise<{ok: object[], failed: object[], checks: Uint8Array, verdicts: Uint8Array,
  *   count: number}>} ok / failed: validateBlocks entries of the blocks that validated / failed

@@ -3,7 +3,7 @@
 // its scheduled arrival to its verdict. Two arrival models (Poisson, bursty), three rates
 // (light, target, heavy), both batch-closing policies on the same schedule. Host-neutral.
 import { CheckStream } from '../workers/check-stream.mjs';
-import { walkChecks } from '../workers/job-buffer.mjs';
+import { walkChecks } from '../wasm/check-buffer.mjs';
 import { timedPass, warmUp } from './verify-passes.mjs';
 
 /** Named arrival rates in checks per second; the heavy rate is measured (see heavyRate). */

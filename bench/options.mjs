@@ -1,7 +1,7 @@
 // Command line of the benchmark (bench/main.mjs): parsing and validation, nothing else.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { VARIANTS } from '../workers/engine.mjs';
+import { VARIANTS } from '../wasm/variants.mjs';
 import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
 import { DEFAULT_PORT } from '../web/server.mjs';
 

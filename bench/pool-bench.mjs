@@ -8,7 +8,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { DEFAULT_FILL_TIMEOUT_MS, POLICIES } from '../workers/check-stream.mjs';
-import { VARIANTS } from '../workers/engine.mjs';
+import { VARIANTS } from '../wasm/variants.mjs';
 import { createPool, DEFAULT_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
 import { DEFAULT_SWEEP_SIZES, DEFAULT_TOLERANCE, recommendBatchSize, sweepBatchSizes } from './batch-sweep.mjs';
 import { fixtureChecks } from './fixture-checks.mjs';

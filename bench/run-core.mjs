@@ -4,7 +4,7 @@
 // sizes), and assemble the result document. Node (bench/run.mjs) and the page (web/run.mjs)
 // both call runBenchCore, each with its own host (fixture loading, engine, pool factory,
 // machine description), so --json and the page's download share one schema.
-import { concatChecks, checkTypeName, walkChecks } from '../workers/job-buffer.mjs';
+import { concatChecks, checkTypeName, walkChecks } from '../wasm/check-buffer.mjs';
 import { recommendBatchSize, sweepBatchSizes } from './batch-sweep.mjs';
 import { validateBlocks } from './extract.mjs';
 import { projectIbd } from './projection.mjs';

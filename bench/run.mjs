@@ -2,7 +2,7 @@
 // pools, this machine's description, around the host-neutral run (bench/run-core.mjs), which
 // the page (web/) calls too: --json and the page's download share one schema.
 import { fixturesDir, loadBlocks, readManifest } from '../blocks-fixtures/loader.mjs';
-import { loadEngine } from '../workers/engine.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
 import { createPool } from '../workers/pool.mjs';
 import { machineInfo } from './machine.mjs';
 import { runBenchCore } from './run-core.mjs';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
-import { VARIANTS } from '../workers/engine.mjs';
+import { VARIANTS } from '../wasm/variants.mjs';
 
 /** The default build (window 15) and the smaller-table build the full run adds. */
 export const WINDOW_BUILDS = Object.freeze([

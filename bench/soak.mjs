@@ -12,7 +12,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { fixturesDir, loadBlocks, readManifest } from '../blocks-fixtures/loader.mjs';
-import { VARIANTS } from '../workers/engine.mjs';
+import { VARIANTS } from '../wasm/variants.mjs';
 import { createPool, DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
 import { fixtureChecks } from './fixture-checks.mjs';
 import { checkHeights, UsageError } from './options.mjs';

@@ -4,9 +4,10 @@
 // each: ibd-wasm in-process (each variant x batch size, one wasm instance per variant), the
 // native build of the same libsecp256k1 (ibd_verify_checks, same bytes), and each peer library.
 import path from 'node:path';
-import { createBatchVerifier } from '../workers/batch-verifier.mjs';
-import { loadEngine, VARIANTS } from '../workers/engine.mjs';
-import { walkChecks } from '../workers/job-buffer.mjs';
+import { createBatchVerifier } from '../wasm/batch-verifier.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+import { VARIANTS } from '../wasm/variants.mjs';
+import { walkChecks } from '../wasm/check-buffer.mjs';
 import { nativePass, nativeTool, verdictsSha256 } from './native-tool.mjs';
 import { decodeChecks } from './peers/decode.mjs';
 import { loadPeers, peerPass } from './peers/index.mjs';

@@ -9,9 +9,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createBatchVerifier } from '../workers/batch-verifier.mjs';
-import { wasmDir } from '../workers/engine.mjs';
-import { walkChecks } from '../workers/job-buffer.mjs';
+import { createBatchVerifier } from '../wasm/batch-verifier.mjs';
+import { wasmDir } from '../wasm/engine.mjs';
+import { walkChecks } from '../wasm/check-buffer.mjs';
 import { createPool } from '../workers/pool.mjs';
 
 const SELF = fileURLToPath(import.meta.url);

@@ -1,7 +1,7 @@
 // Phase 2 of the benchmark: timed verification passes through the pool. ECDSA and Schnorr
 // checks run as separate passes so each type's throughput is measured, not inferred; then
 // all checks run together (the combined pass, whose verdicts are the ones reported).
-import { CheckType, concatChecks, selectByType } from '../workers/job-buffer.mjs';
+import { CheckType, concatChecks, selectByType } from '../wasm/check-buffer.mjs';
 import { countOf } from './report.mjs';
 
 /** Records of each type per worker verified, untimed, before the timed passes: V8 starts wasm

@@ -1,10 +1,10 @@
 // One timed pass of ibd-wasm over a check set, host-independent (Node and the browser page
 // import it): one wasm instance, one verifyBatch call per batch, as one verify worker runs it.
-import { splitBatches } from '../workers/job-buffer.mjs';
+import { splitBatches } from '../wasm/check-buffer.mjs';
 
 /**
  * Verifies a check set with a batch verifier, `batchSize` records per verifyBatch call.
- * @param {{verify: Function}} verifier workers/batch-verifier.mjs createBatchVerifier(engine)
+ * @param {{verify: Function}} verifier wasm/batch-verifier.mjs createBatchVerifier(engine)
  * @param {{checks: Uint8Array, walked: object}} set a check set (bench/compare-checks.mjs)
  * @param {number} batchSize records per call, >= 1
  * @returns {{verdicts: Uint8Array, seconds: number}} verdicts in record order; wall time in s

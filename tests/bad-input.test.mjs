@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { fixturesDir, loadBlocks, readManifest, REPO_ROOT } from '../blocks-fixtures/loader.mjs';
-import { loadEngine } from '../workers/engine.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
 import { formatReport } from '../bench/report.mjs';
 import { verifyChecks } from './support/wasm.mjs';
 

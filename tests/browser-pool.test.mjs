@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fixturesDir, loadBlocks, REPO_ROOT } from '../blocks-fixtures/loader.mjs';
-import { loadEngine } from '../workers/engine.mjs';
-import { concatChecks, walkChecks } from '../workers/job-buffer.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+import { concatChecks, walkChecks } from '../wasm/check-buffer.mjs';
 import { startServer } from '../web/server.mjs';
 import { browserUnavailable, launchChromium } from '../bench/chromium-launcher.mjs';
 import { validateFixture, verifyChecks } from './support/wasm.mjs';
@@ -51,7 +51,7 @@ async function inPage(options, fn, arg) {
 // first `prefix` bytes again in batches of the largest size.
 async function verifyInPage({ checks, prefix, options }) {
   const { createWebPool } = await import('/workers/web-pool.mjs');
-  const { simdSupported } = await import('/workers/engine-web.mjs');
+  const { simdSupported } = await import('/wasm/engine-web.mjs');
   const bytes = Uint8Array.from(atob(checks), (c) => c.charCodeAt(0));
   const pool = createWebPool({ workers: 2, ...options });
   try {

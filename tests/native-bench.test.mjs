@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 
 import { fixturesDir, loadBlocks, readManifest } from '../blocks-fixtures/loader.mjs';
 import { ensureNativeTools, NATIVE_BENCH, VERIFY_CHECKS } from '../scripts/bench-native.mjs';
-import { walkChecks } from '../workers/job-buffer.mjs';
+import { walkChecks } from '../wasm/check-buffer.mjs';
 import { nativeDump } from './support/native-tool.mjs';
 
 if (!existsSync(NATIVE_BENCH) || !existsSync(VERIFY_CHECKS)) ensureNativeTools();

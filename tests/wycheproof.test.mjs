@@ -18,8 +18,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fixturesDir } from '../blocks-fixtures/loader.mjs';
-import { loadEngine, VARIANTS } from '../workers/engine.mjs';
-import { CheckType, concatChecks, encodeCheck, MAX_ECDSA_SIG_LEN } from '../workers/job-buffer.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+import { VARIANTS } from '../wasm/variants.mjs';
+import { CheckType, concatChecks, encodeCheck, MAX_ECDSA_SIG_LEN } from '../wasm/check-buffer.mjs';
 import { parseDerLax, parseStrictDer, SECP256K1_N, verifyNormalized } from '../bench/peers/der.mjs';
 import { verifyChecks } from './support/wasm.mjs';
 

@@ -5,14 +5,16 @@
 // from mrmime: .wasm is application/wasm); this file only maps URL prefixes to folders and adds
 // the isolation headers. Nothing outside the mounted folders is reachable: a path that leaves
 // its folder (../, %2e%2e/, an absolute path), a dotfile, a symlink that points out of its
-// folder, and anything under /wasm/ but the modules are a 404.
+// folder, and anything under /wasm/ but the engine's JS modules and the build's modules is a 404.
 //
 // URL layout (the page imports by these paths):
 //   /                      web/            the page
 //   /workers/              workers/        the pool, hosts and the verify worker
+//   /wasm/                 wasm/           the engine's JS: loaders, check buffer, batch verifier (*.mjs only)
 //   /bench/                bench/          host-neutral measuring code (extract, passes, projection)
 //   /blocks-fixtures/      blocks-fixtures/  the manifest-entry check the page shares with the loader
-//   /wasm/                 build/wasm/     ibd-<variant>.mjs / .wasm only (not the build's other files)
+//   /wasm/ibd-*            build/wasm/     ibd-<variant>.mjs / .wasm only (not the build's other files),
+//                                          beside the loader that fetches them (wasm/engine-web.mjs)
 //   /fixtures/             the fixture blocks (../shared/blocks-fixtures, --fixtures, IBD_FIXTURES)
 //   /fixtures/manifest.json  the manifest that describes them (blocks-fixtures/loader.mjs readManifest)
 //   /vendor/chart.js/      node_modules/chart.js/dist
@@ -28,8 +30,11 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Default TCP port of `npm run serve`. */
 export const DEFAULT_PORT = 8080;
 
-/** The files served under /wasm/: the browser glue and the binaries of each variant. */
+/** The build's files served under /wasm/: the browser glue and the binaries of each variant. */
 const WASM_FILE = /^\/wasm\/ibd-[a-z0-9-]+\.(mjs|wasm)$/;
+/** The engine's own JS modules served under /wasm/ from the source folder wasm/ (not its C++,
+ *  CMake or Markdown files). */
+const WASM_MODULE = /^\/wasm\/(?!ibd-)[a-z0-9-]+\.mjs$/;
 
 /** The real path of `dir` (symlinks resolved), or null when it does not exist. */
 function realDir(dir) {
@@ -87,16 +92,18 @@ export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', iso
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     },
   };
-  // [URL prefix, folder, sirv handler]; the folder's real path bounds what the prefix serves.
+  // [URL prefix, folder, sirv handler, accepted paths]; the folder's real path bounds what the
+  // prefix serves; under /wasm/ only the two patterns are served, each from its own folder.
   const mounts = [
     ['/workers/', path.join(ROOT, 'workers')],
+    ['/wasm/', wasmDir, WASM_FILE],
+    ['/wasm/', path.join(ROOT, 'wasm'), WASM_MODULE],
     ['/bench/', path.join(ROOT, 'bench')],
     ['/blocks-fixtures/', path.join(ROOT, 'blocks-fixtures')],
-    ['/wasm/', wasmDir],
     ['/fixtures/', fixtureRoot],
     ['/vendor/chart.js/', path.join(ROOT, 'node_modules', 'chart.js', 'dist')],
     ['/', path.join(ROOT, 'web')],
-  ].map(([prefix, dir]) => [prefix, realDir(dir), sirv(dir, serveOptions)]);
+  ].map(([prefix, dir, accept]) => [prefix, realDir(dir), sirv(dir, serveOptions), accept]);
   const notFound = (res) => {
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', ...headers });
     res.end('not found\n');
@@ -119,11 +126,10 @@ export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', iso
       res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
       return res.end(req.method === 'HEAD' ? undefined : manifestBody);
     }
-    const mount = mounts.find(([prefix]) => pathname.startsWith(prefix));
-    if (!mount) return notFound(res);
-    const [prefix, root, handler] = mount;
     // build/wasm also holds CMake's files (CMakeCache.txt names local paths): only the modules.
-    if (prefix === '/wasm/' && !WASM_FILE.test(pathname)) return notFound(res);
+    const mount = mounts.find(([prefix, , , accept]) => pathname.startsWith(prefix) && (!accept || accept.test(pathname)));
+    if (!mount || (pathname.startsWith('/wasm/') && mount[0] !== '/wasm/')) return notFound(res);
+    const [prefix, root, handler] = mount;
     // The file itself, resolved through any symlink, must lie inside its folder: a link in a
     // fixture set that points elsewhere is not followed out.
     let file = pathname.slice(prefix.length);

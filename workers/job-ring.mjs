@@ -1,7 +1,7 @@
 // The job ring: where the pool's shared transport (verify-pool.mjs) puts batches. Each batch
 // gets one contiguous region of a SharedArrayBuffer holding its packed records followed by one
 // byte per record for its verdicts; a worker reads the records in place and writes the verdicts
-// there, so a batch message carries only offsets (batch-verifier.mjs, protocol).
+// there, so a batch message carries only offsets (batch-handler.mjs, protocol).
 //
 // Regions are handed out in order from the head and wrap to the start of the buffer once the
 // oldest live region has moved on:

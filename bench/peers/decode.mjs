@@ -6,7 +6,7 @@
 // low-S normalization (secp256k1_ecdsa_signature_normalize, as CPubKey::Verify does).
 // Decoding happens once, before any timing: peers are timed on verification alone.
 import { parseDerLax, SECP256K1_N } from './der.mjs';
-import { CHECK_HEADER_SIZE, CheckType } from '../../workers/job-buffer.mjs';
+import { CHECK_HEADER_SIZE, CheckType } from '../../wasm/check-buffer.mjs';
 
 const HALF_N = SECP256K1_N / 2n;
 

@@ -4,12 +4,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { VARIANTS } from './engine-web.mjs';
+import { checkVariant } from './variants.mjs';
 
 const require = createRequire(import.meta.url);
-
-/** The wasm variants the build produces (wasm/API.md); one list for both hosts. */
-export { VARIANTS };
 
 /** Default build output folder: <repo>/build/wasm, or IBD_WASM_DIR when set. */
 export function wasmDir() {
@@ -26,9 +23,7 @@ export function wasmDir() {
  * @throws Error naming the variant or the missing file (with the command that builds it).
  */
 export async function loadEngine(variant = 'simd', { dir = wasmDir() } = {}) {
-  if (!VARIANTS.includes(variant)) {
-    throw new Error(`unknown wasm variant "${variant}" (expected one of: ${VARIANTS.join(', ')})`);
-  }
+  checkVariant(variant);
   const jsFile = path.join(dir, `ibd-${variant}.js`);
   const wasmFile = path.join(dir, `ibd-${variant}.wasm`);
   for (const file of [jsFile, wasmFile]) {

@@ -1,6 +1,7 @@
-// Walks a packed signature-check buffer (layout: native/check_buffer.h) in JavaScript: record
-// offsets, counts by type, batches of at most N records, and per-type selections. Record
-// boundaries come from each record's own header; nothing is assumed about sizes.
+// The check buffer (native/check_buffer.h) in JavaScript: its reader (record offsets, counts by
+// type, batches of at most N records, per-type selections) and its writer (one record, several
+// buffers joined). Record boundaries come from each record's own header; nothing is assumed
+// about sizes.
 //
 //   record: type u8 | pubkey_len u8 | sig_len u16 LE | msg32 [32] | pubkey | sig
 //   record size = 36 + pubkey_len + sig_len
@@ -9,6 +10,9 @@
 export const CHECK_HEADER_SIZE = 36;
 /** Largest ECDSA signature in a record (kMaxEcdsaSigLen, MAX_SCRIPT_ELEMENT_SIZE). */
 export const MAX_ECDSA_SIG_LEN = 520;
+/** Largest record in bytes: header, a 255-byte pubkey (pubkey_len is a u8), a 520-byte ECDSA
+ *  signature. */
+export const MAX_RECORD_BYTES = CHECK_HEADER_SIZE + 255 + MAX_ECDSA_SIG_LEN;
 /** Record types (CheckType in check_buffer.h). */
 export const CheckType = Object.freeze({ ECDSA: 1, SCHNORR: 2 });
 /** Verdict bytes (Verdict in check_buffer.h). */

@@ -1,10 +1,10 @@
-// The check-buffer walker (workers/job-buffer.mjs): record boundaries from headers, type counts,
+// The check buffer's reader and writer (wasm/check-buffer.mjs): record boundaries from headers, type counts,
 // batch splitting, per-type selection, and malformed-buffer errors naming record and offset.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   CHECK_HEADER_SIZE, CheckType, concatChecks, encodeCheck, selectByType, splitBatches, walkChecks,
-} from '../workers/job-buffer.mjs';
+} from '../wasm/check-buffer.mjs';
 import { randomChecks } from './support/random-checks.mjs';
 
 const msg32 = new Uint8Array(32).fill(7);

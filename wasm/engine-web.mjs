@@ -2,9 +2,7 @@
 // counterpart of engine.mjs. The build emits, beside the CommonJS factory Node loads, an ES
 // module copy of it, ibd-<variant>.mjs (wasm/CMakeLists.txt), which is imported here; the wasm
 // bytes are fetched and passed as wasmBinary so that every failure can name its URL.
-
-/** The wasm variants the build produces (wasm/API.md). */
-export const VARIANTS = Object.freeze(['simd', 'scalar']);
+import { checkVariant } from './variants.mjs';
 
 // The smallest module using a SIMD instruction: (func (result v128) i32.const 0 i8x16.splat
 // i8x16.popcnt). WebAssembly.validate accepts it only where wasm SIMD (simd128) is supported.
@@ -25,17 +23,16 @@ export function simdSupported() {
  * Instantiates the engine's wasm module for `variant`.
  * @param {'simd'|'scalar'} [variant='simd']
  * @param {{baseUrl?: URL|string}} [options] folder URL holding ibd-<variant>.mjs and .wasm
- *   (default: ../wasm/ beside this file, as web/server.mjs serves build/wasm); a relative
+ *   (default: this file's folder: web/server.mjs serves the wasm build's modules under /wasm/
+ *   beside this loader); a relative
  *   string is resolved against the document's (or worker's) location.
  * @returns {Promise<object>} the Emscripten module, same surface as engine.mjs loadEngine:
  *   BlockValidation, verifyBatch, engineInfo, _malloc, _free, HEAPU8 (wasm/API.md).
  * @throws (rejects) Error naming the variant when it is unknown, or naming the URL with the
  *   HTTP status, network error, import error or WebAssembly compile error.
  */
-export async function loadWebEngine(variant = 'simd', { baseUrl = new URL('../wasm/', import.meta.url) } = {}) {
-  if (!VARIANTS.includes(variant)) {
-    throw new Error(`unknown wasm variant "${variant}" (expected one of: ${VARIANTS.join(', ')})`);
-  }
+export async function loadWebEngine(variant = 'simd', { baseUrl = new URL('./', import.meta.url) } = {}) {
+  checkVariant(variant);
   const base = new URL(baseUrl, globalThis.location?.href);
   const wasmUrl = new URL(`ibd-${variant}.wasm`, base).href;
   const glueUrl = new URL(`ibd-${variant}.mjs`, base).href;
