@@ -4,12 +4,11 @@
 // close.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { BUILD_DIR } from '../wasm/paths.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Where browser tests write their artifacts (screenshots): build/browser-tests. */
-export const BROWSER_ARTIFACTS = path.join(ROOT, 'build', 'browser-tests');
+export const BROWSER_ARTIFACTS = path.join(BUILD_DIR, 'browser-tests');
 /** The browser the tests drive (IBD_CHROMIUM overrides). */
 export const CHROMIUM = process.env.IBD_CHROMIUM ?? '/usr/bin/chromium';
 

@@ -3,14 +3,15 @@
 // and optionally thinned to an evenly spaced sample, with the validation's verdicts beside them.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fixturesDir, loadBlocks, REPO_ROOT } from '../blocks-fixtures/loader.mjs';
+import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
+import { BUILD_DIR } from '../wasm/paths.mjs';
 import { CheckType, concatChecks, selectByType, walkChecks } from '../wasm/check-buffer.mjs';
 import { createPool } from '../workers/pool.mjs';
 import { fixtureChecks } from './fixture-checks.mjs';
 
 /** Where each run writes its check sets for out-of-process contenders (native tool, child
  *  Node), in a folder of its own: runs at the same time must not read each other's sets. */
-export const CHECKS_DIR = path.join(REPO_ROOT, 'build', 'bench');
+export const CHECKS_DIR = path.join(BUILD_DIR, 'bench');
 
 /**
  * Picks `limit` records spread evenly over a one-type selection (all when limit >= count).

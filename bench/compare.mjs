@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
+import { REPO_ROOT } from '../wasm/paths.mjs';
 import { browserUnavailable } from './chromium-launcher.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 import { VARIANTS } from '../wasm/variants.mjs';

@@ -5,11 +5,11 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { VERIFY_CHECKS } from '../scripts/bench-native.mjs';
+import { NATIVE_TOOLS } from '../wasm/paths.mjs';
 
 /** The native tool's path (build/native/bench/native/ibd_verify_checks), or null when it is not built. */
 export function nativeTool() {
-  return existsSync(VERIFY_CHECKS) ? VERIFY_CHECKS : null;
+  return existsSync(NATIVE_TOOLS.verifyChecks) ? NATIVE_TOOLS.verifyChecks : null;
 }
 
 /** SHA-256 (hex) of verdict bytes: what ibd_verify_checks prints as verdicts_sha256. */

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
+import { REPO_ROOT } from '../wasm/paths.mjs';
 import { formatComparison } from './compare-report.mjs';
 
 export const README = path.join(REPO_ROOT, 'README.md');

@@ -6,13 +6,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
+import { BUILD_DIR, REPO_ROOT, WASM_BUILD_DIR } from '../wasm/paths.mjs';
 import { VARIANTS } from '../wasm/variants.mjs';
 
 /** The default build (window 15) and the smaller-table build the full run adds. */
 export const WINDOW_BUILDS = Object.freeze([
-  { window: 15, dir: path.join(REPO_ROOT, 'build', 'wasm') },
-  { window: 12, dir: path.join(REPO_ROOT, 'build', 'wasm-window12') },
+  { window: 15, dir: WASM_BUILD_DIR },
+  { window: 12, dir: path.join(BUILD_DIR, 'wasm-window12') },
 ]);
 
 const emEnv = () => ({ ...process.env, NODE_PATH: [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(path.delimiter) });

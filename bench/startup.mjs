@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createBatchVerifier } from '../wasm/batch-verifier.mjs';
-import { wasmDir } from '../wasm/engine.mjs';
+import { wasmDir } from '../wasm/paths.mjs';
 import { walkChecks } from '../wasm/check-buffer.mjs';
 import { createPool } from '../workers/pool.mjs';
 

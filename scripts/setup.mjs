@@ -15,12 +15,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
 
+import { BUILD_DIR as BUILD, REPO_ROOT as ROOT } from '../wasm/paths.mjs';
 import { ensureSecp256k1Source } from './secp256k1-source.mjs';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BUILD = path.join(ROOT, 'build');
 
 /** Debian packages the build and tests need, each with the command or file that shows it is there. */
 const DEBIAN_PACKAGES = [

@@ -10,7 +10,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fixturesDir, readManifest, REPO_ROOT } from '../blocks-fixtures/loader.mjs';
+import { fixturesDir, readManifest } from '../blocks-fixtures/loader.mjs';
+import { REPO_ROOT, WASM_BUILD_DIR } from '../wasm/paths.mjs';
 import { runBench } from '../bench/run.mjs';
 import { startServer } from '../web/server.mjs';
 import { BROWSER_ARTIFACTS, browserUnavailable, launchChromium } from '../bench/chromium-launcher.mjs';
@@ -229,7 +230,7 @@ test('a wasm build that fails to compile is named; the run falls back to scalar 
   const wasmDir = path.join(tmp, 'wasm');
   mkdirSync(wasmDir, { recursive: true });
   for (const variant of ['simd', 'scalar']) {
-    for (const ext of ['mjs', 'wasm']) cpSync(path.join(REPO_ROOT, 'build', 'wasm', `ibd-${variant}.${ext}`), path.join(wasmDir, `ibd-${variant}.${ext}`));
+    for (const ext of ['mjs', 'wasm']) cpSync(path.join(WASM_BUILD_DIR, `ibd-${variant}.${ext}`), path.join(wasmDir, `ibd-${variant}.${ext}`));
   }
   writeFileSync(path.join(wasmDir, 'ibd-simd.wasm'), Buffer.from('\0asm not a module'));
   const server = await startServer({ port: 0, isolation: true, wasmDir });

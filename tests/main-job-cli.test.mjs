@@ -7,7 +7,7 @@ import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
+import { REPO_ROOT } from '../wasm/paths.mjs';
 import { formatReport, warningsOf } from '../bench/report.mjs';
 
 const MAIN = path.join(REPO_ROOT, 'bench', 'main.mjs');

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
+import { REPO_ROOT } from '../wasm/paths.mjs';
 import { DEFAULT_SWEEP_SIZES, recommendBatchSize } from '../bench/batch-sweep.mjs';
 import { burstyArrivals, MIN_EXPECTED_ARRIVALS, percentile, poissonArrivals, scenarioDurationMs, seededRandom } from '../bench/latency.mjs';
 

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
+import { REPO_ROOT } from '../wasm/paths.mjs';
 import { trend } from '../bench/soak.mjs';
 
 const SOAK = path.join(REPO_ROOT, 'bench', 'soak.mjs');

@@ -3,21 +3,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { wasmDir } from './paths.mjs';
 import { checkVariant } from './variants.mjs';
 
 const require = createRequire(import.meta.url);
 
-/** Default build output folder: <repo>/build/wasm, or IBD_WASM_DIR when set. */
-export function wasmDir() {
-  if (process.env.IBD_WASM_DIR) return path.resolve(process.env.IBD_WASM_DIR);
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'build', 'wasm');
-}
-
 /**
  * Instantiates the engine's wasm module for `variant`.
  * @param {'simd'|'scalar'} [variant='simd']
- * @param {{dir?: string}} [options] folder holding ibd-<variant>.js/.wasm (default: wasmDir()).
+ * @param {{dir?: string}} [options] folder holding ibd-<variant>.js/.wasm (default: wasmDir(),
+ *   wasm/paths.mjs: IBD_WASM_DIR, else build/wasm).
  * @returns {Promise<object>} the Emscripten module: BlockValidation, verifyBatch, engineInfo,
  *   _malloc, _free, HEAPU8 (wasm/API.md).
  * @throws Error naming the variant or the missing file (with the command that builds it).

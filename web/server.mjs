@@ -13,7 +13,7 @@
 //   /wasm/                 wasm/           the engine's JS: loaders, check buffer, batch verifier (*.mjs only)
 //   /bench/                bench/          host-neutral measuring code (extract, passes, projection)
 //   /blocks-fixtures/      blocks-fixtures/  the manifest-entry check the page shares with the loader
-//   /wasm/ibd-*            build/wasm/     ibd-<variant>.mjs / .wasm only (not the build's other files),
+//   /wasm/ibd-*            build/wasm/ (or IBD_WASM_DIR)  ibd-<variant>.mjs / .wasm only (not the build's other files),
 //                                          beside the loader that fetches them (wasm/engine-web.mjs)
 //   /fixtures/             the fixture blocks (../shared/blocks-fixtures, --fixtures, IBD_FIXTURES)
 //   /fixtures/manifest.json  the manifest that describes them (blocks-fixtures/loader.mjs readManifest)
@@ -25,8 +25,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import sirv from 'sirv';
 import { fixturesDir, readManifest } from '../blocks-fixtures/loader.mjs';
+import { REPO_ROOT as ROOT, wasmDir as defaultWasmDir } from '../wasm/paths.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Default TCP port of `npm run serve`. */
 export const DEFAULT_PORT = 8080;
 
@@ -73,14 +73,15 @@ export const ISOLATION_HEADERS = Object.freeze({
  *   wasmDir?: string}} [options] port: TCP port (default 8080; 0 picks a free one); host:
  *   interface (default 127.0.0.1); isolation: send COOP/COEP (default true; false serves the
  *   page in its transferable-buffer mode); fixtures: fixture folder (default as the loader's
- *   fixturesDir); wasmDir: wasm build folder (default build/wasm).
+ *   fixturesDir); wasmDir: wasm build folder (default: IBD_WASM_DIR, else build/wasm:
+ *   wasm/paths.mjs wasmDir, as the Node loader).
  * @returns {Promise<{url: string, port: number, close: () => Promise<void>}>} url: the page's
  *   address, e.g. http://127.0.0.1:8080/
  * @throws (rejects) Error naming the port when it cannot listen (e.g. EADDRINUSE), the fixture
  *   folder when it does not exist, or the manifest when it cannot be read.
  */
 export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', isolation = true,
-  fixtures, wasmDir = path.join(ROOT, 'build', 'wasm') } = {}) {
+  fixtures, wasmDir = defaultWasmDir() } = {}) {
   const fixtureRoot = fixturesDir(fixtures);
   if (!existsSync(fixtureRoot)) throw new Error(`fixture folder ${fixtureRoot} does not exist (--fixtures or IBD_FIXTURES)`);
   const manifest = readManifest(fixtureRoot);
