@@ -23,7 +23,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { machineInfo } from '../bench/machine.mjs';
+import { machineInfo } from '../bench/shared/machine.mjs';
 import { NATIVE_BUILD_DIR as BUILD_DIR, NATIVE_TOOLS, REPO_ROOT as ROOT } from '../wasm/paths.mjs';
 
 const NATIVE_BENCH = NATIVE_TOOLS.bench;

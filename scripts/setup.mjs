@@ -24,7 +24,7 @@ const DEBIAN_PACKAGES = [
   'cmake', 'g++', 'make', 'xz-utils', 'emscripten', 'nlohmann-json3-dev',
   'libgtest-dev', 'libbenchmark-dev',
   'clang', 'libclang-rt-14-dev',  // scripts/fuzz.mjs: libFuzzer, ASan and UBSan runtimes
-  'chromium',                     // browser tests and bench (bench/chromium-launcher.mjs), never a downloaded browser
+  'chromium',                     // browser tests and bench (bench/shared/chromium-launcher.mjs), never a downloaded browser
   'binaryen',                     // wasm-opt -Oz size figures (npm run bench)
 ];
 

@@ -12,7 +12,7 @@ import { REPO_ROOT, WASM_BUILD_DIR } from '../wasm/paths.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 import { concatChecks, walkChecks } from '../wasm/check-buffer.mjs';
 import { startServer } from '../web/server.mjs';
-import { browserUnavailable, launchChromium } from '../bench/chromium-launcher.mjs';
+import { browserUnavailable, launchChromium } from '../bench/shared/chromium-launcher.mjs';
 import { validateFixture, verifyChecks } from './support/wasm.mjs';
 
 const HEIGHTS = [403200, 866342]; // p2sh multisig (with invalid CHECKMULTISIG trials), segwit + taproot

@@ -15,7 +15,7 @@ import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 import { VARIANTS } from '../wasm/variants.mjs';
 import { CHECK_HEADER_SIZE, CheckType, concatChecks, walkChecks } from '../wasm/check-buffer.mjs';
-import { parseStrictDer } from '../bench/peers/der.mjs';
+import { parseStrictDer } from '../bench/compare/peers/der.mjs';
 import { prng } from './support/random-checks.mjs';
 import { validateFixture, verifyChecks } from './support/wasm.mjs';
 

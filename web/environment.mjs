@@ -1,6 +1,6 @@
 // What the page runs on: the browser, its core count, cross-origin isolation and WebAssembly
 // SIMD, for the environment strip, the `machine` entry of the result document (the same
-// fields as Node's bench/machine.mjs) and the page-only `environment` entry.
+// fields as Node's bench/shared/machine.mjs) and the page-only `environment` entry.
 import { simdSupported } from '../wasm/engine-web.mjs';
 
 /** The browser's name and version from User-Agent Client Hints, else the user-agent string. */
@@ -33,7 +33,7 @@ export function detectEnvironment() {
 }
 
 /**
- * The result document's `machine` entry for the page: Node's fields (bench/machine.mjs), with
+ * The result document's `machine` entry for the page: Node's fields (bench/shared/machine.mjs), with
  * what a browser cannot tell as null, plus `browser`.
  * @param {ReturnType<typeof detectEnvironment>} env
  * @param {object} [engineInfo] the wasm module's engineInfo() (wasm/API.md)

@@ -1,4 +1,4 @@
-// The page's presentation of a result document (bench/run-core.mjs): the headline numbers with
+// The page's presentation of a result document (bench/core/run-core.mjs): the headline numbers with
 // units, the chart captions (what each chart measured), the blocks table, the details line, and
 // the notice / error panels. Formatting only.
 

@@ -11,7 +11,7 @@
 //   /                      web/            the page
 //   /workers/              workers/        the pool, hosts and the verify worker
 //   /wasm/                 wasm/           the engine's JS: loaders, check buffer, batch verifier (*.mjs only)
-//   /bench/                bench/          host-neutral measuring code (extract, passes, projection)
+//   /bench/core/           bench/core/     the run core: validation rounds, timed passes, projection
 //   /blocks-fixtures/      blocks-fixtures/  the manifest-entry check the page shares with the loader
 //   /wasm/ibd-*            build/wasm/ (or IBD_WASM_DIR)  ibd-<variant>.mjs / .wasm only (not the build's other files),
 //                                          beside the loader that fetches them (wasm/engine-web.mjs)
@@ -99,7 +99,7 @@ export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', iso
     ['/workers/', path.join(ROOT, 'workers')],
     ['/wasm/', wasmDir, WASM_FILE],
     ['/wasm/', path.join(ROOT, 'wasm'), WASM_MODULE],
-    ['/bench/', path.join(ROOT, 'bench')],
+    ['/bench/core/', path.join(ROOT, 'bench', 'core')],
     ['/blocks-fixtures/', path.join(ROOT, 'blocks-fixtures')],
     ['/fixtures/', fixtureRoot],
     ['/vendor/chart.js/', path.join(ROOT, 'node_modules', 'chart.js', 'dist')],
