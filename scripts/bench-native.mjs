@@ -21,8 +21,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 
+import { parseFlags } from '../bench/shared/args.mjs';
 import { machineInfo } from '../bench/shared/machine.mjs';
 import { NATIVE_BUILD_DIR as BUILD_DIR, NATIVE_TOOLS, REPO_ROOT as ROOT } from '../wasm/paths.mjs';
 
@@ -69,10 +69,9 @@ function main() {
   const passThrough = argv.filter((a) => a.startsWith('--benchmark_'));
   let opts;
   try {
-    ({ values: opts } = parseArgs({
-      args: argv.filter((a) => !a.startsWith('--benchmark_')),
-      options: { quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false } },
+    ({ values: opts } = parseFlags(argv.filter((a) => !a.startsWith('--benchmark_')), {
+      quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
     }));
   } catch (err) {
     process.stderr.write(`bench-native: ${err.message}\n${USAGE}\n`);

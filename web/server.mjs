@@ -22,10 +22,10 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import sirv from 'sirv';
 import { fixturesDir, readManifest } from '../blocks-fixtures/loader.mjs';
 import { REPO_ROOT as ROOT, wasmDir as defaultWasmDir } from '../wasm/paths.mjs';
+import { numberFlag, parseFlags, UsageError } from '../bench/shared/args.mjs';
 
 /** Default TCP port of `npm run serve`. */
 export const DEFAULT_PORT = 8080;
@@ -170,16 +170,15 @@ Serves the benchmark page on localhost, cross-origin isolated (COOP/COEP).
 async function main() {
   let values;
   try {
-    ({ values } = parseArgs({
-      options: {
-        port: { type: 'string', default: String(DEFAULT_PORT) },
-        host: { type: 'string', default: '127.0.0.1' },
-        'no-isolation': { type: 'boolean', default: false },
-        fixtures: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
+    ({ values } = parseFlags(process.argv.slice(2), {
+      port: { type: 'string', default: String(DEFAULT_PORT) },
+      host: { type: 'string', default: '127.0.0.1' },
+      'no-isolation': { type: 'boolean', default: false },
+      fixtures: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
     }));
   } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`serve: ${err.message}\n${USAGE}`);
     process.exit(2);
   }
@@ -187,9 +186,12 @@ async function main() {
     process.stdout.write(USAGE);
     return;
   }
-  const port = Number(values.port);
-  if (!/^\d+$/.test(values.port) || port > 65535) {
-    process.stderr.write(`serve: --port must be an integer from 0 to 65535, got "${values.port}"\n`);
+  let port;
+  try {
+    port = numberFlag('port', values.port, { min: 0, max: 65535 });
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`serve: ${err.message}\n`);
     process.exit(2);
   }
   try {

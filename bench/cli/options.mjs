@@ -1,6 +1,6 @@
 // Command line of the benchmark (bench/cli/main.mjs): parsing and validation, nothing else.
 import os from 'node:os';
-import { parseArgs } from 'node:util';
+import { choiceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
 import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MAX_WORKERS } from '../../workers/pool.mjs';
 import { DEFAULT_PORT } from '../../web/server.mjs';
@@ -42,21 +42,14 @@ the timed passes disagreed with the validation's verdicts (or the run failed: no
 worker died); 2 bad command line; 3 an invalid block (an input's script fails) and no block
 failed to load.`;
 
-/** A command-line mistake: main prints the message and HELP_HINT and exits with 2. */
-export class UsageError extends Error {}
-
 /** Where to find the usage text, for error messages. */
 export const HELP_HINT = '(npm start -- --help or node bench/cli/main.mjs --help for usage)';
 
-/** Parses a decimal integer flag value in [min, max]; throws UsageError naming the flag. */
+/** A decimal integer flag value in [min, max] (bench/shared/args.mjs numberFlag), in this
+ *  command's words: "--workers must be a positive integer (1 to 256), got "x"". */
 function integerFlag(name, text, min, max) {
-  const ok = /^\s*\d+\s*$/.test(text ?? '');
-  const value = ok ? Number(text) : NaN;
-  if (!ok || value < min || value > max) {
-    const kind = min >= 1 ? 'a positive integer' : 'an integer';
-    throw new UsageError(`--${name} must be ${kind} (${min} to ${max}), got "${text}"`);
-  }
-  return value;
+  const kind = min >= 1 ? 'a positive integer' : 'an integer';
+  return numberFlag(name, text, { min, max, message: (got) => `--${name} must be ${kind} (${min} to ${max}), got "${got}"` });
 }
 
 /**
@@ -66,36 +59,24 @@ function integerFlag(name, text, min, max) {
  *   variant: 'simd'|'scalar', batchSize: number, rounds: number, json: boolean,
  *   scaling: boolean, maxWorkers?: number, web: boolean, port?: number}} maxWorkers: set with
  *   --scaling only; port: with --web only (the page server's TCP port).
- * @throws UsageError with a message naming the bad flag.
+ * @throws UsageError (bench/shared/args.mjs) with a message naming the bad flag.
  */
 export function parseOptions(argv) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        fixtures: { type: 'string' },
-        heights: { type: 'string' },
-        workers: { type: 'string' },
-        variant: { type: 'string', default: 'simd' },
-        'batch-size': { type: 'string' },
-        rounds: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        scaling: { type: 'boolean', default: false },
-        'max-workers': { type: 'string' },
-        web: { type: 'boolean', default: false },
-        port: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    throw new UsageError(err.message);
-  }
-  if (!VARIANTS.includes(values.variant)) {
-    throw new UsageError(`--variant must be one of ${VARIANTS.join(', ')}, got "${values.variant}"`);
-  }
+  const { values } = parseFlags(argv, {
+    fixtures: { type: 'string' },
+    heights: { type: 'string' },
+    workers: { type: 'string' },
+    variant: { type: 'string', default: 'simd' },
+    'batch-size': { type: 'string' },
+    rounds: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    scaling: { type: 'boolean', default: false },
+    'max-workers': { type: 'string' },
+    web: { type: 'boolean', default: false },
+    port: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  choiceFlag('variant', values.variant, VARIANTS);
   if (values.port !== undefined && !values.web) {
     throw new UsageError('--port needs --web');
   }
@@ -127,20 +108,4 @@ export function parseOptions(argv) {
         : integerFlag('max-workers', values['max-workers'], 1, MAX_WORKERS),
     } : {}),
   };
-}
-
-/**
- * Checks --heights against the heights the fixture manifest lists, before any work.
- * @param {number[]|undefined} heights parseOptions(...).heights (undefined: every block)
- * @param {{path: string, blocks: Array<{height: number}>}} manifest readManifest(dir)
- *   (blocks-fixtures/loader.mjs)
- * @throws UsageError naming the unknown heights and listing the available ones.
- */
-export function checkHeights(heights, manifest) {
-  const known = manifest.blocks.map((b) => b.height);
-  const unknown = (heights ?? []).filter((h) => !known.includes(h));
-  if (unknown.length) {
-    throw new UsageError(`--heights: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not in the fixture ` +
-      `manifest ${manifest.path}; available heights: ${known.join(', ')}`);
-  }
 }

@@ -7,8 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { REPO_ROOT } from '../../wasm/paths.mjs';
+import { numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
 import { browserUnavailable } from '../shared/chromium-launcher.mjs';
 import { loadEngine } from '../../wasm/engine.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
@@ -50,26 +50,14 @@ const PLANS = {
 /** Where --readme saves the document the README links to. */
 export const LATEST_JSON = path.join(REPO_ROOT, 'bench', 'compare', 'results', 'latest.json');
 
-class UsageError extends Error {}
-
 function parseOptions(argv) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        rounds: { type: 'string' }, quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
-        readme: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError(err.message);
-  }
+  const { values } = parseFlags(argv, {
+    rounds: { type: 'string' }, quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
+    readme: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
+  });
   const min = values.quick ? 1 : 5;
-  const rounds = values.rounds === undefined ? (values.quick ? 3 : 5) : Number(values.rounds);
-  if (!Number.isInteger(rounds) || rounds < min || rounds > 1000) {
-    throw new UsageError(`--rounds must be an integer in ${min}..1000${values.quick ? '' : ' (at least 5 outside --quick)'}, got ${JSON.stringify(values.rounds)}`);
-  }
+  const rounds = values.rounds === undefined ? (values.quick ? 3 : 5) : numberFlag('rounds', values.rounds, { min, max: 1000,
+    message: (got) => `--rounds must be an integer in ${min}..1000${values.quick ? '' : ' (at least 5 outside --quick)'}, got ${JSON.stringify(got)}` });
   return { ...values, rounds };
 }
 

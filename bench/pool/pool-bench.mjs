@@ -5,7 +5,6 @@
 // reports latency from arrival to verdict for each batch-closing policy (bench/pool/latency.mjs).
 // Progress goes to stderr; the report (or, with --json, one JSON document) to stdout.
 import os from 'node:os';
-import { parseArgs } from 'node:util';
 import { fixturesDir, loadBlocks } from '../../blocks-fixtures/loader.mjs';
 import { DEFAULT_FILL_TIMEOUT_MS, POLICIES } from '../../workers/check-stream.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
@@ -14,7 +13,7 @@ import { DEFAULT_SWEEP_SIZES, DEFAULT_TOLERANCE, recommendBatchSize, sweepBatchS
 import { fixtureChecks } from '../shared/fixture-checks.mjs';
 import { DEFAULT_BURST_SIZE, HEAVY_FACTOR, heavyRate, MIN_EXPECTED_ARRIVALS, RATES, runLatency } from './latency.mjs';
 import { machineInfo } from '../shared/machine.mjs';
-import { UsageError } from '../cli/options.mjs';
+import { choiceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
 import { countOf, int } from '../core/format.mjs';
 
 /** Defaults of the full run and of --quick (a smoke run for tests: seconds, not minutes). */
@@ -59,15 +58,6 @@ Exit code: 0 done; 1 the run failed (no fixtures, no wasm build, a worker failur
 block failed to validate (the others still run) or a verdict differed from the validation's;
 2 bad command line.`;
 
-function numberFlag(name, text, { min, max, integer }) {
-  const ok = integer ? /^\s*\d+\s*$/.test(text) : /^\s*(\d+\.?\d*|\.\d+)\s*$/.test(text);
-  const v = ok ? Number(text) : NaN;
-  if (!(v >= min && v <= max)) {
-    throw new UsageError(`--${name} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max}, got "${text}"`);
-  }
-  return v;
-}
-
 /**
  * Parses the command line.
  * @param {string[]} argv arguments after the script name
@@ -77,35 +67,23 @@ function numberFlag(name, text, { min, max, integer }) {
  * @throws UsageError naming the bad flag (also when neither --sweep nor --latency is given).
  */
 export function parsePoolBenchOptions(argv) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        sweep: { type: 'boolean', default: false },
-        latency: { type: 'boolean', default: false },
-        workers: { type: 'string' },
-        variant: { type: 'string', default: 'simd' },
-        rounds: { type: 'string' },
-        duration: { type: 'string' },
-        'max-batch': { type: 'string' },
-        'fill-timeout': { type: 'string' },
-        fixtures: { type: 'string' },
-        quick: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    throw new UsageError(err.message);
-  }
+  const { values } = parseFlags(argv, {
+    sweep: { type: 'boolean', default: false },
+    latency: { type: 'boolean', default: false },
+    workers: { type: 'string' },
+    variant: { type: 'string', default: 'simd' },
+    rounds: { type: 'string' },
+    duration: { type: 'string' },
+    'max-batch': { type: 'string' },
+    'fill-timeout': { type: 'string' },
+    fixtures: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
   if (values.help) return { help: true };
   if (!values.sweep && !values.latency) throw new UsageError('give --sweep and/or --latency');
-  if (!VARIANTS.includes(values.variant)) {
-    throw new UsageError(`--variant must be one of ${VARIANTS.join(', ')}, got "${values.variant}"`);
-  }
+  choiceFlag('variant', values.variant, VARIANTS);
   const base = values.quick ? QUICK : FULL;
   const opt = (name, spec, fallback) => (values[name] === undefined ? fallback : numberFlag(name, values[name], spec));
   return {

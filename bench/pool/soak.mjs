@@ -10,12 +10,11 @@
 // the run failed), 2 bad command line.
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { fixturesDir, loadBlocks, readManifest } from '../../blocks-fixtures/loader.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
 import { createPool, DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MAX_WORKERS } from '../../workers/pool.mjs';
 import { fixtureChecks } from '../shared/fixture-checks.mjs';
-import { checkHeights, UsageError } from '../cli/options.mjs';
+import { checkHeights, choiceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
 import { int } from '../core/format.mjs';
 
 /** Largest accepted growth, in percent, of RSS and of each wasm memory after warm-up. */
@@ -51,39 +50,22 @@ block failed to validate or is invalid, no wasm build, a worker failed to start)
 line (an unknown height included).
 The criterion is meant for the full 10-minute run; short runs are noisy.`;
 
-function positiveInt(name, text, max) {
-  const v = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
-  if (!(v >= 1 && v <= max)) throw new UsageError(`--${name} must be an integer from 1 to ${max}, got "${text}"`);
-  return v;
-}
-
 /** Parses the soak's arguments; throws UsageError naming the bad flag. */
 export function parseSoakOptions(argv) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        minutes: { type: 'string', default: '10' },
-        workers: { type: 'string' },
-        heights: { type: 'string' },
-        fixtures: { type: 'string' },
-        variant: { type: 'string', default: 'simd' },
-        'batch-size': { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError(err.message);
-  }
-  const minutes = Number(values.minutes);
-  if (!/^\s*[0-9.]+\s*$/.test(values.minutes) || !(minutes > 0) || !Number.isFinite(minutes)) {
-    throw new UsageError(`--minutes must be a positive number, got "${values.minutes}"`);
-  }
-  if (!VARIANTS.includes(values.variant)) {
-    throw new UsageError(`--variant must be one of ${VARIANTS.join(', ')}, got "${values.variant}"`);
-  }
+  const { values } = parseFlags(argv, {
+    minutes: { type: 'string', default: '10' },
+    workers: { type: 'string' },
+    heights: { type: 'string' },
+    fixtures: { type: 'string' },
+    variant: { type: 'string', default: 'simd' },
+    'batch-size': { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  // Number.MIN_VALUE: any positive number of minutes (0 is refused).
+  const minutes = numberFlag('minutes', values.minutes, { min: Number.MIN_VALUE, integer: false,
+    message: (got) => `--minutes must be a positive number, got "${got}"` });
+  choiceFlag('variant', values.variant, VARIANTS);
   let heights;
   if (values.heights !== undefined) {
     heights = values.heights.split(',').map((h) => h.trim());
@@ -93,11 +75,13 @@ export function parseSoakOptions(argv) {
   return {
     help: values.help,
     minutes,
-    workers: values.workers === undefined ? Math.min(os.availableParallelism(), MAX_WORKERS) : positiveInt('workers', values.workers, MAX_WORKERS),
+    workers: values.workers === undefined ? Math.min(os.availableParallelism(), MAX_WORKERS)
+      : numberFlag('workers', values.workers, { min: 1, max: MAX_WORKERS }),
     heights,
     fixtures: values.fixtures,
     variant: values.variant,
-    batchSize: values['batch-size'] === undefined ? DEFAULT_BATCH_SIZE : positiveInt('batch-size', values['batch-size'], MAX_BATCH_SIZE),
+    batchSize: values['batch-size'] === undefined ? DEFAULT_BATCH_SIZE
+      : numberFlag('batch-size', values['batch-size'], { min: 1, max: MAX_BATCH_SIZE }),
     json: values.json,
   };
 }
