@@ -11,10 +11,10 @@
 //   /                      web/            the page
 //   /workers/              workers/        the pool, hosts and the verify worker
 //   /wasm/                 wasm/           the engine's JS: loaders, check buffer, batch verifier (*.mjs only)
+//   /wasm/ibd-*            build/wasm/     ibd-<variant>.mjs / .wasm only (not the build's other files), from
+//                                          IBD_WASM_DIR when set: beside the loader that fetches them
 //   /bench/core/           bench/core/     the run core: validation rounds, timed passes, projection
 //   /blocks-fixtures/      blocks-fixtures/  the manifest-entry check the page shares with the loader
-//   /wasm/ibd-*            build/wasm/ (or IBD_WASM_DIR)  ibd-<variant>.mjs / .wasm only (not the build's other files),
-//                                          beside the loader that fetches them (wasm/engine-web.mjs)
 //   /fixtures/             the fixture blocks (../shared/blocks-fixtures, --fixtures, IBD_FIXTURES)
 //   /fixtures/manifest.json  the manifest that describes them (blocks-fixtures/loader.mjs readManifest)
 //   /vendor/chart.js/      node_modules/chart.js/dist
