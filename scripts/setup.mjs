@@ -28,13 +28,24 @@ const DEBIAN_PACKAGES = [
   'binaryen',                     // wasm-opt -Oz size figures (npm run bench)
 ];
 
-const { values: opts } = parseArgs({
-  options: {
-    'skip-build': { type: 'boolean', default: false },
-    only: { type: 'string' },
-    quiet: { type: 'boolean', default: false },
-  },
-});
+let opts;
+try {
+  ({ values: opts } = parseArgs({
+    options: {
+      'skip-build': { type: 'boolean', default: false },
+      only: { type: 'string' },
+      quiet: { type: 'boolean', default: false },
+    },
+    strict: true,
+  }));
+  if (opts.only !== undefined && !['native', 'wasm'].includes(opts.only)) {
+    throw new Error(`--only must be one of native, wasm, got "${opts.only}"`);
+  }
+} catch (err) {
+  // A usage error, as every command line gives it: one line naming the flag, exit code 2.
+  process.stderr.write(`[setup] ${err.message}\n`);
+  process.exit(2);
+}
 
 const say = (msg) => process.stderr.write(`[setup] ${msg}\n`);
 const log = (msg) => { if (!opts.quiet) say(msg); };

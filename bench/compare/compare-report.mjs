@@ -1,7 +1,7 @@
 // Terminal text of `npm run bench` (bench/compare/compare.mjs): the speed table per signature type
 // (signatures/s on one core, median and min–max over the rounds, ratio to native and to
 // tiny-secp256k1, verdict mismatches), the batch-size sweep, the engines, sizes, start-up and
-// the thresholds. The README's Performance section embeds this same text.
+// the thresholds. docs/performance.md embeds this same text.
 import { int } from '../core/format.mjs';
 
 const ms = (n) => (n === null || n === undefined ? '-' : n.toFixed(1));

@@ -18,7 +18,7 @@ import { measureChromium } from './chromium.mjs';
 import { liftoffPasses } from './engine-liftoff.mjs';
 import { machineInfo } from '../shared/machine.mjs';
 import { verdictsSha256 } from './native-tool.mjs';
-import { writePerformanceSection } from './perf-readme.mjs';
+import { writePerformanceSection } from './perf-page.mjs';
 import { measureSizes, WINDOW_BUILDS } from './size.mjs';
 import { nodeColdStarts, nodeWorkerStartup } from './startup.mjs';
 import { rateSummary, runSpeed } from './speed.mjs';
@@ -34,7 +34,7 @@ round; then V8 Liftoff-only and Chromium, wasm sizes, start-up, and PASS/FAIL pe
   --quick      a subset of checks and batch sizes, every part but the window-12 wasm build (a full
                run builds it; its rows show if it is already there), under two minutes
   --json       one JSON document on stdout (through npm: npm run bench --silent -- --json)
-  --readme     save it as bench/compare/results/latest.json and rewrite README's Performance section
+  --readme     save it as bench/compare/results/latest.json and rewrite docs/performance.md's generated section
   --help       this text
 
 Exit code: 0 the run completed (whatever the thresholds say: they are reported, never a gate);
@@ -47,7 +47,7 @@ const PLANS = {
   full: { limits: { ecdsa: 8192, schnorr: Infinity }, batchSizes: FULL_BATCHES, engineBatch: 256, buildWindows: true },
   quick: { limits: { ecdsa: 512, schnorr: 128 }, batchSizes: [1, 32, 256, 512], engineBatch: 256, buildWindows: false },
 };
-/** Where --readme saves the document the README links to. */
+/** Where --readme saves the document docs/performance.md links to. */
 export const LATEST_JSON = path.join(REPO_ROOT, 'bench', 'compare', 'results', 'latest.json');
 
 function parseOptions(argv) {
@@ -213,8 +213,8 @@ async function main() {
   const doc = await runComparison(options, log);
   if (options.readme) {
     writeFileSync(LATEST_JSON, `${JSON.stringify(doc, null, 2)}\n`);
-    writePerformanceSection(doc, path.relative(REPO_ROOT, LATEST_JSON));
-    log(`wrote ${path.relative(REPO_ROOT, LATEST_JSON)} and README.md's Performance section`);
+    writePerformanceSection(doc, LATEST_JSON);
+    log(`wrote ${path.relative(REPO_ROOT, LATEST_JSON)} and docs/performance.md`);
   }
   process.stdout.write(options.json ? `${JSON.stringify(doc, null, 2)}\n` : `${formatComparison(doc)}\n`);
   const wasmDisagrees = doc.results.speed.some((r) => r.kind === 'wasm' && !r.verdicts_match);

@@ -120,7 +120,7 @@ export function trend(values) {
 
 /**
  * Runs the soak.
- * @returns {Promise<object>} the result document (see the README / --json): passes,
+ * @returns {Promise<object>} the result document (see docs/cli.md / --json): passes,
  *   checks_verified, checks_per_second, rss and wasm_memory (trend(): after_warmup, end, min,
  *   max, first_third_peak, last_third_peak in bytes, growth_percent), samples, mismatches,
  *   replacements, pass, failures.
