@@ -1,7 +1,7 @@
 // libFuzzer target: the engine's parsers on arbitrary bytes. Three modes, chosen by the low two
 // bits of the first byte:
 //
-//   0, 1  block    BlockValidation (engine.h: every input through VerifyScript, in rounds) on a
+//   0, 1  block    BlockValidation (validation/block_validation.h: every input through VerifyScript, in rounds) on a
 //                  block and a spent-outputs list, both from the input, run to the end with
 //                  verdicts from a source the input chooses
 //   2     tx       ParseTransaction on the rest of the input (whole buffer, then as a stream of
@@ -39,15 +39,15 @@
 #include <string_view>
 #include <vector>
 
-#include "batch_verify.h"
-#include "block.h"
-#include "check_buffer.h"
-#include "engine.h"
-#include "error.h"
-#include "hex.h"
-#include "serialize.h"
-#include "sha256.h"
-#include "transaction.h"
+#include "crypto/sha256.h"
+#include "primitives/block.h"
+#include "primitives/hex.h"
+#include "primitives/serialize.h"
+#include "primitives/transaction.h"
+#include "validation/block_validation.h"
+#include "validation/error.h"
+#include "verify/batch_verify.h"
+#include "verify/check_buffer.h"
 
 namespace {
 

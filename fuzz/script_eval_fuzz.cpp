@@ -34,7 +34,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "interpreter.h"
+#include "script/interpreter.h"
 
 namespace {
 

@@ -470,8 +470,8 @@ async function main() {
   const secpDir = await ensureSecp256k1Source(path.join(BUILD, 'deps'), () => {});
   build(secpDir);
   const built = TARGETS.filter((t) => existsSync(path.join(FUZZ, 'fuzz', t)));
-  if (!existsSync(path.join(ROOT, 'native', 'interpreter.cpp'))) {
-    log('script_eval_fuzz not built: native/interpreter.cpp does not exist yet');
+  if (!existsSync(path.join(ROOT, 'native', 'script', 'interpreter.cpp'))) {
+    log('script_eval_fuzz not built: native/script/interpreter.cpp does not exist yet');
   }
   const targets = opts.target ? [opts.target] : built;
   for (const t of targets) {

@@ -19,7 +19,7 @@ const blocks = await loadBlocks(dir);
 const index = JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8'));
 const independent = new Map(index.mainnet_with_prevouts.map((b) => [b.height, b.signature_check]));
 
-/** index.json signature_check type -> the engine's script type name (native/engine.h). */
+/** index.json signature_check type -> the engine's script type name (InputScriptTypeName, native/script/script_type.h). */
 const INDEX_TYPE = {
   'p2pk': 'p2pk', 'p2pkh': 'p2pkh', 'p2wpkh': 'p2wpkh', 'p2sh-p2wpkh': 'p2sh-p2wpkh', 'p2tr-key': 'p2tr-keypath',
   'bare-multisig': 'multisig', 'p2sh-multisig': 'p2sh-multisig', 'p2sh-p2pk': 'p2sh', 'p2sh-p2wsh': 'p2sh-p2wsh',

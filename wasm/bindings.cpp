@@ -1,5 +1,5 @@
 // Embind surface of the wasm module; the contract is API.md beside this file. This file only
-// converts between JS values and the engine's types (native/engine.h, native/batch_verify.h).
+// converts between JS values and the engine's types (native/validation/block_validation.h, native/verify/batch_verify.h).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -12,9 +12,9 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include "batch_verify.h"
-#include "engine.h"
-#include "error.h"
+#include "validation/block_validation.h"
+#include "validation/error.h"
+#include "verify/batch_verify.h"
 
 namespace {
 
@@ -119,7 +119,7 @@ val Describe(const val& v) {
 }
 
 /** new BlockValidation(block, spentOutputsJson, expectedHashHex, height): BlockValidation
- *  (native/engine.h) behind Embind. The constructor never throws: a block that cannot be
+ *  (native/validation/block_validation.h) behind Embind. The constructor never throws: a block that cannot be
  *  parsed or checked is reported by status() / result() as the failure object (Failure). */
 class BlockValidationJs {
 public:

@@ -1,6 +1,6 @@
 // Whole-block validation, one fixture block per benchmark: BM_ValidateBlock/<height>.
 //
-// One iteration = ValidateBlock (engine.h) on this thread: parse the block, recompute its hash
+// One iteration = ValidateBlock (native/validation/block_validation.h) on this thread: parse the block, recompute its hash
 // and merkle roots, CheckBlock, match the spent outputs, run every input through the
 // interpreter with its sighashes, and verify each round's pending checks with VerifyBatch
 // (single-threaded, as Core's script check queue with one thread). Rates: items_per_second =

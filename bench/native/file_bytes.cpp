@@ -5,7 +5,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "error.h"
+#include "validation/error.h"
 
 namespace ibd::bench {
 

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "error.h"
 #include "file_bytes.h"
+#include "validation/error.h"
 
 #ifndef IBD_DEFAULT_FIXTURES
 #error "IBD_DEFAULT_FIXTURES must be defined by bench/native/CMakeLists.txt"

@@ -1,5 +1,5 @@
 // The fixture blocks the native benchmarks run on: found and listed as blocks-fixtures/loader.mjs
-// does, each loaded and validated once by the engine (ValidateBlock, engine.h) so that every
+// does, each loaded and validated once by the engine (ValidateBlock, native/validation/block_validation.h) so that every
 // benchmark works on real mainnet data: the blocks' own inputs and their final signature checks.
 #pragma once
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine.h"
+#include "validation/block_validation.h"
 
 namespace ibd::bench {
 

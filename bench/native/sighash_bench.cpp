@@ -26,14 +26,14 @@
 
 #include <benchmark/benchmark.h>
 
-#include "batch_verify.h"
 #include "benchmarks.h"
-#include "block.h"
-#include "check_buffer.h"
-#include "script.h"
-#include "script_type.h"
-#include "serialize.h"
-#include "sighash.h"
+#include "primitives/block.h"
+#include "primitives/serialize.h"
+#include "script/script.h"
+#include "script/script_type.h"
+#include "script/sighash.h"
+#include "verify/batch_verify.h"
+#include "verify/check_buffer.h"
 
 namespace ibd::bench {
 namespace {

@@ -25,10 +25,10 @@
 #include <secp256k1_extrakeys.h>
 #include <secp256k1_schnorrsig.h>
 
-#include "batch_verify.h"
 #include "benchmarks.h"
-#include "check_buffer.h"
-#include "ecdsa_lax_der.h"
+#include "verify/batch_verify.h"
+#include "verify/check_buffer.h"
+#include "verify/ecdsa_lax_der.h"
 
 namespace ibd::bench {
 namespace {

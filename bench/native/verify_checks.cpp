@@ -1,6 +1,6 @@
 // ibd_verify_checks <file.checks> [--rounds N]
 //
-// Verifies every record of a packed check file (layout: native/check_buffer.h; e.g. written by
+// Verifies every record of a packed check file (layout: native/verify/check_buffer.h; e.g. written by
 // ibd_dump_checks or by the Node benchmark from the same buffer it hands to the wasm workers)
 // with VerifyBatch (batch_verify.h) on this thread, the whole file as one batch, and prints one
 // JSON line on stdout:
@@ -27,11 +27,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "batch_verify.h"
-#include "check_buffer.h"
+#include "crypto/sha256.h"
 #include "file_bytes.h"
-#include "hex.h"
-#include "sha256.h"
+#include "primitives/hex.h"
+#include "verify/batch_verify.h"
+#include "verify/check_buffer.h"
 
 namespace {
 
@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
         ibd::VerifyBatch(checks.data(), checks.size(), static_cast<uint32_t>(max_records + 1), first.data());
     if (scan.error != 1 || scan.error_offset != checks.size()) {
         std::cerr << "ibd_verify_checks: " << path << ": record " << scan.error_record << " at byte "
-                  << scan.error_offset << ": " << BatchErrorName(scan.error) << " (layout: native/check_buffer.h)\n";
+                  << scan.error_offset << ": " << BatchErrorName(scan.error) << " (layout: native/verify/check_buffer.h)\n";
         return 1;
     }
     const uint32_t count = scan.error_record;

@@ -1,12 +1,12 @@
 // ibd_dump_checks <block.raw> <spent_outputs.json> <expected_hash_hex> <height> <out_prefix>
 //
-// Validates one block (BlockValidation, engine.h: every input through the interpreter, each
+// Validates one block (BlockValidation, native/validation/block_validation.h: every input through the interpreter, each
 // round's pending checks verified with VerifyBatch, batch_verify.h, on this thread) and writes,
 // for the native-vs-wasm parity test:
-//   <out_prefix>.checks    the FINAL checks of all inputs, packed (layout: native/check_buffer.h)
+//   <out_prefix>.checks    the FINAL checks of all inputs, packed (layout: native/verify/check_buffer.h)
 //   <out_prefix>.verdicts  one Verdict byte per final check
 // and prints a summary (block hash, verdict, rounds, coverage by script type) on stdout.
-// <height> is the block's height (decimal, 0..2147483647; engine.h).
+// <height> is the block's height (decimal, 0..2147483647; block_validation.h).
 // Exit status: 0 done (whatever the verdicts and the block verdict), 1 usage or output file
 // error, 2 ibd::Error on
 // the input (its what() on stderr, naming file / block / tx / input / byte; also an unreadable
@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "engine.h"
-#include "error.h"
+#include "validation/block_validation.h"
+#include "validation/error.h"
 
 namespace {
 

@@ -1,0 +1,192 @@
+// Implementation of block.h.
+#include "primitives/block.h"
+
+#include <cstring>
+
+#include "primitives/hex.h"
+
+namespace ibd {
+
+namespace {
+
+// Smallest serialized transaction: nVersion, empty vin, flag byte 0, nLockTime (10 bytes).
+constexpr size_t kMinTxSize = 10;
+constexpr size_t kMaxBlockWeight = 4000000;  // Core's MAX_BLOCK_WEIGHT
+constexpr size_t kWitnessScaleFactor = 4;    // Core's WITNESS_SCALE_FACTOR
+
+uint32_t LE32(const uint8_t* p) {
+    return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24);
+}
+
+size_t CompactSizeLen(uint64_t n) { return n < 0xfd ? 1 : n <= 0xffff ? 3 : n <= 0xffffffffu ? 5 : 9; }
+
+}  // namespace
+
+BlockHeader ParseBlockHeader(const uint8_t* data, Hash32& hash) {
+    BlockHeader h;
+    h.version = static_cast<int32_t>(LE32(data));
+    std::memcpy(h.prev_block.data(), data + 4, 32);
+    std::memcpy(h.merkle_root.data(), data + 36, 32);
+    h.time = LE32(data + 68);
+    h.bits = LE32(data + 72);
+    h.nonce = LE32(data + 76);
+    hash = Sha256d(data, kBlockHeaderSize);
+    return h;
+}
+
+Block ParseBlock(const uint8_t* data, size_t len) {
+    Reader r(data, len);
+    r.Need(kBlockHeaderSize, "block header");
+    Block block;
+    block.header = ParseBlockHeader(data, block.hash);
+    block.hash_hex = HexEncodeReversed(block.hash);
+    r.ReadBytes(kBlockHeaderSize, "block header");
+
+    Location at_block;
+    at_block.block_hash = block.hash_hex;
+    size_t count = 0;
+    try {
+        count = r.ReadCount("transaction count", kMinTxSize);
+    } catch (const Error& e) {
+        throw e.with_context(at_block);
+    }
+    block.stripped_size = kBlockHeaderSize + CompactSizeLen(count);
+    block.txs.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+        if (r.empty()) {
+            // The count promises more transactions than the data holds.
+            Location at = at_block;
+            at.tx_index = static_cast<int64_t>(i);
+            at.byte_offset = static_cast<int64_t>(r.offset());
+            throw Error("transaction count mismatch: the count says " + std::to_string(count) +
+                            " transactions but the block's data ends after " + std::to_string(i),
+                        at);
+        }
+        try {
+            block.txs.push_back(ParseTransaction(r));
+        } catch (const Error& e) {
+            Location at_tx = at_block;
+            at_tx.tx_index = static_cast<int64_t>(i);
+            throw e.with_context(at_tx);
+        }
+        block.stripped_size += block.txs.back().stripped_size;
+    }
+    if (!r.empty()) {
+        // Either garbage after the block or more transactions than the count says: the bytes
+        // at this offset would be transaction `count`.
+        Location at = at_block;
+        at.tx_index = static_cast<int64_t>(count);
+        at.byte_offset = static_cast<int64_t>(r.offset());
+        throw Error(std::to_string(r.remaining()) + " trailing bytes after the last transaction: the transaction count says " +
+                        std::to_string(count) + " but data follows (transaction count mismatch or trailing garbage)",
+                    at);
+    }
+    block.size = len;
+    return block;
+}
+
+Hash32 ComputeMerkleRoot(std::vector<Hash32> hashes, bool* mutated) {
+    bool mutation = false;
+    while (hashes.size() > 1) {
+        // Two identical adjacent hashes at any level: the same root has a shorter transaction
+        // list (CVE-2012-2459).
+        for (size_t pos = 0; pos + 1 < hashes.size(); pos += 2) {
+            if (hashes[pos] == hashes[pos + 1]) mutation = true;
+        }
+        if (hashes.size() & 1) hashes.push_back(hashes.back());
+        uint8_t pair[64];
+        for (size_t i = 0; i < hashes.size() / 2; ++i) {
+            std::memcpy(pair, hashes[2 * i].data(), 32);
+            std::memcpy(pair + 32, hashes[2 * i + 1].data(), 32);
+            hashes[i] = Sha256d(pair, sizeof(pair));
+        }
+        hashes.resize(hashes.size() / 2);
+    }
+    if (mutated) *mutated = mutation;
+    if (hashes.empty()) return Hash32{};
+    return hashes[0];
+}
+
+Hash32 BlockMerkleRoot(const Block& block, bool* mutated) {
+    std::vector<Hash32> leaves;
+    leaves.reserve(block.txs.size());
+    for (const Transaction& tx : block.txs) leaves.push_back(tx.txid);
+    return ComputeMerkleRoot(std::move(leaves), mutated);
+}
+
+Hash32 BlockWitnessMerkleRoot(const Block& block) {
+    std::vector<Hash32> leaves;
+    leaves.reserve(block.txs.size());
+    for (size_t i = 0; i < block.txs.size(); ++i) leaves.push_back(i == 0 ? Hash32{} : block.txs[i].wtxid);
+    return ComputeMerkleRoot(std::move(leaves), nullptr);
+}
+
+int64_t WitnessCommitmentIndex(const Block& block) {
+    static const uint8_t kHeader[6] = {0x6a, 0x24, 0xaa, 0x21, 0xa9, 0xed};
+    int64_t index = -1;
+    if (block.txs.empty()) return index;
+    const std::vector<TxOut>& outs = block.txs[0].vout;
+    for (size_t o = 0; o < outs.size(); ++o) {
+        const std::vector<uint8_t>& spk = outs[o].script_pubkey;
+        if (spk.size() >= 38 && std::memcmp(spk.data(), kHeader, sizeof(kHeader)) == 0) {
+            index = static_cast<int64_t>(o);
+        }
+    }
+    return index;
+}
+
+void CheckBlock(const Block& block) {
+    Location at;
+    at.block_hash = block.hash_hex;
+    if (block.txs.empty() || block.txs.size() * kWitnessScaleFactor > kMaxBlockWeight ||
+        block.stripped_size * kWitnessScaleFactor > kMaxBlockWeight) {
+        throw Error("bad-blk-length", at);
+    }
+    if (block.weight() > kMaxBlockWeight) throw Error("bad-blk-weight", at);
+
+    bool mutated = false;
+    const Hash32 root = BlockMerkleRoot(block, &mutated);
+    if (root != block.header.merkle_root) {
+        throw Error("bad-txnmrklroot: merkle root of the txids " + HexEncodeReversed(root) +
+                        " differs from the header's " + HexEncodeReversed(block.header.merkle_root),
+                    at);
+    }
+    if (mutated) throw Error("bad-txns-duplicate: merkle tree mutated (CVE-2012-2459)", at);
+
+    for (size_t i = 0; i < block.txs.size(); ++i) {
+        Location at_tx = at;
+        at_tx.tx_index = static_cast<int64_t>(i);
+        at_tx.byte_offset = static_cast<int64_t>(block.txs[i].offset);
+        if (i == 0 && !block.txs[0].IsCoinBase()) throw Error("bad-cb-missing: first transaction is not a coinbase", at_tx);
+        if (i > 0 && block.txs[i].IsCoinBase()) throw Error("bad-cb-multiple: more than one coinbase", at_tx);
+        try {
+            CheckTransaction(block.txs[i]);
+        } catch (const Error& e) {
+            throw e.with_context(at_tx);
+        }
+    }
+
+    bool any_witness = false;
+    for (const Transaction& tx : block.txs) any_witness = any_witness || tx.HasWitness();
+    if (!any_witness) return;
+    const int64_t commit = WitnessCommitmentIndex(block);
+    Location at_cb = at;
+    at_cb.tx_index = 0;
+    if (commit < 0) throw Error("unexpected-witness: witness data in a block without a witness commitment", at);
+    const std::vector<std::vector<uint8_t>>& nonce = block.txs[0].vin[0].witness;
+    if (nonce.size() != 1 || nonce[0].size() != 32) {
+        throw Error("bad-witness-nonce-size: coinbase witness must be one 32-byte item", at_cb);
+    }
+    // BIP141: commitment = SHA256d(witness root || witness reserved value).
+    const Hash32 witness_root = BlockWitnessMerkleRoot(block);
+    uint8_t buf[64];
+    std::memcpy(buf, witness_root.data(), 32);
+    std::memcpy(buf + 32, nonce[0].data(), 32);
+    const Hash32 commitment = Sha256d(buf, sizeof(buf));
+    const std::vector<uint8_t>& spk = block.txs[0].vout[static_cast<size_t>(commit)].script_pubkey;
+    if (std::memcmp(commitment.data(), spk.data() + 6, 32) != 0) {
+        throw Error("bad-witness-merkle-match: witness commitment does not match the wtxids", at_cb);
+    }
+}
+
+}  // namespace ibd

@@ -1,0 +1,194 @@
+// Implementation of transaction.h, following Core's primitives/transaction.h serialization and
+// consensus/tx_check.cpp.
+#include "primitives/transaction.h"
+
+#include <algorithm>
+
+namespace ibd {
+
+namespace {
+
+// Smallest serialized CTxIn: 36-byte prevout, 1-byte empty scriptSig, 4-byte nSequence.
+constexpr size_t kMinTxInSize = 41;
+// Smallest serialized CTxOut: 8-byte value, 1-byte empty scriptPubKey.
+constexpr size_t kMinTxOutSize = 9;
+// Core's MAX_BLOCK_WEIGHT and WITNESS_SCALE_FACTOR (consensus/consensus.h).
+constexpr size_t kMaxBlockWeight = 4000000;
+constexpr size_t kWitnessScaleFactor = 4;
+
+/** Re-throws `e` with the input index filled in. */
+[[noreturn]] void RethrowForInput(const Error& e, size_t input_index) {
+    Location in;
+    in.input_index = static_cast<int64_t>(input_index);
+    throw e.with_context(in);
+}
+
+/** Reads `vin` (Core's `s >> tx.vin`). */
+void ReadInputs(Reader& r, std::vector<TxIn>& vin) {
+    const size_t count = r.ReadCount("input count", kMinTxInSize);
+    vin.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+        TxIn& in = vin[i];
+        try {
+            in.offset = r.offset();
+            r.ReadArray(in.prevout.txid, "prevout txid");
+            in.prevout.n = r.ReadLE32("prevout index");
+            in.script_sig = r.ReadVarBytes("scriptSig");
+            in.sequence = r.ReadLE32("nSequence");
+        } catch (const Error& e) {
+            RethrowForInput(e, i);
+        }
+    }
+}
+
+/** Reads `vout` (Core's `s >> tx.vout`). */
+void ReadOutputs(Reader& r, std::vector<TxOut>& vout) {
+    const size_t count = r.ReadCount("output count", kMinTxOutSize);
+    vout.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+        vout[i].value = r.ReadI64("output value");
+        vout[i].script_pubkey = r.ReadVarBytes("scriptPubKey");
+    }
+}
+
+}  // namespace
+
+bool OutPoint::IsNull() const {
+    if (n != 0xffffffffu) return false;
+    for (uint8_t b : txid) {
+        if (b != 0) return false;
+    }
+    return true;
+}
+
+bool Transaction::IsCoinBase() const { return vin.size() == 1 && vin[0].prevout.IsNull(); }
+
+bool Transaction::HasWitness() const {
+    for (const TxIn& in : vin) {
+        if (!in.witness.empty()) return true;
+    }
+    return false;
+}
+
+Transaction ParseTransaction(Reader& r) {
+    Transaction tx;
+    const size_t start = r.pos();
+    tx.offset = r.offset();
+    tx.version = r.ReadI32("nVersion");
+
+    // Core's UnserializeTransaction: try to read vin; with the BIP144 marker this reads as an
+    // empty vector, and the next byte is the flag.
+    uint8_t flags = 0;
+    size_t body_begin = r.pos();  // first byte of the non-witness vin..vout range
+    ReadInputs(r, tx.vin);
+    if (tx.vin.empty()) {
+        flags = r.ReadU8("segwit flag");
+        if (flags != 0) {
+            body_begin = r.pos();
+            ReadInputs(r, tx.vin);
+            ReadOutputs(r, tx.vout);
+        }
+    } else {
+        ReadOutputs(r, tx.vout);
+    }
+    const size_t body_end = r.pos();
+
+    if (flags & 1) {
+        // BIP144: the witness flag is present; one witness stack per input.
+        flags ^= 1;
+        for (size_t i = 0; i < tx.vin.size(); ++i) {
+            try {
+                const size_t items = r.ReadCount("witness item count", 1);
+                std::vector<std::vector<uint8_t>>& stack = tx.vin[i].witness;
+                stack.resize(items);
+                for (size_t k = 0; k < items; ++k) stack[k] = r.ReadVarBytes("witness item");
+            } catch (const Error& e) {
+                RethrowForInput(e, i);
+            }
+        }
+        if (!tx.HasWitness()) {
+            // It is illegal to encode witnesses when all witness stacks are empty.
+            // Located at the marker (0x00, flag 0x01) that announced them.
+            r.Fail("superfluous witness record: witness flag set but every input's witness stack is empty", tx.offset + 4);
+        }
+    }
+    if (flags != 0) r.Fail("unknown transaction optional data (flag " + std::to_string(flags) + ")", body_begin - 1);
+    tx.lock_time = r.ReadLE32("nLockTime");
+    const size_t end = r.pos();
+
+    tx.size = end - start;
+    const uint8_t* base = r.data();
+    if (body_begin == start + 4) {
+        // No marker/flag: the whole serialization is the non-witness one.
+        tx.stripped_size = tx.size;
+        tx.txid = Sha256d(base + start, tx.size);
+        tx.wtxid = tx.txid;
+    } else {
+        // txid hashes nVersion || vin..vout || nLockTime, skipping marker, flag and witnesses.
+        Sha256 h;
+        h.Write(base + start, 4);
+        h.Write(base + body_begin, body_end - body_begin);
+        h.Write(base + end - 4, 4);
+        tx.txid = FinalizeDouble(h);
+        tx.wtxid = Sha256d(base + start, tx.size);
+        tx.stripped_size = 4 + (body_end - body_begin) + 4;
+    }
+    return tx;
+}
+
+Transaction ParseTransaction(const uint8_t* data, size_t len) {
+    Reader r(data, len);
+    Transaction tx = ParseTransaction(r);
+    if (!r.empty()) {
+        r.Fail(std::to_string(r.remaining()) + " trailing bytes after the transaction", r.offset());
+    }
+    return tx;
+}
+
+void CheckTransaction(const Transaction& tx) {
+    Location where;
+    where.byte_offset = static_cast<int64_t>(tx.offset);
+    // Basic checks that don't depend on any context.
+    if (tx.vin.empty()) throw Error("bad-txns-vin-empty", where);
+    if (tx.vout.empty()) throw Error("bad-txns-vout-empty", where);
+    // Size limits (this doesn't take the witness into account, as that hasn't been checked).
+    if (tx.stripped_size * kWitnessScaleFactor > kMaxBlockWeight) throw Error("bad-txns-oversize", where);
+
+    // Check for negative or overflow output values.
+    int64_t total = 0;
+    for (const TxOut& out : tx.vout) {
+        if (out.value < 0) throw Error("bad-txns-vout-negative", where);
+        if (out.value > kMaxMoney) throw Error("bad-txns-vout-toolarge", where);
+        total += out.value;  // both <= kMaxMoney: no overflow
+        if (total > kMaxMoney) throw Error("bad-txns-txouttotal-toolarge", where);
+    }
+
+    // Check for duplicate inputs (CVE-2018-17144).
+    std::vector<const OutPoint*> sorted;
+    sorted.reserve(tx.vin.size());
+    for (const TxIn& in : tx.vin) sorted.push_back(&in.prevout);
+    auto less = [](const OutPoint* a, const OutPoint* b) {
+        if (a->txid != b->txid) return a->txid < b->txid;
+        return a->n < b->n;
+    };
+    std::sort(sorted.begin(), sorted.end(), less);
+    for (size_t i = 1; i < sorted.size(); ++i) {
+        if (!less(sorted[i - 1], sorted[i])) throw Error("bad-txns-inputs-duplicate", where);
+    }
+
+    if (tx.IsCoinBase()) {
+        const size_t n = tx.vin[0].script_sig.size();
+        if (n < 2 || n > 100) throw Error("bad-cb-length", where);
+    } else {
+        for (size_t i = 0; i < tx.vin.size(); ++i) {
+            if (tx.vin[i].prevout.IsNull()) {
+                Location at;
+                at.input_index = static_cast<int64_t>(i);
+                at.byte_offset = static_cast<int64_t>(tx.vin[i].offset);
+                throw Error("bad-txns-prevout-null", at);
+            }
+        }
+    }
+}
+
+}  // namespace ibd

@@ -1,0 +1,279 @@
+// Implementation of sighash.h. Each step names the Core function or BIP section it follows.
+#include "script/sighash.h"
+
+#include "primitives/serialize.h"
+#include "script/script.h"
+#include "validation/error.h"
+
+namespace ibd {
+
+namespace {
+
+/** uint256::ONE in internal byte order: returned for the legacy SIGHASH_SINGLE bug. */
+Hash32 HashOne() {
+    Hash32 h{};
+    h[0] = 1;
+    return h;
+}
+
+/** Core's CTransactionSignatureSerializer::SerializeScriptCode: the scriptCode with every
+ *  OP_CODESEPARATOR removed, prefixed by its CompactSize length. The length is computed from
+ *  the opcodes GetScriptOp could read; as in Core, a truncated push at the end stops the copy at
+ *  the position GetScriptOp reached, so the bytes written may be fewer than the length says. */
+template <typename Sink>
+void SerializeScriptCode(Sink& s, const std::vector<uint8_t>& script) {
+    const uint8_t* const begin = script.data();
+    const uint8_t* const end = begin + script.size();
+    const uint8_t* it = begin;
+    uint8_t op;
+    size_t separators = 0;
+    while (GetScriptOp(it, end, op)) {
+        if (op == OP_CODESEPARATOR) ++separators;
+    }
+    WriteCompactSize(s, script.size() - separators);
+    it = begin;
+    const uint8_t* it_begin = begin;
+    while (GetScriptOp(it, end, op)) {
+        if (op == OP_CODESEPARATOR) {
+            s.Write(it_begin, static_cast<size_t>(it - it_begin - 1));
+            it_begin = it;
+        }
+    }
+    if (it_begin != end) s.Write(it_begin, static_cast<size_t>(it - it_begin));
+}
+
+/** CTxOut serialization of output `o` of `tx`. */
+template <typename Sink>
+void SerializeOutput(Sink& s, const TxOut& o) {
+    SerializeTxOut(s, o.value, o.script_pubkey);
+}
+
+/** Streams 0x00 || SigMsg (BIP341 "Common signature message") into `s`, with ext_flag 0 when
+ *  `ext` is null (key path) and ext_flag 1 plus the BIP342 extension otherwise (tapscript).
+ *  `sha_annex` is the annex's hash, null without an annex. */
+template <typename Sink>
+bool WriteTaprootSigMsg(Sink& s, const Transaction& tx, size_t n_in, uint8_t hash_type,
+                        const PrecomputedTxData& pre, const Hash32* sha_annex, const TapscriptSigExt* ext) {
+    // BIP341 "Signature validation rules": hash_type must be 0x00-0x03 or 0x81-0x83.
+    if (!(hash_type <= 0x03 || (hash_type >= 0x81 && hash_type <= 0x83))) return false;
+    // SIGHASH_DEFAULT (0x00) behaves as SIGHASH_ALL for the outputs.
+    const uint8_t output_type = hash_type == SIGHASH_DEFAULT ? SIGHASH_ALL : (hash_type & SIGHASH_OUTPUT_MASK);
+    const uint8_t input_type = hash_type & SIGHASH_INPUT_MASK;
+    // BIP341: "If hash_type & 3 equals SIGHASH_SINGLE and no output at input_index: fail".
+    if (output_type == SIGHASH_SINGLE && n_in >= tx.vout.size()) return false;
+
+    // BIP341 "Signature hash": the epoch byte 0x00 precedes SigMsg.
+    WriteU8(s, 0x00);
+    // Control: hash_type (1).
+    WriteU8(s, hash_type);
+    // Transaction data: nVersion (4), nLockTime (4).
+    WriteLE32(s, static_cast<uint32_t>(tx.version));
+    WriteLE32(s, tx.lock_time);
+    // If not ANYONECANPAY: sha_prevouts, sha_amounts, sha_scriptpubkeys, sha_sequences.
+    if (input_type != SIGHASH_ANYONECANPAY) {
+        s.Write(pre.sha_prevouts.data(), 32);
+        s.Write(pre.sha_amounts.data(), 32);
+        s.Write(pre.sha_scriptpubkeys.data(), 32);
+        s.Write(pre.sha_sequences.data(), 32);
+    }
+    // If output type is neither NONE nor SINGLE: sha_outputs.
+    if (output_type == SIGHASH_ALL) s.Write(pre.sha_outputs.data(), 32);
+    // Data about this input: spend_type = ext_flag * 2 + annex_present (BIP341; ext_flag is 0
+    // for the key path, 1 for tapscript, BIP342 "Signature validation").
+    const bool have_annex = sha_annex != nullptr;
+    const uint8_t ext_flag = ext != nullptr ? 1 : 0;
+    WriteU8(s, static_cast<uint8_t>(ext_flag * 2 + (have_annex ? 1 : 0)));
+    if (input_type == SIGHASH_ANYONECANPAY) {
+        // outpoint (36), amount (8), scriptPubKey (CompactSize + bytes), nSequence (4).
+        const TxIn& in = tx.vin[n_in];
+        SerializeOutPoint(s, in.prevout);
+        SerializeTxOut(s, pre.spent[n_in]->value, pre.spent[n_in]->script_pubkey);
+        WriteLE32(s, in.sequence);
+    } else {
+        // input_index (4).
+        WriteLE32(s, static_cast<uint32_t>(n_in));
+    }
+    // If an annex is present: sha_annex = SHA256(CompactSize(size) || annex).
+    if (have_annex) s.Write(sha_annex->data(), 32);
+    // Data about this output, for SINGLE: sha_single_output = SHA256(vout[input_index]).
+    if (output_type == SIGHASH_SINGLE) {
+        Sha256 h;
+        SerializeOutput(h, tx.vout[n_in]);
+        const Hash32 sha_single_output = h.Finalize();
+        s.Write(sha_single_output.data(), 32);
+    }
+    // BIP342 "Signature validation", ext_flag 1: tapleaf_hash (32), key_version (1) = 0x00 (the
+    // only key version, 32-byte keys), codesep_pos (4, LE).
+    if (ext != nullptr) {
+        s.Write(ext->tapleaf_hash.data(), 32);
+        WriteU8(s, 0x00);
+        WriteLE32(s, ext->codesep_pos);
+    }
+    return true;
+}
+
+/** The TapSighash tagged hasher, prefix computed once (BIP340 tagged hash). */
+const Sha256& TapSighashHasher() {
+    static const Sha256 hasher = TaggedHasher("TapSighash");
+    return hasher;
+}
+
+}  // namespace
+
+void PrecomputedTxData::Init(const Transaction& tx, std::vector<const SpentOutput*> spent_outputs, bool need_bip143,
+                             bool need_bip341) {
+    spent = std::move(spent_outputs);
+    bip143_ready = bip341_ready = false;
+    if (!need_bip143 && !need_bip341) return;
+    if (need_bip341 && spent.size() != tx.vin.size()) {
+        throw Error("BIP341 precomputation needs one spent output per input (" + std::to_string(spent.size()) +
+                        " for " + std::to_string(tx.vin.size()) + " inputs)",
+                    Location{});
+    }
+    // Core's GetPrevoutsSHA256, GetSequencesSHA256, GetOutputsSHA256 (single SHA-256).
+    Sha256 prevouts, sequences, outputs;
+    for (const TxIn& in : tx.vin) {
+        SerializeOutPoint(prevouts, in.prevout);
+        WriteLE32(sequences, in.sequence);
+    }
+    for (const TxOut& out : tx.vout) SerializeOutput(outputs, out);
+    sha_prevouts = prevouts.Finalize();
+    sha_sequences = sequences.Finalize();
+    sha_outputs = outputs.Finalize();
+    if (need_bip143) {
+        // BIP143 double hashes = SHA256 of the single ones (Core's SHA256Uint256).
+        hash_prevouts = Sha256Hash(sha_prevouts.data(), 32);
+        hash_sequence = Sha256Hash(sha_sequences.data(), 32);
+        hash_outputs = Sha256Hash(sha_outputs.data(), 32);
+        bip143_ready = true;
+    }
+    if (need_bip341) {
+        // Core's GetSpentAmountsSHA256 and GetSpentScriptsSHA256.
+        Sha256 amounts, scripts;
+        for (const SpentOutput* o : spent) {
+            WriteLE64(amounts, static_cast<uint64_t>(o->value));
+            WriteVarBytes(scripts, o->script_pubkey);
+        }
+        sha_amounts = amounts.Finalize();
+        sha_scriptpubkeys = scripts.Finalize();
+        bip341_ready = true;
+    }
+}
+
+Hash32 SignatureHashLegacy(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
+                           int32_t hash_type) {
+    // Core's SignatureHash (SigVersion::BASE): out-of-range input, and the SIGHASH_SINGLE bug.
+    if (n_in >= tx.vin.size()) return HashOne();
+    const bool anyone_can_pay = (hash_type & SIGHASH_ANYONECANPAY) != 0;
+    const bool hash_single = (hash_type & 0x1f) == SIGHASH_SINGLE;
+    const bool hash_none = (hash_type & 0x1f) == SIGHASH_NONE;
+    if (hash_single && n_in >= tx.vout.size()) return HashOne();
+
+    // Core's CTransactionSignatureSerializer::Serialize, then `<< nHashType`, into HashWriter.
+    Sha256 s;
+    WriteLE32(s, static_cast<uint32_t>(tx.version));
+    // Inputs: only n_in with ANYONECANPAY (SerializeInput).
+    const size_t n_inputs = anyone_can_pay ? 1 : tx.vin.size();
+    WriteCompactSize(s, n_inputs);
+    for (size_t k = 0; k < n_inputs; ++k) {
+        const size_t i = anyone_can_pay ? n_in : k;
+        const TxIn& in = tx.vin[i];
+        SerializeOutPoint(s, in.prevout);
+        if (i != n_in) {
+            WriteCompactSize(s, 0);  // other inputs: empty script
+        } else {
+            SerializeScriptCode(s, script_code);
+        }
+        if (i != n_in && (hash_single || hash_none)) {
+            WriteLE32(s, 0);  // other inputs' nSequence zeroed, so they can be updated
+        } else {
+            WriteLE32(s, in.sequence);
+        }
+    }
+    // Outputs: none with NONE; n_in + 1 with SINGLE, all but the last blanked (SerializeOutput).
+    const size_t n_outputs = hash_none ? 0 : (hash_single ? n_in + 1 : tx.vout.size());
+    WriteCompactSize(s, n_outputs);
+    for (size_t o = 0; o < n_outputs; ++o) {
+        if (hash_single && o != n_in) {
+            WriteLE64(s, static_cast<uint64_t>(int64_t{-1}));  // CTxOut(): nValue -1
+            WriteCompactSize(s, 0);                            // empty scriptPubKey
+        } else {
+            SerializeOutput(s, tx.vout[o]);
+        }
+    }
+    WriteLE32(s, tx.lock_time);
+    // The 4-byte hash type, as the signed int Core holds it.
+    WriteLE32(s, static_cast<uint32_t>(hash_type));
+    return FinalizeDouble(s);
+}
+
+Hash32 SignatureHashWitnessV0(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
+                              int32_t hash_type, int64_t amount, const PrecomputedTxData& pre) {
+    const bool anyone_can_pay = (hash_type & SIGHASH_ANYONECANPAY) != 0;
+    const int type = hash_type & 0x1f;
+    Hash32 hash_prevouts{}, hash_sequence{}, hash_outputs{};
+    // BIP143 item 2: hashPrevouts, zero with ANYONECANPAY.
+    if (!anyone_can_pay) hash_prevouts = pre.hash_prevouts;
+    // BIP143 item 3: hashSequence, zero with ANYONECANPAY, SINGLE or NONE.
+    if (!anyone_can_pay && type != SIGHASH_SINGLE && type != SIGHASH_NONE) hash_sequence = pre.hash_sequence;
+    // BIP143 item 8: hashOutputs.
+    if (type != SIGHASH_SINGLE && type != SIGHASH_NONE) {
+        hash_outputs = pre.hash_outputs;
+    } else if (type == SIGHASH_SINGLE && n_in < tx.vout.size()) {
+        Sha256 h;
+        SerializeOutput(h, tx.vout[n_in]);
+        hash_outputs = FinalizeDouble(h);
+    }
+    const TxIn& in = tx.vin[n_in];
+    Sha256 s;
+    WriteLE32(s, static_cast<uint32_t>(tx.version));  // 1. nVersion
+    s.Write(hash_prevouts.data(), 32);                 // 2. hashPrevouts
+    s.Write(hash_sequence.data(), 32);                 // 3. hashSequence
+    SerializeOutPoint(s, in.prevout);                  // 4. outpoint
+    WriteVarBytes(s, script_code);                     // 5. scriptCode
+    WriteLE64(s, static_cast<uint64_t>(amount));       // 6. amount
+    WriteLE32(s, in.sequence);                         // 7. nSequence
+    s.Write(hash_outputs.data(), 32);                  // 8. hashOutputs
+    WriteLE32(s, tx.lock_time);                        // 9. nLockTime
+    WriteLE32(s, static_cast<uint32_t>(hash_type));    // 10. sighash type (4 bytes)
+    return FinalizeDouble(s);
+}
+
+Hash32 AnnexHash(const std::vector<uint8_t>& annex) {
+    // BIP341: sha_annex = SHA256(compact_size(size of annex) || annex).
+    Sha256 h;
+    WriteVarBytes(h, annex);
+    return h.Finalize();
+}
+
+bool TaprootSigMsgExt(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                      const Hash32* sha_annex, const TapscriptSigExt* ext, std::vector<uint8_t>& out) {
+    out.clear();
+    VectorSink sink{out};
+    return WriteTaprootSigMsg(sink, tx, n_in, hash_type, pre, sha_annex, ext);
+}
+
+bool SignatureHashSchnorr(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                          const Hash32* sha_annex, const TapscriptSigExt* ext, Hash32& out) {
+    // BIP341 "Signature hash": hash_TapSighash(0x00 || SigMsg(hash_type, ext_flag) [|| ext]).
+    Sha256 h = TapSighashHasher();
+    if (!WriteTaprootSigMsg(h, tx, n_in, hash_type, pre, sha_annex, ext)) return false;
+    out = h.Finalize();
+    return true;
+}
+
+bool TaprootSigMsg(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                   const std::vector<uint8_t>* annex, std::vector<uint8_t>& out) {
+    Hash32 sha_annex{};
+    if (annex != nullptr) sha_annex = AnnexHash(*annex);
+    return TaprootSigMsgExt(tx, n_in, hash_type, pre, annex != nullptr ? &sha_annex : nullptr, nullptr, out);
+}
+
+bool SignatureHashTaproot(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                          const std::vector<uint8_t>* annex, Hash32& out) {
+    Hash32 sha_annex{};
+    if (annex != nullptr) sha_annex = AnnexHash(*annex);
+    return SignatureHashSchnorr(tx, n_in, hash_type, pre, annex != nullptr ? &sha_annex : nullptr, nullptr, out);
+}
+
+}  // namespace ibd

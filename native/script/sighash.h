@@ -1,0 +1,134 @@
+// Signature hashes: the message each signature commits to.
+//   - legacy:  Core's SignatureHash for SigVersion::BASE (script/interpreter.cpp), the original
+//              transaction-copy algorithm including its SIGHASH_SINGLE bug;
+//   - BIP143:  segwit v0 (SigVersion::WITNESS_V0), "Specification";
+//   - BIP341:  taproot key path, "Common signature message" with ext_flag 0, hashed as
+//              hash_TapSighash(0x00 || SigMsg);
+//   - BIP342:  tapscript, the same message with ext_flag 1 and its extension ("Signature
+//              validation": tapleaf_hash, key_version, codesep_pos). Core's SignatureHashSchnorr.
+// Precomputed per-transaction hashes follow Core's PrecomputedTransactionData.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "crypto/sha256.h"
+#include "primitives/transaction.h"
+
+namespace ibd {
+
+/** Hash types (Core's script/interpreter.h; BIP341 adds SIGHASH_DEFAULT). */
+enum SigHashType : uint8_t {
+    SIGHASH_DEFAULT = 0x00,       // BIP341 only: a 64-byte Schnorr signature; behaves as ALL
+    SIGHASH_ALL = 0x01,
+    SIGHASH_NONE = 0x02,
+    SIGHASH_SINGLE = 0x03,
+    SIGHASH_ANYONECANPAY = 0x80,
+    SIGHASH_OUTPUT_MASK = 0x03,   // BIP341: the output part of hash_type
+    SIGHASH_INPUT_MASK = 0x80,    // BIP341: the input part of hash_type
+};
+
+/** Core's PrecomputedTransactionData: the per-transaction hashes shared by all inputs.
+ *  BIP341 ("Common signature message"), single SHA-256:
+ *    sha_prevouts      SHA256 of every input's outpoint (36 bytes each)
+ *    sha_amounts       SHA256 of every spent output's value (8 bytes LE each)
+ *    sha_scriptpubkeys SHA256 of every spent scriptPubKey (CompactSize length + bytes each)
+ *    sha_sequences     SHA256 of every input's nSequence (4 bytes LE each)
+ *    sha_outputs       SHA256 of every output (CTxOut serialization)
+ *  BIP143 ("Specification", items 2, 3, 8), double SHA-256 = SHA256 of the single hashes:
+ *    hashPrevouts = SHA256(sha_prevouts), hashSequence = SHA256(sha_sequences),
+ *    hashOutputs = SHA256(sha_outputs). */
+struct PrecomputedTxData {
+    Hash32 sha_prevouts{}, sha_sequences{}, sha_outputs{};  // BIP341 + BIP143 base
+    Hash32 sha_amounts{}, sha_scriptpubkeys{};              // BIP341 only (need spent outputs)
+    Hash32 hash_prevouts{}, hash_sequence{}, hash_outputs{};  // BIP143
+    bool bip143_ready = false;
+    bool bip341_ready = false;
+    /** Spent output of each input (BIP341 ANYONECANPAY needs this input's one). */
+    std::vector<const SpentOutput*> spent;
+
+    /** Computes what `need_bip143` / `need_bip341` ask for. `spent` must have one entry per
+     *  input of `tx` when `need_bip341` (throws Error otherwise); it is kept by pointer, so the
+     *  SpentOutputs must outlive this object. */
+    void Init(const Transaction& tx, std::vector<const SpentOutput*> spent, bool need_bip143, bool need_bip341);
+};
+
+/** The legacy sighash (Core's SignatureHash with SigVersion::BASE). SHA256d of:
+ *    nVersion (4) | input count | inputs | output count | outputs | nLockTime (4) | hash_type (4,
+ *    the int32 as given, LE)
+ *  where, with type = hash_type & 0x1f (Core's CTransactionSignatureSerializer):
+ *    inputs:  all, or only input n_in when hash_type & ANYONECANPAY; each is prevout (36), then
+ *             for n_in the scriptCode with every OP_CODESEPARATOR removed (Core's
+ *             SerializeScriptCode, CompactSize length first), for the others an empty script;
+ *             then nSequence, or 0 for the others when type is NONE or SINGLE;
+ *    outputs: none for NONE; for SINGLE, n_in + 1 outputs of which all but the last are
+ *             CTxOut() (value -1, empty script); all outputs otherwise.
+ *  Returns uint256::ONE (byte 0 = 1, the rest 0) when type is SINGLE and n_in >= vout.size()
+ *  (the "SIGHASH_SINGLE bug"), or when n_in >= vin.size(). `script_code` is the script from
+ *  the last executed OP_CODESEPARATOR on, with FindAndDelete already applied by the caller. */
+Hash32 SignatureHashLegacy(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
+                           int32_t hash_type);
+
+/** The BIP143 sighash (Core's SignatureHash with SigVersion::WITNESS_V0). SHA256d of:
+ *    nVersion (4) | hashPrevouts (32) | hashSequence (32) | outpoint (36) | scriptCode
+ *    (CompactSize + bytes) | amount (8) | nSequence (4) | hashOutputs (32) | nLockTime (4) |
+ *    hash_type (4, LE)
+ *  hashPrevouts is zero with ANYONECANPAY; hashSequence is zero with ANYONECANPAY, SINGLE or
+ *  NONE; hashOutputs is SHA256d(vout[n_in]) for SINGLE with n_in < vout.size(), zero for NONE
+ *  or SINGLE otherwise (types compared as hash_type & 0x1f). `pre` must be bip143_ready.
+ *  For P2WPKH the scriptCode is 76 a9 14 <20-byte key hash> 88 ac (BIP143 "Specification").
+ *  Requires n_in < vin.size(). */
+Hash32 SignatureHashWitnessV0(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
+                              int32_t hash_type, int64_t amount, const PrecomputedTxData& pre);
+
+/** Writes 0x00 (epoch) || SigMsg(hash_type, ext_flag = 0) of BIP341 "Common signature message"
+ *  to `out` (replacing its contents) for a key-path spend of input n_in:
+ *    hash_type (1) | nVersion (4) | nLockTime (4)
+ *    | [not ANYONECANPAY] sha_prevouts, sha_amounts, sha_scriptpubkeys, sha_sequences (32 each)
+ *    | [output type ALL (or DEFAULT)] sha_outputs (32)
+ *    | spend_type (1) = annex present ? 1 : 0
+ *    | [ANYONECANPAY] outpoint (36), amount (8), scriptPubKey (CompactSize + bytes), nSequence (4)
+ *    | [otherwise] input_index (4)
+ *    | [annex present] sha_annex = SHA256(CompactSize(annex size) || annex) (32)
+ *    | [SINGLE] sha_single_output = SHA256(vout[n_in] serialized) (32)
+ *  Returns false (Core's SignatureHashSchnorr failure, SCRIPT_ERR_SCHNORR_SIG_HASHTYPE) when
+ *  hash_type is not one of 0x00-0x03, 0x81-0x83, or is SINGLE with n_in >= vout.size().
+ *  `annex` is null when absent, else the whole annex including its 0x50 tag. `pre` must be
+ *  bip341_ready. Requires n_in < vin.size(). */
+bool TaprootSigMsg(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                   const std::vector<uint8_t>* annex, std::vector<uint8_t>& out);
+
+/** The BIP341 sighash: hash_TapSighash(0x00 || SigMsg) (the tagged hash of TaprootSigMsg's
+ *  output), streamed without building the message. Same failure cases as TaprootSigMsg. */
+bool SignatureHashTaproot(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                          const std::vector<uint8_t>* annex, Hash32& out);
+
+/** BIP342 "Signature validation": the data a tapscript signature adds to SigMsg (ext_flag 1).
+ *  The extension is tapleaf_hash (32) | key_version (1, always 0x00 for 32-byte keys) |
+ *  codesep_pos (4, LE). */
+struct TapscriptSigExt {
+    Hash32 tapleaf_hash{};           // BIP341 tapleaf hash of the leaf being executed
+    uint32_t codesep_pos = 0xffffffff;  // opcode position of the last executed OP_CODESEPARATOR,
+                                        // 0xffffffff when none was executed
+};
+
+/** sha_annex of BIP341: SHA256(CompactSize(annex size) || annex), `annex` including its 0x50
+ *  tag (Core's ScriptExecutionData::m_annex_hash). */
+Hash32 AnnexHash(const std::vector<uint8_t>& annex);
+
+/** Writes 0x00 (epoch) || SigMsg(hash_type, ext_flag) || ext to `out` (replacing its contents):
+ *  TaprootSigMsg's layout, with the annex given by its precomputed hash (`sha_annex`, null when
+ *  there is no annex) and, when `ext` is not null, ext_flag = 1: spend_type = ext_flag * 2 +
+ *  annex_present = 2 or 3, and the BIP342 extension appended after the whole SigMsg. With `ext`
+ *  null this is exactly the key-path message (ext_flag 0). Same failure cases as
+ *  TaprootSigMsg. Requires n_in < vin.size(); `pre` must be bip341_ready. */
+bool TaprootSigMsgExt(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                      const Hash32* sha_annex, const TapscriptSigExt* ext, std::vector<uint8_t>& out);
+
+/** Core's SignatureHashSchnorr: hash_TapSighash of TaprootSigMsgExt's output, streamed.
+ *  `ext` null = SigVersion::TAPROOT (key path), else SigVersion::TAPSCRIPT. */
+bool SignatureHashSchnorr(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                          const Hash32* sha_annex, const TapscriptSigExt* ext, Hash32& out);
+
+}  // namespace ibd

@@ -1,0 +1,164 @@
+// The engine's top level: one block and the outputs it spends in, signature checks out.
+// BlockValidation and ValidateBlock (block_validation.cpp).
+//
+// Data flow (../shared/DESIGN.md): block.raw + spent outputs -> parse and check -> every input
+// through the interpreter, signature checks recorded -> packed check buffer (check_buffer.h)
+// -> batch verify (batch_verify.h) -> verdicts back into the interpreter (rounds, below).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "validation/spent_outputs.h"
+#include "verify/check_buffer.h"
+
+namespace ibd {
+
+/** Which transaction input a check came from. */
+struct CheckOrigin {
+    uint32_t tx_index;     // 0 is the coinbase, which has no checks
+    uint32_t input_index;  // within the transaction
+};
+
+/** Script evaluation of a whole block, with its signature checks verified later, in batches.
+ *
+ *  Every non-coinbase input runs through the interpreter (VerifyScript, interpreter.h) under
+ *  the consensus flags of the block's height (GetBlockScriptVerifyFlags, consensus_flags.h). The
+ *  interpreter asks for each signature verification synchronously (CheckSink, script_checks.h),
+ *  but verdicts come later, from the workers. So evaluation runs in ROUNDS, with PREDICTED
+ *  verdicts:
+ *
+ *   1. Round 1 (the constructor): every input runs VerifyScript with a recording sink. A check
+ *      whose verdict is known (the verdict cache, keyed by the check's record bytes,
+ *      check_buffer.h) gets that verdict; any other check is predicted VALID and appended to
+ *      the round's pending checks (once per distinct record; origin = the first input that
+ *      asked for it). The script goes on with the prediction.
+ *   2. The caller verifies the pending checks (PendingChecks(): packed records + origins), in
+ *      batches, anywhere, and hands the verdicts to Resolve(), which adds them to the cache.
+ *   3. An input whose evaluation used only predictions that turned out right is FINAL: its
+ *      evaluation is exactly what it would have been with the real verdicts. An input whose
+ *      evaluation used a prediction that turned out wrong is re-evaluated from scratch with the
+ *      cache: its script may now take another path and ask for checks not seen before (the
+ *      CHECKMULTISIG walk moving on to the next key after a failed trial; `CHECKSIG NOT`;
+ *      IF branches on a verdict). Those are predicted again and become the next round's
+ *      pending checks. Resolve() returns true once no check is pending: every input is final.
+ *
+ *  A re-evaluation re-runs the script from the start, but the sighashes of the checks reached
+ *  before come from the input's sighash memo (SighashMemo, script_checks.h), and their verdicts
+ *  from the cache: only script execution is repeated.
+ *
+ *  Every round adds at least one verdict to each re-evaluated input's history, so rounds end;
+ *  blocks of single-signature inputs finish in 1 round, a multisig whose signatures match
+ *  keys after the first ones in 2 or more.
+ *
+ *  The checks Core would perform for the block are the checks of each input's FINAL evaluation
+ *  (a failing trial check of a multisig walk included, as in Core): Result().checks, in block
+ *  order (tx, input, then the order the script asked for them), with their verdicts. That is
+ *  the workload the benchmark times. A script that fails in its final evaluation makes the
+ *  block invalid: Result() names the first such input (block order) with Core's ScriptError
+ *  name. Inputs are all evaluated whatever the outcome, so counts cover the whole block.
+ *
+ *  Script type names (coverage): InputScriptTypeName, script_type.h. */
+struct ScriptTypeCoverage {
+    uint32_t inputs = 0;     // inputs of this type
+    uint32_t evaluated = 0;  // of which evaluated to a final result (all of them once done)
+    uint32_t checks = 0;     // signature checks of their final evaluations
+};
+
+/** What BlockValidation concluded about one block (once Resolve returned true). */
+struct BlockValidationResult {
+    std::string hash_hex;
+    uint32_t tx_count = 0;
+    uint32_t inputs = 0;  // non-coinbase inputs
+    /** Block verdict: every input's final evaluation succeeded. */
+    bool valid = true;
+    /** First failing input (block order) when !valid: Core's ScriptError name ("EVAL_FALSE",
+     *  "SIG_DER", "SCRIPT_SIZE" for a scriptSig / scriptPubKey / witness script over 10,000
+     *  bytes, ... ; ScriptErrorName), its location (tx, input, and byte_offset = the input's
+     *  offset in block_raw, where its prevout starts) and script type, and a message
+     *  "SCRIPT_ERR_<name>: tx T input I (<type>) fails its script in block <hash> (input at byte B)". */
+    std::string script_error;
+    std::string error;
+    int64_t tx_index = -1;
+    int64_t input_index = -1;
+    int64_t byte_offset = -1;
+    std::string input_type;
+    uint32_t failed_inputs = 0;
+    /** Per script type name (see above). */
+    std::map<std::string, ScriptTypeCoverage> coverage;
+    /** The final checks: packed records (check_buffer.h), origin and verdict of each. */
+    std::vector<uint8_t> checks;
+    std::vector<CheckOrigin> origins;
+    std::vector<uint8_t> verdicts;
+    uint32_t ecdsa_checks = 0;
+    uint32_t schnorr_checks = 0;
+    /** Rounds of pending checks the caller verified (Resolve calls with checks); 0 when the
+     *  block asked for no signature check at all. */
+    uint32_t rounds = 0;
+    /** VerifyScript runs in total (first evaluations + re-evaluations). */
+    uint32_t evaluations = 0;
+    /** Distinct records verified over all rounds (pending checks handed out). */
+    uint32_t verified_records = 0;
+    /** Signature hashes computed over all evaluations. Each input keeps its sighashes while it
+     *  waits for verdicts (SighashMemo, script_checks.h), so a re-evaluation computes only the
+     *  sighashes of checks it had not reached before: normally one per distinct (hash type,
+     *  scriptCode) of the input, however many rounds it needs. */
+    uint32_t sighashes = 0;
+};
+
+class BlockValidation {
+public:
+    /** Parses `block_raw` (network serialization, BIP144 for segwit transactions), recomputes
+     *  the block hash and merkle root and compares them with `expected_hash_hex` (if non-empty)
+     *  and the header, checks that `spent` has one entry per non-coinbase input whose outpoint
+     *  matches the input's prevout, copies what it needs (the arguments need not outlive the
+     *  call), then runs round 1.
+     *
+     *  `height` is the block's mainnet height (required, >= 0). It selects the consensus flags
+     *  (consensus_flags.h) and, from 227,931 (BIP34), requires the coinbase scriptSig to start
+     *  with SerializeScriptHeight(height) (Core's ContextualCheckBlock, "bad-cb-height"), which
+     *  also cross-checks the height given. Below 227,931 the height cannot be cross-checked: a
+     *  wrong one there only changes the flags (DERSIG and later).
+     *
+     *  Throws Error naming block hash, tx index, input index and byte offset for a truncated or
+     *  malformed block, a hash or merkle mismatch, a negative height, a coinbase without the
+     *  BIP34 height or a spent-outputs list that does not match. A script failure is not an
+     *  Error: it is the block verdict in Result(). */
+    BlockValidation(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
+                    const std::string& expected_hash_hex, int32_t height);
+    ~BlockValidation();
+    BlockValidation(const BlockValidation&) = delete;
+    BlockValidation& operator=(const BlockValidation&) = delete;
+
+    /** The current round's pending checks: packed records (check_buffer.h), one origin each,
+     *  PendingCount() records. Empty when done. Valid until the next Resolve. */
+    const std::vector<uint8_t>& PendingChecks() const;
+    const std::vector<CheckOrigin>& PendingOrigins() const;
+    uint32_t PendingCount() const;
+
+    /** Applies one verdict byte per pending check (`n` must equal PendingCount(); a byte other
+     *  than Verdict::kValid counts as invalid), re-evaluates the inputs whose predictions were
+     *  wrong, and returns true when no check is pending (every input final). Throws Error when
+     *  `n` does not match. */
+    bool Resolve(const uint8_t* verdicts, size_t n);
+    bool Done() const;
+
+    /** The block's result; throws Error while checks are still pending. */
+    BlockValidationResult Result() const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+/** Runs a BlockValidation to the end on this thread, verifying each round's pending checks
+ *  with VerifyBatch (batch_verify.h). For tools and tests. */
+BlockValidationResult ValidateBlock(const uint8_t* block_raw, size_t block_len,
+                                    const std::vector<SpentOutputEntry>& spent, const std::string& expected_hash_hex,
+                                    int32_t height);
+
+}  // namespace ibd

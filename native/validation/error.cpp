@@ -1,0 +1,45 @@
+// Implementation of error.h: the one error type of the engine and its location text.
+#include "validation/error.h"
+
+#include <utility>
+
+namespace ibd {
+
+std::string Location::to_string() const {
+    std::string out;
+    auto add = [&out](const std::string& part) {
+        if (!out.empty()) out += ", ";
+        out += part;
+    };
+    if (!file.empty()) add("file " + file);
+    if (!block_hash.empty()) add("block " + block_hash);
+    if (tx_index >= 0) add("tx " + std::to_string(tx_index));
+    if (input_index >= 0) add("input " + std::to_string(input_index));
+    if (byte_offset >= 0) add("byte " + std::to_string(byte_offset));
+    return out;
+}
+
+namespace {
+
+std::string FormatWhat(const std::string& reason, const Location& where) {
+    const std::string loc = where.to_string();
+    if (loc.empty()) return reason;
+    return reason + " (at " + loc + ")";
+}
+
+}  // namespace
+
+Error::Error(std::string reason, Location where)
+    : std::runtime_error(FormatWhat(reason, where)), reason_(std::move(reason)), where_(std::move(where)) {}
+
+Error Error::with_context(const Location& outer) const {
+    Location merged = where_;
+    if (merged.file.empty()) merged.file = outer.file;
+    if (merged.block_hash.empty()) merged.block_hash = outer.block_hash;
+    if (merged.tx_index < 0) merged.tx_index = outer.tx_index;
+    if (merged.input_index < 0) merged.input_index = outer.input_index;
+    if (merged.byte_offset < 0) merged.byte_offset = outer.byte_offset;
+    return Error(reason_, merged);
+}
+
+}  // namespace ibd
