@@ -1,5 +1,5 @@
 // The engine's batch entry point from JavaScript: one job region in one wasm instance's memory
-// (the records of a check buffer, native/check_buffer.h, then their verdict bytes), one
+// (the records of a check buffer, native/verify/check_buffer.h, then their verdict bytes), one
 // verifyBatch call per batch (wasm/API.md). The pool's verify workers run one each
 // (workers/batch-handler.mjs); single-thread passes (bench/) and tests call it directly.
 
@@ -12,7 +12,7 @@
  * @returns {{verify: (checks: Uint8Array, count: number, out?: Uint8Array) => {verdicts:
  *   Uint8Array, error: number, errorOffset: number, errorRecord: number}, heapBytes: () =>
  *   number, dispose: () => void}}
- *   verify copies `checks` (`count` packed records, native/check_buffer.h) into the job region,
+ *   verify copies `checks` (`count` packed records, native/verify/check_buffer.h) into the job region,
  *   calls verifyBatch once and copies the `count` verdict bytes (1 valid, 0 invalid) into `out`
  *   (default: a new Uint8Array), returned as `verdicts`, with verifyBatch's status (error 0 =
  *   ok; otherwise batch_verify.h's code, the byte offset and index of the malformed record

@@ -1,4 +1,4 @@
-// The check buffer (native/check_buffer.h) in JavaScript: its reader (record offsets, counts by
+// The check buffer (native/verify/check_buffer.h) in JavaScript: its reader (record offsets, counts by
 // type, batches of at most N records, per-type selections) and its writer (one record, several
 // buffers joined). Record boundaries come from each record's own header; nothing is assumed
 // about sizes.

@@ -63,7 +63,7 @@ export class CheckStream {
 
   /**
    * Adds one check to the open batch.
-   * @param {Uint8Array} record exactly one packed check record (native/check_buffer.h; see
+   * @param {Uint8Array} record exactly one packed check record (native/verify/check_buffer.h; see
    *   wasm/check-buffer.mjs): type u8 | pubkey_len u8 | sig_len u16 LE | msg32 | pubkey | sig. Copied;
    *   the caller may reuse the buffer at once.
    * @returns {Promise<0|1>} the check's verdict (1 valid, 0 invalid) once its batch is verified.

@@ -153,7 +153,7 @@ export class VerifyPool {
   /**
    * Verifies every record of `checks`. The bytes are copied when verify() is called; the
    * caller's buffer is never modified nor detached (a Node Buffer is fine).
-   * @param {Uint8Array} checks packed records (native/check_buffer.h); not modified.
+   * @param {Uint8Array} checks packed records (native/verify/check_buffer.h); not modified.
    * @param {{batchSize?: number, balance?: boolean, onProgress?: (recordsDone: number) => void}} [options]
    *   batchSize: records per worker message at most, 1..MAX_BATCH_SIZE (default DEFAULT_BATCH_SIZE, 512; workers
    *   size their memory for MAX_BATCH_SIZE up front); with balance (default true) the batches

@@ -22,7 +22,7 @@ const rate = (records, seconds) => (seconds > 0 ? records / seconds : null);
  * splitBatches), so the records actually sent per message (`message_records`) can be below
  * the requested size; both are reported.
  * @param {{size: number, verify: Function}} pool a ready VerifyPool (workers/verify-pool.mjs)
- * @param {Uint8Array} checks packed records (native/check_buffer.h), real signatures for a
+ * @param {Uint8Array} checks packed records (native/verify/check_buffer.h), real signatures for a
  *   meaningful figure
  * @param {{sizes?: number[], rounds?: number, onProgress?: (p: {round: number, rounds: number,
  *   batchSize: number, checksPerSecond: number|null}) => void}} [options] sizes: batch sizes

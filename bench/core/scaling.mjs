@@ -18,7 +18,7 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
 /**
  * Times `rounds` combined passes over `checks` through one pool per configuration.
  * @param {Array<{workers: number, variant: string}>} configs pools to compare, in order
- * @param {Uint8Array} checks all final records (native/check_buffer.h)
+ * @param {Uint8Array} checks all final records (native/verify/check_buffer.h)
  * @param {{count: number, offsets: Uint32Array, types: Uint8Array}} walked walkChecks(checks)
  * @param {Uint8Array} reference the verdicts every pass must give (input order)
  * @param {{createPool: (o: {workers: number, variant: string}) => import('../../workers/verify-pool.mjs').VerifyPool,

@@ -1,5 +1,5 @@
 // Phase 1 of the benchmark: every loaded fixture block through the engine's BlockValidation
-// (wasm/API.md, native/engine.h): every input evaluated by the script interpreter on the main
+// (wasm/API.md, native/validation/block_validation.h): every input evaluated by the script interpreter on the main
 // thread's wasm instance, in rounds with predicted verdicts. Each round, the pending checks of
 // ALL blocks are verified together through the pool, then handed back to their blocks, until
 // no block has a check pending. The result per block is its FINAL checks (the checks Core

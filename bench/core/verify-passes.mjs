@@ -46,7 +46,7 @@ export function median(xs) {
  * pass. Times reported are medians over the rounds (s), with every round's time beside them;
  * every round's verdicts must agree.
  * @param {import('../../workers/verify-pool.mjs').VerifyPool} pool a ready pool
- * @param {Uint8Array} checks all records (native/check_buffer.h)
+ * @param {Uint8Array} checks all records (native/verify/check_buffer.h)
  * @param {{count: number, offsets: Uint32Array, types: Uint8Array}} walked walkChecks(checks)
  * @param {{batchSize: number, rounds: number, log: (msg: string) => void,
  *   progress?: {track: (label: string, total: number) => (((done: number) => void)|undefined)}}} options progress:

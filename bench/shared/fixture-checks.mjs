@@ -15,7 +15,7 @@ import { validateBlocks } from '../core/validation-rounds.mjs';
  *   records per worker message during validation
  * @returns {Promise<{ok: object[], failed: object[], checks: Uint8Array, verdicts: Uint8Array,
  *   count: number}>} ok / failed: validateBlocks entries of the blocks that validated / failed
- *   (with `error`); checks: the packed final records of the `ok` blocks (native/check_buffer.h);
+ *   (with `error`); checks: the packed final records of the `ok` blocks (native/verify/check_buffer.h);
  *   verdicts: their validation verdicts (1 valid, 0 invalid), one byte per record; count: records.
  * @throws (rejects) Error when no block validated (nothing to verify), or what validateBlocks
  *   rejects with (no wasm build, a worker failure).

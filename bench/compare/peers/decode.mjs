@@ -1,4 +1,4 @@
-// Decodes packed signature-check records (native/check_buffer.h) into the arguments the peer
+// Decodes packed signature-check records (native/verify/check_buffer.h) into the arguments the peer
 // libraries take: most peers verify a 64-byte compact (r || s) ECDSA signature, not Bitcoin's
 // DER. The conversion follows the engine's (Bitcoin Core's) semantics, so a peer's verdict can
 // be compared with ibd-wasm's: Core's lax DER parser (src/pubkey.cpp,
