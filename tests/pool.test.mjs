@@ -489,7 +489,7 @@ poolTest('wasm workers: memory sized up front does not grow over maximum-size ba
   try {
     await pool.ready();
     const atStart = pool.heapBytes;
-    assert.deepEqual(atStart, [16 << 20, 16 << 20], 'INITIAL_MEMORY (wasm/CMakeLists.txt), with the job region reserved');
+    assert.deepEqual(atStart, [16 << 20, 16 << 20], 'INITIAL_MEMORY (wasm/CMakeLists.txt), with the check-buffer region reserved');
     for (let round = 0; round < 4; round++) {
       assert.deepEqual(await pool.verify(checks, { batchSize: MAX_BATCH_SIZE }), expected);
       assert.deepEqual(pool.heapBytes, atStart, `round ${round}`);

@@ -1,4 +1,4 @@
-// The engine's batch entry point from JavaScript: one job region in one wasm instance's memory
+// The engine's batch entry point from JavaScript: one check-buffer region in one wasm instance's memory
 // (the records of a check buffer, native/verify/check_buffer.h, then their verdict bytes), one
 // verifyBatch call per batch (wasm/API.md). The pool's verify workers run one each
 // (workers/batch-handler.mjs); single-thread passes (bench/) and tests call it directly.
@@ -7,12 +7,12 @@
  * Creates a verifier bound to one wasm module instance.
  * @param {object} engine the module from loadEngine / loadWebEngine (verifyBatch, _malloc,
  *   _free, HEAPU8)
- * @param {{reserveBytes?: number}} [options] bytes of job region to allocate now (pool workers:
- *   JOB_REGION_BYTES, workers/batch-handler.mjs); by default it is allocated on first use.
+ * @param {{reserveBytes?: number}} [options] bytes of check-buffer region to allocate now (pool workers:
+ *   CHECK_BUFFER_RESERVE_BYTES, workers/batch-handler.mjs); by default it is allocated on first use.
  * @returns {{verify: (checks: Uint8Array, count: number, out?: Uint8Array) => {verdicts:
  *   Uint8Array, error: number, errorOffset: number, errorRecord: number}, heapBytes: () =>
  *   number, dispose: () => void}}
- *   verify copies `checks` (`count` packed records, native/verify/check_buffer.h) into the job region,
+ *   verify copies `checks` (`count` packed records, native/verify/check_buffer.h) into the check-buffer region,
  *   calls verifyBatch once and copies the `count` verdict bytes (1 valid, 0 invalid) into `out`
  *   (default: a new Uint8Array), returned as `verdicts`, with verifyBatch's status (error 0 =
  *   ok; otherwise batch_verify.h's code, the byte offset and index of the malformed record
@@ -36,7 +36,7 @@ export function createBatchVerifier(engine, { reserveBytes = 0 } = {}) {
     if (region) engine._free(region);
     region = engine._malloc(size);
     capacity = region ? size : 0;
-    if (!region) throw new Error(`wasm _malloc(${size}) failed: out of memory for the job region`);
+    if (!region) throw new Error(`wasm _malloc(${size}) failed: out of memory for the check-buffer region`);
   }
   if (reserveBytes > 0) ensureCapacity(reserveBytes);
 

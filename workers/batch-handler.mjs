@@ -1,5 +1,5 @@
 // The host-independent half of a verify worker: the worker side of the pool's message protocol
-// over one batch verifier (wasm/batch-verifier.mjs: one job region in a wasm instance's memory,
+// over one batch verifier (wasm/batch-verifier.mjs: one check-buffer region in a wasm instance's memory,
 // one verifyBatch call per batch). The worker entries (verify-worker.mjs: worker_threads,
 // verify-web-worker.mjs: module Web Worker) only load their engine and call serveVerifyWorker.
 //
@@ -11,7 +11,7 @@
 //             `ring` comes with the first batch of each buffer a worker sees (job-ring.mjs).
 //   transfer  {id, count, checks: ArrayBuffer}   the records, transferred
 // Worker -> pool:
-//   {type: 'ready', info, heapBytes}    engine loaded, job region reserved; info = engineInfo()
+//   {type: 'ready', info, heapBytes}    engine loaded, check-buffer region reserved; info = engineInfo()
 //   {type: 'load-error', message}       the engine could not be loaded (nothing else follows)
 //   {id, status: {error, errorOffset, errorRecord}, heapBytes, verdicts?: ArrayBuffer}
 //                                       verifyBatch's status; verdicts on the transfer path only
@@ -20,7 +20,7 @@
 // Nothing per signature is structured-cloned on either path: a message holds a few numbers and
 // at most one buffer handle.
 //
-// Memory sized up front: a worker reserves its job region for the largest batch the pool sends
+// Memory sized up front: a worker reserves its check-buffer region for the largest batch the pool sends
 // (MAX_BATCH_RECORDS records of MAX_RECORD_BYTES, plus their verdicts) when it starts, and the
 // module's INITIAL_MEMORY (wasm/CMakeLists.txt) holds it, so no batch grows wasm memory: the
 // heap views stay valid for the worker's life.
@@ -29,9 +29,9 @@ import { MAX_RECORD_BYTES } from '../wasm/check-buffer.mjs';
 
 /** Most records the pool puts in one batch (verify-pool.mjs MAX_BATCH_SIZE). */
 export const MAX_BATCH_RECORDS = 8192;
-/** Job region a worker reserves at start: the largest batch's records and verdicts
+/** Check-buffer region a worker reserves at start: the largest batch's records and verdicts
  *  (6,651,904 bytes). */
-export const JOB_REGION_BYTES = MAX_BATCH_RECORDS * (MAX_RECORD_BYTES + 1);
+export const CHECK_BUFFER_RESERVE_BYTES = MAX_BATCH_RECORDS * (MAX_RECORD_BYTES + 1);
 
 /**
  * The worker side of the protocol (file header) over one verifier.
@@ -71,7 +71,7 @@ export function createBatchHandler(verifier) {
 }
 
 /**
- * Runs a verify worker: loads the engine, reserves the job region (JOB_REGION_BYTES), posts
+ * Runs a verify worker: loads the engine, reserves the check-buffer region (CHECK_BUFFER_RESERVE_BYTES), posts
  * {type: 'ready'} and then answers every batch message (protocol in the file header). A load
  * failure is posted as {type: 'load-error', message} (the pool names the worker, and the host
  * names the script when the entry itself fails to load); no message is handled after it.
@@ -86,7 +86,7 @@ export async function serveVerifyWorker(loadEngine, { post, listen }) {
   let ready;
   try {
     const engine = await loadEngine();
-    const verifier = createBatchVerifier(engine, { reserveBytes: JOB_REGION_BYTES });
+    const verifier = createBatchVerifier(engine, { reserveBytes: CHECK_BUFFER_RESERVE_BYTES });
     handler = createBatchHandler(verifier);
     ready = { type: 'ready', info: { ...engine.engineInfo() }, heapBytes: verifier.heapBytes() };
   } catch (err) {

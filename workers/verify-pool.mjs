@@ -34,7 +34,7 @@ export const MAX_WORKERS = 256;
  * it, 1-4 lost 14-52%, 4,096 and 8,192 about 11%). Rerun the sweep on a new machine class.
  */
 export const DEFAULT_BATCH_SIZE = 512;
-/** Largest accepted batchSize, in records: each worker's job region is sized for it up front. */
+/** Largest accepted batchSize, in records: each worker's check-buffer region is sized for it up front. */
 export const MAX_BATCH_SIZE = MAX_BATCH_RECORDS;
 /** Values of the `transport` option. */
 export const TRANSPORTS = Object.freeze(['auto', 'shared', 'transfer']);

@@ -13,7 +13,7 @@
 // hang = busy loop forever; trap = this batch's verifyBatch traps.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createBatchVerifier } from '../../wasm/batch-verifier.mjs';
-import { createBatchHandler, JOB_REGION_BYTES } from '../../workers/batch-handler.mjs';
+import { createBatchHandler, CHECK_BUFFER_RESERVE_BYTES } from '../../workers/batch-handler.mjs';
 import { loadEngine } from '../../wasm/engine.mjs';
 import { walkChecks } from '../../wasm/check-buffer.mjs';
 import { createFakeEngine } from './fake-engine.mjs';
@@ -29,7 +29,7 @@ engine.verifyBatch = (...args) => {
   if (trapNext) trap();
   return realVerifyBatch(...args);
 };
-const handler = createBatchHandler(createBatchVerifier(engine, { reserveBytes: workerData?.variant ? JOB_REGION_BYTES : 0 }));
+const handler = createBatchHandler(createBatchVerifier(engine, { reserveBytes: workerData?.variant ? CHECK_BUFFER_RESERVE_BYTES : 0 }));
 
 const hasTrapMarker = (checks) => {
   try {
