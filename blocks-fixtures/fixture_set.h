@@ -2,7 +2,8 @@
 // into the repo) and loads them, checking each file against the manifest's SHA-256, by the same
 // rules as blocks-fixtures/loader.mjs (the Node loader) and manifest-entry.mjs (one entry's
 // shape). Used by the native tests (tests/native), the Google Benchmark suite and its tools
-// (bench/native). One bad block is reported as that block's error; the others still load.
+// (bench/native) and the fuzz seed writer (fuzz/seed_corpus.cpp). One bad block is reported as
+// that block's error; the others still load.
 //
 // Manifest (blocks-fixtures/manifest.json, or <fixtures>/manifest.json when the fixture set
 // carries its own, as a test's temporary copy does): { "blocks": [ { "height": <int >= 0>,

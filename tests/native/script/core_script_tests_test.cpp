@@ -29,7 +29,7 @@
 #include "script/interpreter.h"
 #include "script/script.h"
 #include "script/script_checks.h"
-#include "support/script_asm.h"
+#include "script/script_asm.h"
 #include "support/test_support.h"
 
 namespace ibd {

@@ -13,6 +13,10 @@
 //     and CHECKSEQUENCEVERIFY). OP_CHECKSIGADD is accepted too.
 //
 // Also the flag notation of the same files (Core's ParseScriptFlags, transaction_tests.cpp).
+//
+// Not on the validation path (nothing in the block pipeline calls it): the reader of Core's test
+// vectors, shared by the native suites (tests/native/script) and the fuzz seed writer
+// (fuzz/seed_corpus.cpp), as Core's own ParseScript sits in its src/ for its tests and tools.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-namespace ibd::test {
+namespace ibd {
 
 /** The script bytes of `asm_text`. Throws std::runtime_error("script parse error: ...") on an
  *  unknown word or an out-of-range number, as Core's ParseScript does. */
@@ -39,10 +43,4 @@ const std::vector<std::pair<std::string, uint32_t>>& ScriptFlagNames();
  *  flag"). */
 uint32_t ParseScriptFlags(const std::string& flags);
 
-}  // namespace ibd::test
-
-namespace ibd {
-using test::ParseScriptAsm;
-using test::ParseScriptFlags;
-using test::ScriptFlagNames;
 }  // namespace ibd

@@ -1,5 +1,5 @@
 // Implementation of script_asm.h, following Core's ParseScript (core_read.cpp) word by word.
-#include "support/script_asm.h"
+#include "script/script_asm.h"
 
 #include <cctype>
 #include <cerrno>
@@ -11,7 +11,7 @@
 #include "script/interpreter.h"
 #include "script/script.h"
 
-namespace ibd::test {
+namespace ibd {
 
 namespace {
 
@@ -53,25 +53,6 @@ const std::map<std::string, uint8_t>& OpcodeNames() {
         return m;
     }();
     return names;
-}
-
-/** Core's CScriptNum::serialize: little-endian magnitude, sign in the top bit of the last byte
- *  (an extra byte when that bit is taken). */
-std::vector<uint8_t> ScriptNumBytes(int64_t value) {
-    std::vector<uint8_t> out;
-    if (value == 0) return out;
-    const bool negative = value < 0;
-    uint64_t magnitude = negative ? static_cast<uint64_t>(-(value + 1)) + 1 : static_cast<uint64_t>(value);
-    while (magnitude != 0) {
-        out.push_back(static_cast<uint8_t>(magnitude & 0xff));
-        magnitude >>= 8;
-    }
-    if (out.back() & 0x80) {
-        out.push_back(negative ? 0x80 : 0x00);
-    } else if (negative) {
-        out.back() |= 0x80;
-    }
-    return out;
 }
 
 bool AllDigits(const std::string& s, size_t from) {
@@ -123,7 +104,7 @@ std::vector<uint8_t> ParseScriptAsm(const std::string& asm_text) {
             } else if (n == -1 || (n >= 1 && n <= 16)) {
                 script.push_back(static_cast<uint8_t>(n + (OP_1 - 1)));  // OP_1NEGATE, OP_1..OP_16
             } else {
-                const std::vector<uint8_t> bytes = ScriptNumBytes(n);
+                const std::vector<uint8_t> bytes = ScriptNum(n).serialize();
                 Append(script, SerializePush(bytes.data(), bytes.size()));
             }
         } else if (w.size() > 2 && w[0] == '0' && w[1] == 'x') {
@@ -196,4 +177,4 @@ uint32_t ParseScriptFlags(const std::string& flags) {
     return result;
 }
 
-}  // namespace ibd::test
+}  // namespace ibd
