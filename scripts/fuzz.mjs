@@ -19,18 +19,18 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, createWriteStream } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
 
+import { UsageError, numberFlag, parseFlags } from '../bench/shared/args.mjs';
+import { fixturesDir } from '../blocks-fixtures/loader.mjs';
+import { BUILD_DIR as BUILD, REPO_ROOT as ROOT } from '../wasm/paths.mjs';
 import { ensureSecp256k1Source } from './secp256k1-source.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BUILD = path.join(ROOT, 'build');
 const FUZZ = path.join(BUILD, 'fuzz');
-const FIXTURES = process.env.IBD_FIXTURES
-  ? path.resolve(process.env.IBD_FIXTURES)
-  : path.resolve(ROOT, '..', 'shared', 'blocks-fixtures');
+const FIXTURES = fixturesDir();
 const TARGETS = ['block_parser_fuzz', 'script_eval_fuzz'];
+
+/** Longest --seconds: the run's guard timer ((seconds + 120) s in ms) must fit setTimeout's 2^31-1 ms. */
+const MAX_SECONDS = 2_000_000;
 
 const USAGE = `usage: npm run fuzz -- [options]
    or: node scripts/fuzz.mjs [options]
@@ -39,7 +39,7 @@ Builds the libFuzzer targets of fuzz/ in build/fuzz (clang with ASan, UBSan and 
 finding is fatal), writes their seed corpora from the fixtures, then runs each target for a
 bounded time and reports runs, coverage and any crash, leak, timeout or out-of-memory.
 
-  --seconds N     run time per target, seconds (default: 30)
+  --seconds N     run time per target, seconds, 1..${MAX_SECONDS.toLocaleString('en-US')} (default: 30)
   --target NAME   only this target: ${TARGETS.join(' | ')} (default: each built one)
   --jobs N        parallel build jobs (default: every core, ${os.availableParallelism()} here)
   -h, --help      this text
@@ -61,33 +61,31 @@ function usageError(message) {
 }
 
 let opts;
+let SECONDS;
 try {
-  ({ values: opts } = parseArgs({
-    options: {
-      seconds: { type: 'string', default: '30' },
-      target: { type: 'string' },
-      jobs: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
-    allowPositionals: false,
+  ({ values: opts } = parseFlags(process.argv.slice(2), {
+    seconds: { type: 'string', default: '30' },
+    target: { type: 'string' },
+    jobs: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
   }));
+  if (!opts.help) {
+    const positive = (name, max) => (text) => (/^\d+$/.test(text) && Number(text) >= 1
+      ? `--${name} must be at most ${max.toLocaleString('en-US')}, got '${text}'`
+      : `--${name} must be a positive integer, got '${text}'`);
+    SECONDS = numberFlag('seconds', opts.seconds, { min: 1, max: MAX_SECONDS, message: positive('seconds', MAX_SECONDS) });
+    if (opts.jobs !== undefined) numberFlag('jobs', opts.jobs, { min: 1, max: 1024, message: positive('jobs', 1024) });
+    if (opts.target !== undefined && !TARGETS.includes(opts.target)) {
+      throw new UsageError(`unknown --target '${opts.target}' (known: ${TARGETS.join(', ')})`);
+    }
+  }
 } catch (err) {
-  // parseArgs' messages run on with advice about '--'; the first sentence names the problem.
-  usageError(err.message.split(/\.(\s|$)/)[0]);
+  if (!(err instanceof UsageError)) throw err;
+  usageError(err.message);
 }
 if (opts.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
-}
-const positiveInteger = (name, text) => {
-  if (!/^\d+$/.test(text) || Number(text) < 1) usageError(`--${name} must be a positive integer, got '${text}'`);
-  return Number(text);
-};
-const SECONDS = positiveInteger('seconds', opts.seconds);
-if (opts.jobs !== undefined) positiveInteger('jobs', opts.jobs);
-if (opts.target && !TARGETS.includes(opts.target)) {
-  usageError(`unknown --target '${opts.target}' (known: ${TARGETS.join(', ')})`);
 }
 
 const log = (msg) => process.stderr.write(`[fuzz] ${msg}\n`);

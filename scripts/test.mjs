@@ -6,6 +6,16 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { NATIVE_BUILD_DIR, NATIVE_TOOLS, REPO_ROOT as ROOT } from '../wasm/paths.mjs';
+import { UsageError, parseFlags } from '../bench/shared/args.mjs';
+
+// It takes no flags: `npm test -- --bogus` is refused rather than ignored.
+try {
+  parseFlags(process.argv.slice(2), {});
+} catch (err) {
+  if (!(err instanceof UsageError)) throw err;
+  process.stderr.write(`[test] error: ${err.message} (npm test takes no flags)\n`);
+  process.exit(2);
+}
 
 /** Runs `cmd`, echoing its output unless `echo` is false; resolves to { code, output } (stdout
  *  and stderr together). */

@@ -8,9 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT as ROOT } from '../wasm/paths.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = 25;
 
 /** Whether clang can link a libFuzzer target with ASan and UBSan here. */

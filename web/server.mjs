@@ -84,6 +84,7 @@ export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', iso
   fixtures, wasmDir = defaultWasmDir() } = {}) {
   const fixtureRoot = fixturesDir(fixtures);
   if (!existsSync(fixtureRoot)) throw new Error(`fixture folder ${fixtureRoot} does not exist (--fixtures or IBD_FIXTURES)`);
+  if (!statSync(fixtureRoot).isDirectory()) throw new Error(`fixture folder ${fixtureRoot} is not a directory (--fixtures or IBD_FIXTURES)`);
   const manifest = readManifest(fixtureRoot);
   const manifestBody = readFileSync(manifest.path);
   const headers = isolation ? ISOLATION_HEADERS : {};

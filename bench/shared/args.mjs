@@ -9,19 +9,40 @@ import { parseArgs } from 'node:util';
 export class UsageError extends Error {}
 
 /**
- * util.parseArgs in strict mode, its errors turned into UsageError (same message).
+ * util.parseArgs in strict mode, its errors turned into one-line UsageErrors. Beyond
+ * util.parseArgs, a value flag given twice (`--workers 2 --workers 1`: which one was meant?) and
+ * an empty value (`--fixtures ""`, which would silently mean the default) are refused too.
  * @param {string[]} args arguments after the script name
  * @param {object} options util.parseArgs' `options` (every flag with type 'string' or 'boolean')
  * @param {object} [config] further util.parseArgs settings (allowPositionals ...)
  * @returns {{values: object, positionals: string[]}} as util.parseArgs
- * @throws UsageError for an unknown flag, a missing value or a stray positional.
+ * @throws UsageError naming the flag, for an unknown flag, a missing, empty or repeated value, a
+ *   value that starts with '-' written as a separate argument, or a stray positional.
  */
 export function parseFlags(args, options, config = {}) {
+  let parsed;
   try {
-    return parseArgs({ args, options, strict: true, ...config });
+    parsed = parseArgs({ args, options, strict: true, ...config, tokens: true });
   } catch (err) {
-    throw new UsageError(err.message);
+    // util.parseArgs' message for "--workers -1" runs over three lines of advice; say it in one.
+    const ambiguous = err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /^Option '([^']+)' argument is ambiguous/.exec(err.message);
+    if (ambiguous) {
+      const flag = ambiguous[1].split(' ').pop();
+      const value = args[args.indexOf(flag) + 1];
+      throw new UsageError(`${flag} needs a value; "${value}" looks like a flag (write ${flag}=${value} to pass it as the value)`);
+    }
+    throw new UsageError(err.message.split('\n')[0]);
   }
+  const seen = new Map();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || options[token.name]?.type !== 'string' || options[token.name]?.multiple) continue;
+    if (token.value === '') throw new UsageError(`${token.rawName} needs a value, got ""`);
+    if (seen.has(token.name)) {
+      throw new UsageError(`${token.rawName} given twice ("${seen.get(token.name)}", then "${token.value}"); give it once`);
+    }
+    seen.set(token.name, token.value);
+  }
+  return { values: parsed.values, positionals: parsed.positionals };
 }
 
 const INTEGER = /^\s*\d+\s*$/;

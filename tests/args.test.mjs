@@ -1,0 +1,53 @@
+// The command lines' one parser (bench/shared/args.mjs): what util.parseArgs refuses, and what it
+// would let through silently (a repeated value flag, an empty value), each as one UsageError line
+// naming the flag; and the commands that do not go through it for every flag (npm test, the fuzz
+// runner) refuse the same things with exit code 2.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'node:test';
+import { numberFlag, parseFlags, UsageError } from '../bench/shared/args.mjs';
+import { REPO_ROOT } from '../wasm/paths.mjs';
+
+const OPTIONS = { workers: { type: 'string' }, heights: { type: 'string' }, json: { type: 'boolean' } };
+const refused = (args, message) => assert.throws(() => parseFlags(args, OPTIONS), (err) => {
+  assert.ok(err instanceof UsageError, `${err}`);
+  assert.match(err.message, message);
+  assert.ok(!err.message.includes('\n'), `one line: ${JSON.stringify(err.message)}`);
+  return true;
+});
+
+test('a well-formed command line parses as util.parseArgs would', () => {
+  const { values } = parseFlags(['--workers', '2', '--json', '--heights=170,181'], OPTIONS);
+  assert.deepEqual({ ...values }, { workers: '2', json: true, heights: '170,181' });
+  assert.equal(parseFlags(['--json', '--json'], OPTIONS).values.json, true, 'a repeated switch is harmless');
+});
+
+test('unknown flags, missing values and values that look like flags are one line naming the flag', () => {
+  refused(['--bogus'], /^Unknown option '--bogus'$/);
+  refused(['--workers'], /'--workers <value>' argument missing/);
+  refused(['--workers', '-1'], /^--workers needs a value; "-1" looks like a flag \(write --workers=-1/);
+  assert.throws(() => numberFlag('workers', parseFlags(['--workers=-1'], OPTIONS).values.workers, { min: 1, max: 256 }),
+    /--workers must be an integer from 1 to 256, got "-1"/);
+});
+
+test('a value flag given twice or given an empty value is refused, not silently resolved', () => {
+  refused(['--workers', '2', '--workers', '1'], /^--workers given twice \("2", then "1"\)/);
+  refused(['--heights=170', '--heights', '181'], /^--heights given twice/);
+  refused(['--heights', ''], /^--heights needs a value, got ""$/);
+  refused(['--workers='], /^--workers needs a value, got ""$/);
+});
+
+test('npm test and npm run fuzz refuse a bad flag with one line and exit code 2', () => {
+  for (const [script, args, message] of [
+    ['scripts/test.mjs', ['--bogus'], /^\[test\] error: Unknown option '--bogus'/],
+    ['scripts/fuzz.mjs', ['--target', ''], /^\[fuzz\] error: --target needs a value, got ""/],
+    ['scripts/fuzz.mjs', ['--seconds', '3000000'], /^\[fuzz\] error: --seconds must be at most 2,000,000, got '3000000'/],
+    ['scripts/setup.mjs', ['--only', 'everything'], /^\[setup\] --only must be one of native, wasm, got "everything"/],
+  ]) {
+    const r = spawnSync(process.execPath, [path.join(REPO_ROOT, script), ...args], { encoding: 'utf8' });
+    assert.equal(r.status, 2, `${script} ${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  }
+});
