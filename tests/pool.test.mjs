@@ -282,6 +282,46 @@ poolTest('a hung worker is timed out, replaced, and its batch completes elsewher
   }
 });
 
+poolTest('replacements that fail to load give up their place; the other workers finish every batch', async (transport) => {
+  // Two workers; batch 5 kills its worker, and from then on every new worker exits while loading.
+  const counter = sharedCounter();
+  const healthy = nodeHost({ workerUrl: FAULT_WORKER, workerData: { counter, faults: { 5: 'exit' } } });
+  const broken = nodeHost({ workerUrl: FAULT_WORKER, workerData: { exitOnLoad: true } });
+  let spawned = 0;
+  const host = { spawn: (i, cb) => (++spawned <= 2 ? healthy : broken).spawn(i, cb) };
+  const pool = createPool({ workers: 2, transport, host });
+  try {
+    await pool.ready();
+    const { checks, msgFirstBytes } = randomChecks(600, 31);
+    assert.deepEqual(await pool.verify(checks, { batchSize: 20 }), expectedVerdicts(msgFirstBytes));
+    // The healthy worker may finish before the third replacement has failed: wait for it.
+    for (let i = 0; i < 200 && pool.lostWorkers.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(pool.replacements, 3, 'maxAttempts (3) replacements tried in a row');
+    assert.equal(pool.lostWorkers.length, 1);
+    assert.match(pool.lostWorkers[0], /^verify worker \d of 2 exited \(code 7\) \(replacement 3 in a row that failed to load; its place is given up\)$/);
+    const again = randomChecks(100, 32);
+    assert.deepEqual(await pool.verify(again.checks, { batchSize: 10 }), expectedVerdicts(again.msgFirstBytes));
+  } finally {
+    await pool.close();
+  }
+});
+
+poolTest('when the last worker place is given up, verify() rejects naming every lost worker', async (transport) => {
+  const counter = sharedCounter();
+  const healthy = nodeHost({ workerUrl: FAULT_WORKER, workerData: { counter, faults: { 2: 'exit' } } });
+  const broken = nodeHost({ workerUrl: FAULT_WORKER, workerData: { exitOnLoad: true } });
+  let spawned = 0;
+  const host = { spawn: (i, cb) => (++spawned <= 1 ? healthy : broken).spawn(i, cb) };
+  const pool = createPool({ workers: 1, transport, host });
+  try {
+    await pool.ready();
+    await assert.rejects(pool.verify(randomChecks(100, 33).checks, { batchSize: 10 }),
+      /^Error: no verify worker is left: verify worker 0 of 1 exited \(code 7\) \(replacement 3 in a row/);
+  } finally {
+    await pool.close();
+  }
+});
+
 // The wasm engine and fixture block `height` validated on this thread, or null (and `t`
 // skipped) when the block is not there.
 async function fixtureBlock(t, height) {

@@ -119,6 +119,7 @@ export class VerifyPool {
     this._jobs = new Set(); // pending verify() calls
     this._failure = null;   // Error once the pool is closed or a worker failed to start
     this._replacements = 0; // workers spawned to replace dead ones
+    this._lost = [];        // why each given-up worker place was given up (see lostWorkers)
     this._readyCount = 0;
     this._ready = new Promise((resolve, reject) => { this._readyWaiters = { resolve, reject }; });
     this._ready.catch(() => {}); // surfaced through ready() / verify(), not as unhandled
@@ -143,6 +144,15 @@ export class VerifyPool {
    */
   get heapBytes() {
     return this._slots.map((s) => s.heapBytes);
+  }
+
+  /**
+   * Worker places given up, each with the reason: a replacement that failed to load maxAttempts
+   * times in a row. The pool goes on with the workers that remain (fewer than `size`).
+   * @returns {string[]}
+   */
+  get lostWorkers() {
+    return [...this._lost];
   }
 
   /** Number of workers spawned so far to replace dead, trapped or timed-out ones. */
@@ -261,13 +271,25 @@ export class VerifyPool {
     if (slot.dead || this._failure) return;
     if (!slot.ready) {
       // An initial worker failing to load is not transient (missing build, bad variant): the
-      // pool is unusable. A replacement gets maxAttempts tries in a row.
-      if (slot.initial || slot.loadFailures + 1 >= this._maxAttempts) {
+      // pool is unusable.
+      if (slot.initial) {
         this._fail(new Error(message, { cause }));
         return;
       }
       slot.dead = true;
       Promise.resolve().then(() => slot.endpoint.terminate()).catch(() => {});
+      // A replacement gets maxAttempts tries in a row. Then its place is given up, and the
+      // queued batches go to the workers that remain; the pool fails only when none remains.
+      if (slot.loadFailures + 1 >= this._maxAttempts) {
+        slot.abandoned = true;
+        this._lost.push(`${message} (replacement ${slot.loadFailures + 1} in a row that failed to load; its place is given up)`);
+        if (this._slots.every((s) => s.abandoned)) {
+          this._fail(new Error(`no verify worker is left: ${this._lost.join('; ')}`, { cause }));
+        } else {
+          this._dispatch();
+        }
+        return;
+      }
       this._replacements++;
       this._slots[slot.index] = this._spawn(slot.index, false, slot.loadFailures + 1);
       return;

@@ -6,6 +6,7 @@
 //                               of the pool (incremented before each batch)
 //   faults?: {[n: number]: 'exit'|'throw'|'hang'|'trap'}
 //                               fault on the n-th batch message pool-wide (1-based, counter)
+//   exitOnLoad?: true           exit (code 7) before reporting ready: a worker that fails to load
 //   trapMarker?: true           a batch holding a record whose msg32 starts de ad be ef makes
 //                               verifyBatch trap (fake: throws WebAssembly.RuntimeError; wasm:
 //                               a real out-of-bounds trap), every time
@@ -18,6 +19,7 @@ import { loadEngine } from '../../wasm/engine.mjs';
 import { walkChecks } from '../../wasm/check-buffer.mjs';
 import { createFakeEngine } from './fake-engine.mjs';
 
+if (workerData?.exitOnLoad) process.exit(7);
 const engine = workerData?.variant ? await loadEngine(workerData.variant) : createFakeEngine();
 const realVerifyBatch = engine.verifyBatch.bind(engine);
 const trap = () => {
