@@ -2,7 +2,7 @@
 #include "validated_blocks.h"
 
 #include <exception>
-#include <string_view>
+#include <utility>
 
 #include "fixture_set.h"
 #include "validation/error.h"

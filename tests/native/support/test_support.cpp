@@ -1,6 +1,8 @@
 // Implementation of test_support.h.
 #include "support/test_support.h"
 
+#include <utility>
+
 #include <gtest/gtest.h>
 
 #include "file_bytes.h"
