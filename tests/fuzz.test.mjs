@@ -3,7 +3,7 @@
 // (printing the reproducer). The long run is `npm run fuzz -- --seconds 3600`. Also its command
 // line: --help, and a clean one-line error (exit 2) for a bad flag.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
