@@ -7,7 +7,7 @@
 #include <iterator>
 #include <new>
 
-#include "validation/error.h"
+#include "util/error.h"
 
 namespace ibd::fixtures {
 

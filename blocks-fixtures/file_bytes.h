@@ -8,7 +8,7 @@
 
 namespace ibd::fixtures {
 
-/** The bytes of the file at `path`. Throws ibd::Error (validation/error.h; location: the file,
+/** The bytes of the file at `path`. Throws ibd::Error (util/error.h; location: the file,
  *  what() "cannot open <path> (at file <path>)", "cannot read <path>: is a directory", "cannot
  *  read <path>[: <reason>]") when it is missing, a directory, or cannot be read to the end.
  *  Allocation failure is let through as std::bad_alloc. */

@@ -45,7 +45,7 @@
 #include "primitives/serialize.h"
 #include "primitives/transaction.h"
 #include "validation/block_validation.h"
-#include "validation/error.h"
+#include "util/error.h"
 #include "verify/batch_verify.h"
 #include "verify/check_buffer.h"
 

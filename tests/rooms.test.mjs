@@ -102,10 +102,17 @@ test('nothing outside tests/ imports tests/', () => {
   assert.deepEqual(bad, [], show(bad));
 });
 
-test('no cycle between rooms', () => {
+/**
+ * The cycles of the graph between rooms that `edges` ([from file, to file] pairs) make, each as
+ * the chain of file edges that closes it.
+ * @param {Array<[string, string]>} edges
+ * @param {(file: string) => string} room the room a file belongs to
+ * @returns {string[]}
+ */
+function roomCycles(edges, room) {
   const rooms = new Map();
-  for (const [from, to] of edgesFrom(() => true)) {
-    const [a, b] = [roomOf(from), roomOf(to)];
+  for (const [from, to] of edges) {
+    const [a, b] = [room(from), room(to)];
     if (a === b) continue;
     if (!rooms.has(a)) rooms.set(a, new Map());
     if (!rooms.get(a).has(b)) rooms.get(a).set(b, `${from} -> ${to}`);
@@ -113,16 +120,39 @@ test('no cycle between rooms', () => {
   // Depth-first search; a room met again while still on the path closes a cycle.
   const state = new Map();
   const cycles = [];
-  const visit = (room, trail) => {
-    state.set(room, 'open');
-    for (const [next, why] of rooms.get(room) ?? []) {
+  const visit = (r, trail) => {
+    state.set(r, 'open');
+    for (const [next, why] of rooms.get(r) ?? []) {
       if (state.get(next) === 'open') {
-        const start = trail.findIndex((t) => t.room === next);
-        cycles.push([...trail.slice(start + 1).map((t) => t.why), why].filter(Boolean).join('; '));
+        const start = trail.findIndex((x) => x.room === next);
+        cycles.push([...trail.slice(start + 1).map((x) => x.why), why].filter(Boolean).join('; '));
       } else if (!state.has(next)) visit(next, [...trail, { room: next, why }]);
     }
-    state.set(room, 'done');
+    state.set(r, 'done');
   };
-  for (const room of rooms.keys()) if (!state.has(room)) visit(room, [{ room, why: null }]);
-  assert.deepEqual(cycles, []);
+  for (const r of rooms.keys()) if (!state.has(r)) visit(r, [{ room: r, why: null }]);
+  return cycles;
+}
+
+test('no cycle between rooms', () => {
+  assert.deepEqual(roomCycles(edgesFrom(() => true), roomOf), []);
+});
+
+// The engine's C++ folders (native/util, crypto, primitives, script, verify, validation): each
+// includes only folders below it, by path below native/ ("script/interpreter.h"), and nothing of
+// the repo outside native/.
+const NATIVE_FILES = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'native/*.h', 'native/*.cpp'], { cwd: REPO_ROOT, encoding: 'utf8' })
+  .split('\n').filter(Boolean);
+const includesOf = (file) => [...readFileSync(path.join(REPO_ROOT, file), 'utf8').matchAll(/^\s*#\s*include\s+"([^"]+)"/gm)].map((m) => m[1]);
+
+test('native/: every include is by path below native/ and names a file of native/', () => {
+  assert.ok(NATIVE_FILES.length > 40, `${NATIVE_FILES.length} native files`);
+  const bad = NATIVE_FILES.flatMap((f) => includesOf(f).filter((inc) => !NATIVE_FILES.includes(`native/${inc}`)).map((inc) => `${f}: "${inc}"`));
+  assert.deepEqual(bad, []);
+});
+
+test('native/: no cycle between its folders', () => {
+  const edges = NATIVE_FILES.flatMap((f) => includesOf(f).map((inc) => [f, `native/${inc}`]));
+  assert.ok(edges.some(([a, b]) => a.startsWith('native/validation/') && b.startsWith('native/script/')), 'the parser sees includes');
+  assert.deepEqual(roomCycles(edges, (f) => f.split('/').slice(0, 2).join('/')), []);
 });

@@ -13,7 +13,7 @@
 #include <emscripten/val.h>
 
 #include "validation/block_validation.h"
-#include "validation/error.h"
+#include "util/error.h"
 #include "verify/batch_verify.h"
 
 namespace {

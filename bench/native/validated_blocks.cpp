@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "fixture_set.h"
-#include "validation/error.h"
+#include "util/error.h"
 
 namespace ibd::bench {
 

@@ -1,7 +1,7 @@
 // Implementation of hex.h.
 #include "primitives/hex.h"
 
-#include "validation/error.h"
+#include "util/error.h"
 
 namespace ibd {
 

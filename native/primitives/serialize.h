@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "validation/error.h"
+#include "util/error.h"
 
 namespace ibd {
 

@@ -3,7 +3,7 @@
 
 #include "primitives/serialize.h"
 #include "script/script.h"
-#include "validation/error.h"
+#include "util/error.h"
 
 namespace ibd {
 

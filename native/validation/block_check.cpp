@@ -7,7 +7,7 @@
 #include "primitives/block.h"
 #include "primitives/hex.h"
 #include "script/consensus_flags.h"
-#include "validation/error.h"
+#include "util/error.h"
 
 namespace ibd {
 

@@ -17,7 +17,7 @@
 #include "script/script_type.h"
 #include "script/sighash.h"
 #include "validation/block_check.h"
-#include "validation/error.h"
+#include "util/error.h"
 #include "verify/batch_verify.h"
 #include "verify/check_buffer.h"
 

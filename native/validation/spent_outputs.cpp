@@ -11,7 +11,7 @@
 
 #include "primitives/hex.h"
 #include "primitives/transaction.h"
-#include "validation/error.h"
+#include "util/error.h"
 
 namespace ibd {
 

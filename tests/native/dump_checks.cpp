@@ -23,7 +23,7 @@
 
 #include "file_bytes.h"
 #include "validation/block_validation.h"
-#include "validation/error.h"
+#include "util/error.h"
 #include "validation/spent_outputs.h"
 
 namespace {

@@ -9,7 +9,7 @@
 #include "primitives/block.h"
 #include "primitives/hex.h"
 #include "support/test_support.h"
-#include "validation/error.h"
+#include "util/error.h"
 
 namespace ibd {
 namespace {

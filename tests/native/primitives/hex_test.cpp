@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "primitives/hex.h"
-#include "validation/error.h"
+#include "util/error.h"
 
 namespace ibd {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "primitives/hex.h"
 #include "primitives/serialize.h"
-#include "validation/error.h"
+#include "util/error.h"
 
 namespace ibd {
 namespace {

@@ -8,7 +8,7 @@
 #include "primitives/hex.h"
 #include "primitives/transaction.h"
 #include "script/bip143_vectors.h"
-#include "validation/error.h"
+#include "util/error.h"
 
 namespace ibd {
 namespace {

@@ -17,7 +17,7 @@
 #include "support/test_support.h"
 #include "support/tx_checks.h"
 #include "validation/block_validation.h"
-#include "validation/error.h"
+#include "util/error.h"
 #include "verify/batch_verify.h"
 #include "verify/ecdsa_lax_der.h"
 

@@ -29,7 +29,7 @@
 #include "script/script_checks.h"
 #include "script/script_asm.h"
 #include "support/test_support.h"
-#include "validation/error.h"
+#include "util/error.h"
 
 namespace ibd {
 namespace {

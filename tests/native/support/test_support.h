@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "validation/block_validation.h"
-#include "validation/error.h"
+#include "util/error.h"
 #include "validation/spent_outputs.h"
 
 namespace ibd::test {

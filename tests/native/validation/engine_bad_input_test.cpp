@@ -11,7 +11,7 @@
 #include "primitives/block.h"
 #include "support/test_support.h"
 #include "validation/block_validation.h"
-#include "validation/error.h"
+#include "util/error.h"
 #include "verify/check_buffer.h"
 
 namespace ibd {

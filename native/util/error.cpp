@@ -1,5 +1,5 @@
 // Implementation of error.h: the one error type of the engine and its location text.
-#include "validation/error.h"
+#include "util/error.h"
 
 #include <utility>
 
