@@ -6,9 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT as ROOT } from '../wasm/paths.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROOMS = ['native', 'wasm', 'workers', 'web', 'bench', 'tests', 'scripts', 'cmake', 'fuzz', 'blocks-fixtures', 'docs'];
 const PAGES = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
