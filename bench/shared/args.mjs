@@ -31,7 +31,8 @@ export function parseFlags(args, options, config = {}) {
       const value = args[args.indexOf(flag) + 1];
       throw new UsageError(`${flag} needs a value; "${value}" looks like a flag (write ${flag}=${value} to pass it as the value)`);
     }
-    throw new UsageError(err.message.split('\n')[0]);
+    // Its first sentence names the problem; the rest is advice about '--'.
+    throw new UsageError(err.message.split(/\.(?:\s|$)/)[0]);
   }
   const seen = new Map();
   for (const token of parsed.tokens) {
