@@ -282,14 +282,18 @@ poolTest('a hung worker is timed out, replaced, and its batch completes elsewher
   }
 });
 
-poolTest('replacements that fail to load give up their place; the other workers finish every batch', async (transport) => {
-  // Two workers; batch 5 kills its worker, and from then on every new worker exits while loading.
-  const counter = sharedCounter();
-  const healthy = nodeHost({ workerUrl: FAULT_WORKER, workerData: { counter, faults: { 5: 'exit' } } });
+// A host whose first `initial` workers run the fault worker with `faults` (pool-wide batch
+// numbers) and whose every later worker, each replacement, exits while loading.
+function brokenReplacementsHost(initial, faults) {
+  const healthy = nodeHost({ workerUrl: FAULT_WORKER, workerData: { counter: sharedCounter(), faults } });
   const broken = nodeHost({ workerUrl: FAULT_WORKER, workerData: { exitOnLoad: true } });
   let spawned = 0;
-  const host = { spawn: (i, cb) => (++spawned <= 2 ? healthy : broken).spawn(i, cb) };
-  const pool = createPool({ workers: 2, transport, host });
+  return { spawn: (i, cb) => (++spawned <= initial ? healthy : broken).spawn(i, cb) };
+}
+
+poolTest('replacements that fail to load give up their place; the other workers finish every batch', async (transport) => {
+  // Two workers; batch 5 kills its worker, and from then on every new worker exits while loading.
+  const pool = createPool({ workers: 2, transport, host: brokenReplacementsHost(2, { 5: 'exit' }) });
   try {
     await pool.ready();
     const { checks, msgFirstBytes } = randomChecks(600, 31);
@@ -307,12 +311,7 @@ poolTest('replacements that fail to load give up their place; the other workers 
 });
 
 poolTest('when the last worker place is given up, verify() rejects naming every lost worker', async (transport) => {
-  const counter = sharedCounter();
-  const healthy = nodeHost({ workerUrl: FAULT_WORKER, workerData: { counter, faults: { 2: 'exit' } } });
-  const broken = nodeHost({ workerUrl: FAULT_WORKER, workerData: { exitOnLoad: true } });
-  let spawned = 0;
-  const host = { spawn: (i, cb) => (++spawned <= 1 ? healthy : broken).spawn(i, cb) };
-  const pool = createPool({ workers: 1, transport, host });
+  const pool = createPool({ workers: 1, transport, host: brokenReplacementsHost(1, { 2: 'exit' }) });
   try {
     await pool.ready();
     await assert.rejects(pool.verify(randomChecks(100, 33).checks, { batchSize: 10 }),
