@@ -1,4 +1,6 @@
-// BlockValidation.resolve() argument checks (wasm/API.md): anything but a Uint8Array of
+// BlockValidation argument checks (wasm/API.md): the constructor never throws (a wrong argument
+// is a failure naming it), result() carries fee, sigop cost, reject reason, stage and the rules
+// not checked; resolve(): anything but a Uint8Array of
 // pending().count bytes throws an Error naming what was given, leaves the validation usable,
 // and does not leak wasm memory (the argument is checked before any copy into wasm memory).
 import assert from 'node:assert/strict';
@@ -60,4 +62,67 @@ test('50 throwing resolve() calls with a 1 MiB array do not grow wasm memory', (
   } finally {
     v.delete();
   }
+});
+
+test('the constructor never throws: a wrong argument of any type or count is a failure naming it', () => {
+  const b = load(170);
+  const cases = [
+    [[null, b.spentText, b.hash, b.height], 'block must be a Uint8Array (the block\'s bytes), got null'],
+    [[[1, 2], b.spentText, b.hash, b.height], 'block must be a Uint8Array (the block\'s bytes), got Array'],
+    [[], 'block must be a Uint8Array (the block\'s bytes), got undefined'],
+    [[b.block, null, b.hash, b.height], 'spentOutputsJson must be a string (spent_outputs.json\'s text), got null'],
+    [[b.block, b.spentText, 7, b.height], 'expectedHashHex must be a string (64 hex digits, or "" for no check), got number'],
+    [[b.block, b.spentText, b.hash], 'height must be a number (the block\'s height)'],
+    [[b.block, b.spentText, b.hash, b.height, 'x'], 'options must be an object such as { medianTimePast }, got string'],
+    [[b.block, b.spentText, b.hash, b.height, { medianTimePast: 1.5 }],
+      'options.medianTimePast must be an integer number of seconds >= 0, got 1.5'],
+  ];
+  for (const [args, reason] of cases) {
+    let v;
+    assert.doesNotThrow(() => { v = new engine.BlockValidation(...args); }, reason);
+    const s = v.status();
+    assert.equal(s.ok, false);
+    assert.equal(s.reason, reason);
+    assert.equal(s.stage, '');
+    assert.deepEqual(v.result(), s);
+    v.delete();
+  }
+});
+
+/** Runs a BlockValidation to the end with real verdicts. */
+function finish(v) {
+  for (let p = v.pending(); p.count > 0; p = v.pending()) v.resolve(verifyChecks(engine, p.checks));
+  return v.result();
+}
+
+test('result() carries the fee, subsidy, sigop cost and the rules not checked; a rule failure is the verdict', () => {
+  const b = load(210000);
+  let v = new engine.BlockValidation(b.block, b.spentText, b.hash, b.height);
+  const ok = finish(v);
+  v.delete();
+  assert.equal(ok.valid, true);
+  assert.deepEqual([ok.fee, ok.subsidy, ok.rejectReason, ok.stage], [1356295554, 2500000000, '', '']);
+  assert.ok(ok.sigopCost > 0 && ok.sigopCost <= 80000);
+  assert.deepEqual(ok.notChecked.map((n) => n.rule),
+    ['spent-outputs-unspent', 'coinbase-maturity', 'bip30', 'time-too-old', 'time-too-new', 'proof-of-work', 'previous-block']);
+  // With the median time past, time-too-old is checked.
+  v = new engine.BlockValidation(b.block, b.spentText, b.hash, b.height, { medianTimePast: 1 });
+  assert.equal(finish(v).notChecked.some((n) => n.rule === 'time-too-old'), false);
+  v.delete();
+  v = new engine.BlockValidation(b.block, b.spentText, b.hash, b.height, { medianTimePast: 2 ** 32 });
+  assert.equal(v.status().stage, 'ContextualCheckBlockHeader');
+  assert.equal(v.status().rejectReason, 'time-too-old');
+  v.delete();
+
+  // 170's one spend lowered by 1 sat: its outputs pass its input at output 1.
+  const c = load(170);
+  const doc = JSON.parse(c.spentText);
+  doc.spent_outputs[0].value -= 1;
+  v = new engine.BlockValidation(c.block, JSON.stringify(doc), c.hash, c.height);
+  const bad = finish(v);
+  v.delete();
+  assert.equal(bad.valid, false);
+  assert.deepEqual([bad.rejectReason, bad.stage, bad.txIndex, bad.inputIndex, bad.outputIndex, bad.fee, bad.scriptError],
+    ['bad-txns-in-belowout', 'CheckTxInputs', 1, -1, 1, -1, '']);
+  assert.match(bad.error, /^bad-txns-in-belowout: value in 4999999999 sat < value out 5000000000 sat/);
 });
