@@ -10,11 +10,11 @@
 
 namespace ibd::test {
 
-std::vector<uint8_t> SerializeTransaction(const Transaction& tx) {
+std::vector<uint8_t> SerializeTransaction(const Transaction& tx, bool with_witness) {
     std::vector<uint8_t> out;
     VectorSink s{out};
     WriteLE32(s, static_cast<uint32_t>(tx.version));
-    const bool witness = tx.HasWitness();
+    const bool witness = with_witness && tx.HasWitness();
     if (witness) {
         WriteU8(s, 0x00);  // marker
         WriteU8(s, 0x01);  // flag

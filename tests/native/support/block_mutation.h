@@ -12,8 +12,8 @@
 namespace ibd::test {
 
 /** Core's network serialization of `tx` (transaction.h layout), in BIP144 form when some
- *  input has a witness. */
-std::vector<uint8_t> SerializeTransaction(const Transaction& tx);
+ *  input has a witness and `with_witness` (false: the txid preimage). */
+std::vector<uint8_t> SerializeTransaction(const Transaction& tx, bool with_witness = true);
 
 /** `block`'s header fields, transaction count and SerializeTransaction of each, then
  *  FixUpCommitments: the bytes of a block whose transactions a test changed. The header's
