@@ -6,11 +6,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from '../wasm/paths.mjs';
 import { manifestEntryProblem } from './manifest-entry.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-/** Absolute path of the repository root (the parent of blocks-fixtures/). */
-export const REPO_ROOT = path.resolve(HERE, '..');
 /** Absolute path of the repo's manifest (heights, hashes, SHA-256 of every fixture file). */
 export const MANIFEST_PATH = path.join(HERE, 'manifest.json');
 

@@ -24,7 +24,14 @@ function blockHashHex(blockRaw) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { fixtures: { type: 'string' } } });
+  let values;
+  try {
+    ({ values } = parseArgs({ options: { fixtures: { type: 'string' } }, strict: true }));
+  } catch (err) {
+    // A usage error, as every command line gives it: one line naming the flag, exit code 2.
+    process.stderr.write(`make-manifest: ${err.message}\n`);
+    process.exit(2);
+  }
   const dir = fixturesDir(values.fixtures);
   const index = JSON.parse(await readFile(path.join(dir, 'index.json'), 'utf8'));
   const indexByHeight = new Map(index.mainnet_with_prevouts.map((b) => [b.height, b]));

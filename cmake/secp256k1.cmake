@@ -15,7 +15,7 @@
 # table of multiples of G that verification uses, 2^(w-2) points per table, two tables of
 # 64-byte points: 15 (libsecp256k1's default) = 1 MiB of the binary, 12 = 128 KiB. A smaller
 # table shrinks the wasm download and slows verification; `npm run bench` measures both
-# (bench/size.mjs builds build/wasm-window12). The shipped precomputed_ecmult.c holds the
+# (bench/compare/size.mjs builds build/wasm-window12). The shipped precomputed_ecmult.c holds the
 # tables up to 15 (larger ones would need regenerating it), hence the range 2..15.
 set(IBD_ECMULT_WINDOW_SIZE 15 CACHE STRING "libsecp256k1 ECMULT_WINDOW_SIZE (2..15; default 15)")
 if(NOT IBD_ECMULT_WINDOW_SIZE MATCHES "^[0-9]+$" OR IBD_ECMULT_WINDOW_SIZE LESS 2 OR IBD_ECMULT_WINDOW_SIZE GREATER 15)

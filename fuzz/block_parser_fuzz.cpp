@@ -1,14 +1,14 @@
 // libFuzzer target: the engine's parsers on arbitrary bytes. Three modes, chosen by the low two
 // bits of the first byte:
 //
-//   0, 1  block    BlockValidation (validation/block_validation.h: every input through VerifyScript, in rounds) on a
-//                  block and a spent-outputs list, both from the input, run to the end with
-//                  verdicts from a source the input chooses
+//   0, 1  block    BlockValidation (validation/block_validation.h: every input through
+//                  VerifyScript, in rounds) on a block and a spent-outputs list, both from the
+//                  input, run to the end with verdicts from a source the input chooses
 //   2     tx       ParseTransaction on the rest of the input (whole buffer, then as a stream of
 //                  transactions through a Reader), CheckTransaction on each one parsed
 //   3     json     ParseSpentOutputsJson on the rest of the input as text
 //
-// Block mode input (scripts/fuzz.mjs writes the seeds in this layout from the fixture blocks):
+// Block mode input (fuzz/seed_corpus.cpp writes the seeds in this layout from the fixture blocks):
 //
 //   offset  size  field
 //   0       1     options: bit 2 fix up the merkle root and the witness commitment (so that

@@ -1,7 +1,7 @@
 // libFuzzer target: the script interpreter (interpreter.h) on arbitrary scripts, witnesses and
 // flags, with a signature checker whose verdicts the input chooses.
 //
-// Input (scripts/fuzz.mjs writes the seeds in this layout from Core's script_tests.json and the
+// Input (fuzz/seed_corpus.cpp writes the seeds in this layout from Core's script_tests.json and the
 // btcd taproot script assets):
 //
 //   offset  size  field

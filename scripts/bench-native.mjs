@@ -20,18 +20,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
 
-import { machineInfo } from '../bench/machine.mjs';
+import { parseFlags } from '../bench/shared/args.mjs';
+import { machineInfo } from '../bench/shared/machine.mjs';
+import { NATIVE_BUILD_DIR as BUILD_DIR, NATIVE_TOOLS, REPO_ROOT as ROOT } from '../wasm/paths.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BUILD_DIR = path.join(ROOT, 'build', 'native');
-
-/** The Google Benchmark suite (bench/native/bench_main.cpp). */
-export const NATIVE_BENCH = path.join(BUILD_DIR, 'bench', 'native', 'ibd_native_bench');
-/** The native verifier of a packed check file (bench/native/verify_checks.cpp): one JSON line. */
-export const VERIFY_CHECKS = path.join(BUILD_DIR, 'bench', 'native', 'ibd_verify_checks');
+const NATIVE_BENCH = NATIVE_TOOLS.bench;
 
 const USAGE = `usage: node scripts/bench-native.mjs [--quick] [--json] [--benchmark_<flag>=<value> ...]
   --quick        0.05 s minimum per benchmark (about 15 s in all; default: 0.5 s, about a minute)
@@ -74,10 +69,9 @@ function main() {
   const passThrough = argv.filter((a) => a.startsWith('--benchmark_'));
   let opts;
   try {
-    ({ values: opts } = parseArgs({
-      args: argv.filter((a) => !a.startsWith('--benchmark_')),
-      options: { quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false } },
+    ({ values: opts } = parseFlags(argv.filter((a) => !a.startsWith('--benchmark_')), {
+      quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
     }));
   } catch (err) {
     process.stderr.write(`bench-native: ${err.message}\n${USAGE}\n`);

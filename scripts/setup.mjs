@@ -15,29 +15,37 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
 
+import { BUILD_DIR as BUILD, REPO_ROOT as ROOT } from '../wasm/paths.mjs';
 import { ensureSecp256k1Source } from './secp256k1-source.mjs';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BUILD = path.join(ROOT, 'build');
 
 /** Debian packages the build and tests need, each with the command or file that shows it is there. */
 const DEBIAN_PACKAGES = [
   'cmake', 'g++', 'make', 'xz-utils', 'emscripten', 'nlohmann-json3-dev',
   'libgtest-dev', 'libbenchmark-dev',
   'clang', 'libclang-rt-14-dev',  // scripts/fuzz.mjs: libFuzzer, ASan and UBSan runtimes
-  'chromium',                     // browser tests and bench (bench/chromium-launcher.mjs), never a downloaded browser
+  'chromium',                     // browser tests and bench (bench/shared/chromium-launcher.mjs), never a downloaded browser
   'binaryen',                     // wasm-opt -Oz size figures (npm run bench)
 ];
 
-const { values: opts } = parseArgs({
-  options: {
-    'skip-build': { type: 'boolean', default: false },
-    only: { type: 'string' },
-    quiet: { type: 'boolean', default: false },
-  },
-});
+let opts;
+try {
+  ({ values: opts } = parseArgs({
+    options: {
+      'skip-build': { type: 'boolean', default: false },
+      only: { type: 'string' },
+      quiet: { type: 'boolean', default: false },
+    },
+    strict: true,
+  }));
+  if (opts.only !== undefined && !['native', 'wasm'].includes(opts.only)) {
+    throw new Error(`--only must be one of native, wasm, got "${opts.only}"`);
+  }
+} catch (err) {
+  // A usage error, as every command line gives it: one line naming the flag, exit code 2.
+  process.stderr.write(`[setup] ${err.message}\n`);
+  process.exit(2);
+}
 
 const say = (msg) => process.stderr.write(`[setup] ${msg}\n`);
 const log = (msg) => { if (!opts.quiet) say(msg); };

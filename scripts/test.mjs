@@ -5,9 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { NATIVE_BUILD_DIR, NATIVE_TOOLS, REPO_ROOT as ROOT } from '../wasm/paths.mjs';
 
 /** Runs `cmd`, echoing its output unless `echo` is false; resolves to { code, output } (stdout
  *  and stderr together). */
@@ -34,11 +32,11 @@ function counts(output, kind) {
   return pass && fail ? { passed: Number(pass[1]), failed: Number(fail[1]) } : null;
 }
 
-const ctest = await run('ctest', ['--test-dir', path.join(ROOT, 'build/native'), '--output-on-failure', '--parallel', '2']);
+const ctest = await run('ctest', ['--test-dir', NATIVE_BUILD_DIR, '--output-on-failure', '--parallel', '2']);
 // The vector suites print one "<file>: N/M passed" line each; ctest keeps a passing test's
 // output to itself, so show those lines here (the suites take a few seconds).
 if (ctest.code === 0) {
-  const vectors = await run(path.join(ROOT, 'build/native/tests/native/ibd_native_tests'),
+  const vectors = await run(NATIVE_TOOLS.nativeTests,
     ['--gtest_filter=CoreScriptTests.*:CoreTxVectors.*:TaprootScriptAssets.*'], { echo: false });
   const lines = vectors.output.split('\n').filter((l) => /^\S+\.json: .*passed/.test(l));
   process.stdout.write(`\nCore and BIP vector files:\n${lines.map((l) => `  ${l}`).join('\n')}\n\n`);

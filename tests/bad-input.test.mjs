@@ -10,13 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
-import { fixturesDir, loadBlocks, readManifest, REPO_ROOT } from '../blocks-fixtures/loader.mjs';
-import { loadEngine } from '../workers/engine.mjs';
-import { formatReport } from '../bench/report.mjs';
+import { fixturesDir, loadBlocks, readManifest } from '../blocks-fixtures/loader.mjs';
+import { REPO_ROOT } from '../wasm/paths.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+import { formatReport } from '../bench/cli/report.mjs';
 import { verifyChecks } from './support/wasm.mjs';
 
 const FIXTURES = fixturesDir();
-const MAIN = path.join(REPO_ROOT, 'bench', 'main.mjs');
+const MAIN = path.join(REPO_ROOT, 'bench', 'cli', 'main.mjs');
 const manifest = readManifest(FIXTURES);
 const entry = (height) => manifest.blocks.find((b) => b.height === height);
 const fileOf = (height, name) => path.join(FIXTURES, 'mainnet', String(height), name);
@@ -277,7 +278,7 @@ test('--heights with a height the manifest does not list is a usage error listin
   const available = manifest.blocks.map((b) => b.height);
   assert.equal(available.length, 24);
   assert.equal(r.stderr, `error: --heights: 999, 5 are not in the fixture manifest ${manifest.path}; ` +
-    `available heights: ${available.join(', ')}\n(npm start -- --help or node bench/main.mjs --help for usage)\n`);
+    `available heights: ${available.join(', ')}\n(npm start -- --help or node bench/cli/main.mjs --help for usage)\n`);
 
   const dir = tempFixtures('heights', [170, 181]);
   const own = await run(['--fixtures', dir, '--heights', '182', '--json']);

@@ -6,10 +6,10 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { browserUnavailable } from '../bench/chromium-launcher.mjs';
+import { browserUnavailable } from '../bench/shared/chromium-launcher.mjs';
 
-const COMPARE = new URL('../bench/compare.mjs', import.meta.url).pathname;
-const THRESHOLDS = new URL('../bench/thresholds.json', import.meta.url).pathname;
+const COMPARE = new URL('../bench/compare/compare.mjs', import.meta.url).pathname;
+const THRESHOLDS = new URL('../bench/compare/thresholds.json', import.meta.url).pathname;
 const run = (args) => promisify(execFile)(process.execPath, [COMPARE, ...args], { timeout: 600_000, maxBuffer: 64 << 20 });
 
 test('the quick benchmark runs and prints a well-formed JSON document', { timeout: 600_000 }, async () => {

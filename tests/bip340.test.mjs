@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fixturesDir } from '../blocks-fixtures/loader.mjs';
-import { loadEngine, VARIANTS } from '../workers/engine.mjs';
-import { CheckType, concatChecks, encodeCheck } from '../workers/job-buffer.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+import { VARIANTS } from '../wasm/variants.mjs';
+import { CheckType, concatChecks, encodeCheck } from '../wasm/check-buffer.mjs';
 import { verifyChecks } from './support/wasm.mjs';
 
 const CSV = path.join(fixturesDir(), 'vectors', 'bips', 'bip-0340-test-vectors.csv');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { loadEngine } from '../workers/engine.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
 import { verifyChecks } from './support/wasm.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

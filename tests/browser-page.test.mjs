@@ -1,4 +1,4 @@
-// The benchmark page in Debian's Chromium (playwright-core, bench/chromium-launcher.mjs), served
+// The benchmark page in Debian's Chromium (playwright-core, bench/shared/chromium-launcher.mjs), served
 // by the project's server (web/server.mjs): set through its controls, run on 2 workers, its
 // counts checked against the Node run's on the same blocks, its charts drawn, its download in
 // the --json schema. Also: the page without cross-origin isolation (transferable buffers), a
@@ -6,14 +6,15 @@
 // mid-batch. No timing is asserted: rates vary with the machine.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fixturesDir, readManifest, REPO_ROOT } from '../blocks-fixtures/loader.mjs';
-import { runBench } from '../bench/run.mjs';
+import { fixturesDir, readManifest } from '../blocks-fixtures/loader.mjs';
+import { REPO_ROOT, WASM_BUILD_DIR } from '../wasm/paths.mjs';
+import { runBench } from '../bench/cli/run.mjs';
 import { startServer } from '../web/server.mjs';
-import { BROWSER_ARTIFACTS, browserUnavailable, launchChromium } from '../bench/chromium-launcher.mjs';
+import { BROWSER_ARTIFACTS, browserUnavailable, launchChromium } from '../bench/shared/chromium-launcher.mjs';
 
 const skip = browserUnavailable() ?? false;
 const FIXTURES = fixturesDir();
@@ -225,11 +226,42 @@ test('a fixture block that fails to load is named in an error panel; the other b
   }
 });
 
+test('the run core (bench/core/) loads in Chromium on its own, every module from the served folder', { skip, timeout: 60_000 }, async () => {
+  // tests/rooms.test.mjs checks, from the source, that the core reaches no node: module; this
+  // checks that a browser really loads it: each module imported by URL into a blank tab.
+  const modules = readdirSync(path.join(REPO_ROOT, 'bench', 'core')).filter((f) => f.endsWith('.mjs')).sort();
+  assert.ok(modules.includes('run-core.mjs'));
+  const server = await startServer({ port: 0, isolation: true });
+  try {
+    const page = await browser.context.newPage();
+    const pageErrors = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(`${server.url}nothing-here`); // the server's origin, without the page's own modules
+    const loaded = await page.evaluate(async (names) => {
+      const out = {};
+      for (const name of names) {
+        try {
+          out[name] = Object.keys(await import(`/bench/core/${name}`)).sort();
+        } catch (err) {
+          out[name] = `failed: ${err.message}`;
+        }
+      }
+      return out;
+    }, modules);
+    for (const name of modules) assert.ok(Array.isArray(loaded[name]) && loaded[name].length > 0, `${name}: ${loaded[name]}`);
+    assert.ok(loaded['run-core.mjs'].includes('runBenchCore'), loaded['run-core.mjs'].join(', '));
+    assert.deepEqual(pageErrors, []);
+    await page.close();
+  } finally {
+    await server.close();
+  }
+});
+
 test('a wasm build that fails to compile is named; the run falls back to scalar and completes', { skip, timeout: 120_000 }, async () => {
   const wasmDir = path.join(tmp, 'wasm');
   mkdirSync(wasmDir, { recursive: true });
   for (const variant of ['simd', 'scalar']) {
-    for (const ext of ['mjs', 'wasm']) cpSync(path.join(REPO_ROOT, 'build', 'wasm', `ibd-${variant}.${ext}`), path.join(wasmDir, `ibd-${variant}.${ext}`));
+    for (const ext of ['mjs', 'wasm']) cpSync(path.join(WASM_BUILD_DIR, `ibd-${variant}.${ext}`), path.join(wasmDir, `ibd-${variant}.${ext}`));
   }
   writeFileSync(path.join(wasmDir, 'ibd-simd.wasm'), Buffer.from('\0asm not a module'));
   const server = await startServer({ port: 0, isolation: true, wasmDir });

@@ -7,11 +7,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fixturesDir, loadBlocks, REPO_ROOT } from '../blocks-fixtures/loader.mjs';
-import { loadEngine } from '../workers/engine.mjs';
-import { concatChecks, walkChecks } from '../workers/job-buffer.mjs';
+import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
+import { REPO_ROOT, WASM_BUILD_DIR } from '../wasm/paths.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+import { concatChecks, walkChecks } from '../wasm/check-buffer.mjs';
 import { startServer } from '../web/server.mjs';
-import { browserUnavailable, launchChromium } from '../bench/chromium-launcher.mjs';
+import { browserUnavailable, launchChromium } from '../bench/shared/chromium-launcher.mjs';
 import { validateFixture, verifyChecks } from './support/wasm.mjs';
 
 const HEIGHTS = [403200, 866342]; // p2sh multisig (with invalid CHECKMULTISIG trials), segwit + taproot
@@ -51,7 +52,7 @@ async function inPage(options, fn, arg) {
 // first `prefix` bytes again in batches of the largest size.
 async function verifyInPage({ checks, prefix, options }) {
   const { createWebPool } = await import('/workers/web-pool.mjs');
-  const { simdSupported } = await import('/workers/engine-web.mjs');
+  const { simdSupported } = await import('/wasm/engine-web.mjs');
   const bytes = Uint8Array.from(atob(checks), (c) => c.charCodeAt(0));
   const pool = createWebPool({ workers: 2, ...options });
   try {
@@ -142,7 +143,7 @@ test('browser pool: a worker script that is not there rejects naming the script 
 test('browser pool: a wasm file that does not compile rejects naming it', { skip }, async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ibd-bad-wasm-'));
   try {
-    writeFileSync(path.join(dir, 'ibd-simd.mjs'), readFileSync(path.join(REPO_ROOT, 'build', 'wasm', 'ibd-simd.mjs')));
+    writeFileSync(path.join(dir, 'ibd-simd.mjs'), readFileSync(path.join(WASM_BUILD_DIR, 'ibd-simd.mjs')));
     writeFileSync(path.join(dir, 'ibd-simd.wasm'), Buffer.from('not wasm at all'));
     const server = await startServer({ port: 0, isolation: true, wasmDir: dir });
     const page = await browser.context.newPage();

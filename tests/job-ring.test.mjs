@@ -96,7 +96,7 @@ test('retire(): later regions come from a new buffer; retiring another buffer ch
 
 test('bad sizes and double frees are refused', () => {
   for (const size of [0, -1, 1.5, NaN, Infinity, '8', null, undefined, 2 ** 53]) {
-    assert.throws(() => new JobRing(100).alloc(size), { name: 'RangeError', message: /job region size must be a positive integer of bytes/ });
+    assert.throws(() => new JobRing(100).alloc(size), { name: 'RangeError', message: /ring region size must be a positive integer of bytes/ });
     if (size !== undefined) { // undefined: the default capacity
       assert.throws(() => new JobRing(size), { name: 'RangeError', message: /job ring capacity must be a positive integer of bytes/ });
     }
@@ -105,7 +105,7 @@ test('bad sizes and double frees are refused', () => {
   const ring = new JobRing(10);
   const a = ring.alloc(5);
   ring.free(a);
-  assert.throws(() => ring.free(a), /job region \[0, \+5\) freed twice/);
+  assert.throws(() => ring.free(a), /ring region \[0, \+5\) freed twice/);
 });
 
 test('random alloc/free: live regions never overlap and keep their bytes', () => {

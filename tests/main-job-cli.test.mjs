@@ -7,10 +7,11 @@ import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
-import { formatReport, warningsOf } from '../bench/report.mjs';
+import { REPO_ROOT } from '../wasm/paths.mjs';
+import { formatReport } from '../bench/cli/report.mjs';
+import { warningsOf } from '../bench/core/warnings.mjs';
 
-const MAIN = path.join(REPO_ROOT, 'bench', 'main.mjs');
+const MAIN = path.join(REPO_ROOT, 'bench', 'cli', 'main.mjs');
 const CHAIN_TXS = 1_161_875_261;
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 

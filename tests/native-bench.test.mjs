@@ -14,8 +14,11 @@ import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 
 import { fixturesDir, loadBlocks, readManifest } from '../blocks-fixtures/loader.mjs';
-import { ensureNativeTools, NATIVE_BENCH, VERIFY_CHECKS } from '../scripts/bench-native.mjs';
-import { walkChecks } from '../workers/job-buffer.mjs';
+import { ensureNativeTools } from '../scripts/bench-native.mjs';
+import { NATIVE_TOOLS } from '../wasm/paths.mjs';
+
+const { bench: NATIVE_BENCH, verifyChecks: VERIFY_CHECKS } = NATIVE_TOOLS;
+import { walkChecks } from '../wasm/check-buffer.mjs';
 import { nativeDump } from './support/native-tool.mjs';
 
 if (!existsSync(NATIVE_BENCH) || !existsSync(VERIFY_CHECKS)) ensureNativeTools();

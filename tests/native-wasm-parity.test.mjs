@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
-import { loadEngine, VARIANTS } from '../workers/engine.mjs';
-import { walkChecks } from '../workers/job-buffer.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+import { VARIANTS } from '../wasm/variants.mjs';
+import { walkChecks } from '../wasm/check-buffer.mjs';
 import { nativeDump } from './support/native-tool.mjs';
 import { firstDifference, validateFixture, verifyChecks } from './support/wasm.mjs';
 

@@ -1,5 +1,5 @@
 // The pool benchmarks' pure parts on known inputs (batch-size recommendation, percentile,
-// reproducible arrival schedules), and the CLI (bench/pool-bench.mjs) end to end in --quick
+// reproducible arrival schedules), and the CLI (bench/pool/pool-bench.mjs) end to end in --quick
 // mode: the JSON document's shape and its correctness fields (verdicts, counts), never its
 // timings.
 import assert from 'node:assert/strict';
@@ -7,11 +7,11 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
-import { DEFAULT_SWEEP_SIZES, recommendBatchSize } from '../bench/batch-sweep.mjs';
-import { burstyArrivals, MIN_EXPECTED_ARRIVALS, percentile, poissonArrivals, scenarioDurationMs, seededRandom } from '../bench/latency.mjs';
+import { REPO_ROOT } from '../wasm/paths.mjs';
+import { DEFAULT_SWEEP_SIZES, recommendBatchSize } from '../bench/core/batch-sweep.mjs';
+import { burstyArrivals, MIN_EXPECTED_ARRIVALS, percentile, poissonArrivals, scenarioDurationMs, seededRandom } from '../bench/pool/latency.mjs';
 
-const CLI = path.join(REPO_ROOT, 'bench', 'pool-bench.mjs');
+const CLI = path.join(REPO_ROOT, 'bench', 'pool', 'pool-bench.mjs');
 const run = (args) => promisify(execFile)(process.execPath, [CLI, ...args], { timeout: 180_000, maxBuffer: 64 << 20 })
   .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (err) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }));
 

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { fixturesDir } from '../blocks-fixtures/loader.mjs';
-import { createBatchVerifier, MAX_RECORD_BYTES } from '../workers/batch-verifier.mjs';
-import { loadEngine } from '../workers/engine.mjs';
-import { CheckType, concatChecks, encodeCheck, walkChecks } from '../workers/job-buffer.mjs';
+import { createBatchVerifier } from '../wasm/batch-verifier.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+import { CheckType, concatChecks, encodeCheck, MAX_RECORD_BYTES, walkChecks } from '../wasm/check-buffer.mjs';
 import { nodeHost } from '../workers/node-host.mjs';
 import { createPool, MAX_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
 import { createFakeEngine } from './support/fake-engine.mjs';
@@ -489,7 +489,7 @@ poolTest('wasm workers: memory sized up front does not grow over maximum-size ba
   try {
     await pool.ready();
     const atStart = pool.heapBytes;
-    assert.deepEqual(atStart, [16 << 20, 16 << 20], 'INITIAL_MEMORY (wasm/CMakeLists.txt), with the job region reserved');
+    assert.deepEqual(atStart, [16 << 20, 16 << 20], 'INITIAL_MEMORY (wasm/CMakeLists.txt), with the check-buffer region reserved');
     for (let round = 0; round < 4; round++) {
       assert.deepEqual(await pool.verify(checks, { batchSize: MAX_BATCH_SIZE }), expected);
       assert.deepEqual(pool.heapBytes, atStart, `round ${round}`);

@@ -7,7 +7,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fixturesDir, readManifest, REPO_ROOT } from '../blocks-fixtures/loader.mjs';
+import { fixturesDir, readManifest } from '../blocks-fixtures/loader.mjs';
+import { REPO_ROOT } from '../wasm/paths.mjs';
 import { startServer } from '../web/server.mjs';
 
 const FIXTURES = fixturesDir();
@@ -117,4 +118,28 @@ test('without isolation there are no COOP/COEP headers; a missing fixture folder
   }
   const missing = path.join(REPO_ROOT, 'no-such-fixtures');
   await assert.rejects(startServer({ port: 0, fixtures: missing }), new RegExp(`fixture folder ${missing} does not exist`));
+});
+
+test('the wasm folder override IBD_WASM_DIR is honoured by the server, as by the Node loader', async () => {
+  const dir = path.join(tmp, 'wasm-override');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'ibd-simd.wasm'), 'OVERRIDE');
+  const saved = process.env.IBD_WASM_DIR;
+  process.env.IBD_WASM_DIR = dir;
+  let overridden;
+  try {
+    overridden = await startServer({ port: 0 });
+  } finally {
+    if (saved === undefined) delete process.env.IBD_WASM_DIR;
+    else process.env.IBD_WASM_DIR = saved;
+  }
+  try {
+    const r = await fetch(`${overridden.url}wasm/ibd-simd.wasm`);
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), 'OVERRIDE');
+    assert.equal((await fetch(`${overridden.url}wasm/ibd-scalar.wasm`)).status, 404, 'only the override folder is served');
+    assert.equal((await fetch(`${overridden.url}wasm/engine-web.mjs`)).status, 200, 'the loaders still come from wasm/');
+  } finally {
+    await overridden.close();
+  }
 });

@@ -1,4 +1,4 @@
-// The soak command (bench/soak.mjs, npm run soak): a short run over two blocks verifies the
+// The soak command (bench/pool/soak.mjs, npm run soak): a short run over two blocks verifies the
 // fixture checks repeatedly and reports passes, throughput, RSS and each worker's wasm memory
 // (after warm-up, at the end, their range and peaks) with their growth and the verdict
 // mismatches; trend() tells a breathing heap from a leaking one. The growth
@@ -9,10 +9,10 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../blocks-fixtures/loader.mjs';
-import { trend } from '../bench/soak.mjs';
+import { REPO_ROOT } from '../wasm/paths.mjs';
+import { trend } from '../bench/pool/soak.mjs';
 
-const SOAK = path.join(REPO_ROOT, 'bench', 'soak.mjs');
+const SOAK = path.join(REPO_ROOT, 'bench', 'pool', 'soak.mjs');
 const run = (args) => promisify(execFile)(process.execPath, [SOAK, ...args], { timeout: 120_000, maxBuffer: 64 << 20 })
   .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (err) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }));
 

@@ -12,9 +12,10 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
-import { loadEngine, VARIANTS } from '../workers/engine.mjs';
-import { CHECK_HEADER_SIZE, CheckType, concatChecks, walkChecks } from '../workers/job-buffer.mjs';
-import { parseStrictDer } from '../bench/peers/der.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+import { VARIANTS } from '../wasm/variants.mjs';
+import { CHECK_HEADER_SIZE, CheckType, concatChecks, walkChecks } from '../wasm/check-buffer.mjs';
+import { parseStrictDer } from '../bench/compare/peers/der.mjs';
 import { prng } from './support/random-checks.mjs';
 import { validateFixture, verifyChecks } from './support/wasm.mjs';
 

@@ -8,7 +8,7 @@
 //   - it parses with ecdsa_signature_parse_der_lax, so some BER encodings are valid (strict DER
 //     is BIP66's rule, enforced by the script interpreter, not by the verifier).
 // So each vector's expected verdict is Wycheproof's label, except for those two classes, whose
-// expected verdict comes from an independent oracle (bench/peers/der.mjs: Core's lax parser
+// expected verdict comes from an independent oracle (bench/compare/peers/der.mjs: Core's lax parser
 // ported to JS + OpenSSL verification of the low-S form). The oracle must also agree with
 // Wycheproof on every other vector. Three vectors carry signatures over 520 bytes, which no
 // script can push (MAX_SCRIPT_ELEMENT_SIZE) and no record can hold; they are counted and left out.
@@ -18,9 +18,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fixturesDir } from '../blocks-fixtures/loader.mjs';
-import { loadEngine, VARIANTS } from '../workers/engine.mjs';
-import { CheckType, concatChecks, encodeCheck, MAX_ECDSA_SIG_LEN } from '../workers/job-buffer.mjs';
-import { parseDerLax, parseStrictDer, SECP256K1_N, verifyNormalized } from '../bench/peers/der.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+import { VARIANTS } from '../wasm/variants.mjs';
+import { CheckType, concatChecks, encodeCheck, MAX_ECDSA_SIG_LEN } from '../wasm/check-buffer.mjs';
+import { parseDerLax, parseStrictDer, SECP256K1_N, verifyNormalized } from '../bench/compare/peers/der.mjs';
 import { verifyChecks } from './support/wasm.mjs';
 
 const FILE = path.join(fixturesDir(), 'vectors', 'secp256k1-wycheproof', 'ecdsa_secp256k1_sha256_bitcoin_test.json');

@@ -1,7 +1,7 @@
 // The page's four charts, drawn with Chart.js (served from node_modules/chart.js/dist as
 // /vendor/chart.js/chart.umd.js, a classic script that defines the global `Chart`): throughput
 // vs workers with the ideal line, SIMD vs scalar, per-type throughput, batch-size sweep. Each
-// takes its numbers from the result document (bench/run-core.mjs) and returns the series it
+// takes its numbers from the result document (bench/core/run-core.mjs) and returns the series it
 // drew, which the download keeps as `charts`.
 import { int } from './results.mjs';
 
@@ -164,7 +164,7 @@ function sweepChart(figure, doc) {
 
 /**
  * Draws every chart from `doc`; a chart whose measurement was not run shows why instead.
- * @param {object} doc the result document (bench/run-core.mjs)
+ * @param {object} doc the result document (bench/core/run-core.mjs)
  * @param {{scaling: HTMLElement, variants: HTMLElement, byType: HTMLElement, sweep: HTMLElement}} figures
  *   each holds a <canvas> and an `.empty` note
  * @returns {{scaling: object|null, variants: object|null, by_type: object, batch_sweep: object|null}}

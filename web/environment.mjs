@@ -1,7 +1,7 @@
 // What the page runs on: the browser, its core count, cross-origin isolation and WebAssembly
 // SIMD, for the environment strip, the `machine` entry of the result document (the same
-// fields as Node's bench/machine.mjs) and the page-only `environment` entry.
-import { simdSupported } from '../workers/engine-web.mjs';
+// fields as Node's bench/shared/machine.mjs) and the page-only `environment` entry.
+import { simdSupported } from '../wasm/engine-web.mjs';
 
 /** The browser's name and version from User-Agent Client Hints, else the user-agent string. */
 function browserName() {
@@ -19,7 +19,7 @@ function browserName() {
  * @returns {{browser: string, user_agent: string, hardware_concurrency: number,
  *   cross_origin_isolated: boolean, simd: boolean, shared_array_buffer: boolean}}
  *   hardware_concurrency: navigator.hardwareConcurrency (logical cores the browser reports, at
- *   least 1); simd: WebAssembly SIMD validates here (workers/engine-web.mjs simdSupported).
+ *   least 1); simd: WebAssembly SIMD validates here (wasm/engine-web.mjs simdSupported).
  */
 export function detectEnvironment() {
   return {
@@ -33,7 +33,7 @@ export function detectEnvironment() {
 }
 
 /**
- * The result document's `machine` entry for the page: Node's fields (bench/machine.mjs), with
+ * The result document's `machine` entry for the page: Node's fields (bench/shared/machine.mjs), with
  * what a browser cannot tell as null, plus `browser`.
  * @param {ReturnType<typeof detectEnvironment>} env
  * @param {object} [engineInfo] the wasm module's engineInfo() (wasm/API.md)

@@ -1,7 +1,7 @@
 // The fixture blocks over HTTP: the manifest the server publishes (/fixtures/manifest.json,
 // web/server.mjs) and each block's block.raw and spent_outputs.json, checked against the
 // manifest's SHA-256 (Web Crypto). The entries have the shape of Node's loadBlocks
-// (blocks-fixtures/loader.mjs), so the run (bench/run-core.mjs) takes either. One bad block is
+// (blocks-fixtures/loader.mjs), so the run (bench/core/run-core.mjs) takes either. One bad block is
 // that block's error; the others still load.
 import { manifestEntryProblem } from '../blocks-fixtures/manifest-entry.mjs';
 

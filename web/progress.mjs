@@ -1,6 +1,6 @@
 // The page's live progress: the current phase (the run's log lines), a bar for the pool.verify
 // in flight with checks done / total and checks/s, and the time since the run started. Same
-// `track` interface as the terminal's bars (bench/progress.mjs), so the run drives either.
+// `track` interface as the terminal's bars (bench/cli/progress.mjs), so the run drives either.
 import { int } from './results.mjs';
 
 /**

@@ -1,11 +1,13 @@
-// The page's presentation of a result document (bench/run-core.mjs): the headline numbers with
+// The page's presentation of a result document (bench/core/run-core.mjs): the headline numbers with
 // units, the chart captions (what each chart measured), the blocks table, the details line, and
 // the notice / error panels. Formatting only.
 
-/** An integer with thousands separators (12,152); '–' for null or undefined. */
-export const int = (n) => (n === null || n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
-/** "1 input", "2,048 inputs": a count with its noun, singular or plural. */
-export const plural = (n, noun) => `${int(n)} ${noun}${n === 1 ? '' : 's'}`;
+import { countOf, int as coreInt } from '../bench/core/format.mjs';
+
+/** The run core's integer format (12,152), with the page's '–' for null or undefined. */
+export const int = (n) => (n === null || n === undefined ? '–' : coreInt(n));
+/** "1 input", "2,048 inputs": the run core's countOf. */
+export const plural = countOf;
 const rate = (r) => (r === null || r === undefined ? 'n/a' : int(r));
 const spread = (p) => ((p?.rounds_seconds?.length ?? 0) > 1
   ? `median of ${p.rounds_seconds.length} rounds, ${int(p.checks_per_second_min)}–${int(p.checks_per_second_max)}`

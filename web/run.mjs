@@ -1,10 +1,10 @@
 // One benchmark run in the page: the fixture blocks over HTTP (web/fixtures.mjs), the engine
-// and Web Worker pools (workers/engine-web.mjs, workers/web-pool.mjs) handed to the same run
-// as the CLI's (bench/run-core.mjs), so the document is the --json document plus the page's
+// and Web Worker pools (wasm/engine-web.mjs, workers/web-pool.mjs) handed to the same run
+// as the CLI's (bench/core/run-core.mjs), so the document is the --json document plus the page's
 // own entries. Problems that do not stop the run (a block that fails to load, a wasm variant
 // that fails to compile, a worker that dies) are reported through `report` as they happen.
-import { exitCodeOf, runBenchCore } from '../bench/run-core.mjs';
-import { loadWebEngine } from '../workers/engine-web.mjs';
+import { exitCodeOf, runBenchCore } from '../bench/core/run-core.mjs';
+import { loadWebEngine } from '../wasm/engine-web.mjs';
 import { webHost } from '../workers/web-host.mjs';
 import { createWebPool } from '../workers/web-pool.mjs';
 import { machineOf } from './environment.mjs';
@@ -60,7 +60,7 @@ function reportingHost(variant, report) {
  * @param {{log: (msg: string) => void, track: Function, notice: (msg: string) => void,
  *   error: (what: string, message: string) => void}} report the progress panel and the
  *   notice / error panels
- * @returns {Promise<object>} the result document (bench/run-core.mjs) with `exit_code` as
+ * @returns {Promise<object>} the result document (bench/core/run-core.mjs) with `exit_code` as
  *   --json, plus `environment` (env, the pool's `transport`: 'shared' or 'transfer', and the
  *   page's URL) and `settings` (what the controls asked for).
  * @throws Error when nothing can run: no manifest, no block loads, no wasm variant compiles.

@@ -5,14 +5,16 @@
 // from mrmime: .wasm is application/wasm); this file only maps URL prefixes to folders and adds
 // the isolation headers. Nothing outside the mounted folders is reachable: a path that leaves
 // its folder (../, %2e%2e/, an absolute path), a dotfile, a symlink that points out of its
-// folder, and anything under /wasm/ but the modules are a 404.
+// folder, and anything under /wasm/ but the engine's JS modules and the build's modules is a 404.
 //
 // URL layout (the page imports by these paths):
 //   /                      web/            the page
 //   /workers/              workers/        the pool, hosts and the verify worker
-//   /bench/                bench/          host-neutral measuring code (extract, passes, projection)
+//   /wasm/                 wasm/           the engine's JS: loaders, check buffer, batch verifier (*.mjs only)
+//   /wasm/ibd-*            build/wasm/     ibd-<variant>.mjs / .wasm only (not the build's other files), from
+//                                          IBD_WASM_DIR when set: beside the loader that fetches them
+//   /bench/core/           bench/core/     the run core: validation rounds, timed passes, projection
 //   /blocks-fixtures/      blocks-fixtures/  the manifest-entry check the page shares with the loader
-//   /wasm/                 build/wasm/     ibd-<variant>.mjs / .wasm only (not the build's other files)
 //   /fixtures/             the fixture blocks (../shared/blocks-fixtures, --fixtures, IBD_FIXTURES)
 //   /fixtures/manifest.json  the manifest that describes them (blocks-fixtures/loader.mjs readManifest)
 //   /vendor/chart.js/      node_modules/chart.js/dist
@@ -20,16 +22,19 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import sirv from 'sirv';
 import { fixturesDir, readManifest } from '../blocks-fixtures/loader.mjs';
+import { REPO_ROOT as ROOT, wasmDir as defaultWasmDir } from '../wasm/paths.mjs';
+import { numberFlag, parseFlags, UsageError } from '../bench/shared/args.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Default TCP port of `npm run serve`. */
 export const DEFAULT_PORT = 8080;
 
-/** The files served under /wasm/: the browser glue and the binaries of each variant. */
+/** The build's files served under /wasm/: the browser glue and the binaries of each variant. */
 const WASM_FILE = /^\/wasm\/ibd-[a-z0-9-]+\.(mjs|wasm)$/;
+/** The engine's own JS modules served under /wasm/ from the source folder wasm/ (not its C++,
+ *  CMake or Markdown files). */
+const WASM_MODULE = /^\/wasm\/(?!ibd-)[a-z0-9-]+\.mjs$/;
 
 /** The real path of `dir` (symlinks resolved), or null when it does not exist. */
 function realDir(dir) {
@@ -68,14 +73,15 @@ export const ISOLATION_HEADERS = Object.freeze({
  *   wasmDir?: string}} [options] port: TCP port (default 8080; 0 picks a free one); host:
  *   interface (default 127.0.0.1); isolation: send COOP/COEP (default true; false serves the
  *   page in its transferable-buffer mode); fixtures: fixture folder (default as the loader's
- *   fixturesDir); wasmDir: wasm build folder (default build/wasm).
+ *   fixturesDir); wasmDir: wasm build folder (default: IBD_WASM_DIR, else build/wasm:
+ *   wasm/paths.mjs wasmDir, as the Node loader).
  * @returns {Promise<{url: string, port: number, close: () => Promise<void>}>} url: the page's
  *   address, e.g. http://127.0.0.1:8080/
  * @throws (rejects) Error naming the port when it cannot listen (e.g. EADDRINUSE), the fixture
  *   folder when it does not exist, or the manifest when it cannot be read.
  */
 export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', isolation = true,
-  fixtures, wasmDir = path.join(ROOT, 'build', 'wasm') } = {}) {
+  fixtures, wasmDir = defaultWasmDir() } = {}) {
   const fixtureRoot = fixturesDir(fixtures);
   if (!existsSync(fixtureRoot)) throw new Error(`fixture folder ${fixtureRoot} does not exist (--fixtures or IBD_FIXTURES)`);
   const manifest = readManifest(fixtureRoot);
@@ -87,16 +93,18 @@ export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', iso
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     },
   };
-  // [URL prefix, folder, sirv handler]; the folder's real path bounds what the prefix serves.
+  // [URL prefix, folder, sirv handler, accepted paths]; the folder's real path bounds what the
+  // prefix serves; under /wasm/ only the two patterns are served, each from its own folder.
   const mounts = [
     ['/workers/', path.join(ROOT, 'workers')],
-    ['/bench/', path.join(ROOT, 'bench')],
+    ['/wasm/', wasmDir, WASM_FILE],
+    ['/wasm/', path.join(ROOT, 'wasm'), WASM_MODULE],
+    ['/bench/core/', path.join(ROOT, 'bench', 'core')],
     ['/blocks-fixtures/', path.join(ROOT, 'blocks-fixtures')],
-    ['/wasm/', wasmDir],
     ['/fixtures/', fixtureRoot],
     ['/vendor/chart.js/', path.join(ROOT, 'node_modules', 'chart.js', 'dist')],
     ['/', path.join(ROOT, 'web')],
-  ].map(([prefix, dir]) => [prefix, realDir(dir), sirv(dir, serveOptions)]);
+  ].map(([prefix, dir, accept]) => [prefix, realDir(dir), sirv(dir, serveOptions), accept]);
   const notFound = (res) => {
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', ...headers });
     res.end('not found\n');
@@ -119,11 +127,10 @@ export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', iso
       res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
       return res.end(req.method === 'HEAD' ? undefined : manifestBody);
     }
-    const mount = mounts.find(([prefix]) => pathname.startsWith(prefix));
-    if (!mount) return notFound(res);
-    const [prefix, root, handler] = mount;
     // build/wasm also holds CMake's files (CMakeCache.txt names local paths): only the modules.
-    if (prefix === '/wasm/' && !WASM_FILE.test(pathname)) return notFound(res);
+    const mount = mounts.find(([prefix, , , accept]) => pathname.startsWith(prefix) && (!accept || accept.test(pathname)));
+    if (!mount || (pathname.startsWith('/wasm/') && mount[0] !== '/wasm/')) return notFound(res);
+    const [prefix, root, handler] = mount;
     // The file itself, resolved through any symlink, must lie inside its folder: a link in a
     // fixture set that points elsewhere is not followed out.
     let file = pathname.slice(prefix.length);
@@ -163,16 +170,15 @@ Serves the benchmark page on localhost, cross-origin isolated (COOP/COEP).
 async function main() {
   let values;
   try {
-    ({ values } = parseArgs({
-      options: {
-        port: { type: 'string', default: String(DEFAULT_PORT) },
-        host: { type: 'string', default: '127.0.0.1' },
-        'no-isolation': { type: 'boolean', default: false },
-        fixtures: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
+    ({ values } = parseFlags(process.argv.slice(2), {
+      port: { type: 'string', default: String(DEFAULT_PORT) },
+      host: { type: 'string', default: '127.0.0.1' },
+      'no-isolation': { type: 'boolean', default: false },
+      fixtures: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
     }));
   } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`serve: ${err.message}\n${USAGE}`);
     process.exit(2);
   }
@@ -180,9 +186,12 @@ async function main() {
     process.stdout.write(USAGE);
     return;
   }
-  const port = Number(values.port);
-  if (!/^\d+$/.test(values.port) || port > 65535) {
-    process.stderr.write(`serve: --port must be an integer from 0 to 65535, got "${values.port}"\n`);
+  let port;
+  try {
+    port = numberFlag('port', values.port, { min: 0, max: 65535 });
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`serve: ${err.message}\n`);
     process.exit(2);
   }
   try {

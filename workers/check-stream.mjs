@@ -5,7 +5,7 @@
 // several batches can be in flight across the pool's workers while the next one fills; each
 // batch goes to one worker as one message (verify's balance: false).
 // Host-neutral: it uses only a VerifyPool's verify() and setTimeout.
-import { concatChecks, walkChecks } from './job-buffer.mjs';
+import { concatChecks, walkChecks } from '../wasm/check-buffer.mjs';
 import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MAX_TIMEOUT_MS } from './verify-pool.mjs';
 
 const shown = (v) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
@@ -63,8 +63,8 @@ export class CheckStream {
 
   /**
    * Adds one check to the open batch.
-   * @param {Uint8Array} record exactly one packed check record (native/check_buffer.h; see
-   *   job-buffer.mjs): type u8 | pubkey_len u8 | sig_len u16 LE | msg32 | pubkey | sig. Copied;
+   * @param {Uint8Array} record exactly one packed check record (native/verify/check_buffer.h; see
+   *   wasm/check-buffer.mjs): type u8 | pubkey_len u8 | sig_len u16 LE | msg32 | pubkey | sig. Copied;
    *   the caller may reuse the buffer at once.
    * @returns {Promise<0|1>} the check's verdict (1 valid, 0 invalid) once its batch is verified.
    * @throws (rejects) TypeError when `record` is not a Uint8Array; Error naming the submission

@@ -1,7 +1,7 @@
 // The job ring: where the pool's shared transport (verify-pool.mjs) puts batches. Each batch
 // gets one contiguous region of a SharedArrayBuffer holding its packed records followed by one
 // byte per record for its verdicts; a worker reads the records in place and writes the verdicts
-// there, so a batch message carries only offsets (batch-verifier.mjs, protocol).
+// there, so a batch message carries only offsets (batch-handler.mjs, protocol).
 //
 // Regions are handed out in order from the head and wrap to the start of the buffer once the
 // oldest live region has moved on:
@@ -54,7 +54,7 @@ export class JobRing {
    *   allocated (the message names the size).
    */
   alloc(size) {
-    checkSize('job region size', size);
+    checkSize('ring region size', size);
     let offset = this._buffer ? this._place(size) : -1;
     if (offset < 0) {
       const capacity = this._buffer ? Math.max(2 * this._capacity, size) : Math.max(this._capacity, size);
@@ -79,7 +79,7 @@ export class JobRing {
    * @throws Error when the region was already freed.
    */
   free(region) {
-    if (region.freed) throw new Error(`job region [${region.offset}, +${region.size}) freed twice`);
+    if (region.freed) throw new Error(`ring region [${region.offset}, +${region.size}) freed twice`);
     region.freed = true;
     if (region.buffer !== this._buffer) return;
     while (this._live.length > 0 && this._live[0].freed) this._live.shift();

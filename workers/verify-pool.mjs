@@ -1,10 +1,10 @@
 // The verify pool's logic, independent of the host: N workers, each with its own wasm
-// instance. verify() splits a packed check buffer into batches (job-buffer.mjs), hands each
+// instance. verify() splits a packed check buffer into batches (wasm/check-buffer.mjs), hands each
 // batch to an idle worker, and puts the verdicts back in input order. Workers are created by a
 // host (node-host.mjs: worker_threads; web-host.mjs: module Web Workers; same interface), so
 // this file imports nothing host-specific. Node callers use pool.mjs, browsers web-pool.mjs.
 //
-// Transports (protocol: batch-verifier.mjs). 'shared': verify() copies each batch once into a
+// Transports (protocol: batch-handler.mjs). 'shared': verify() copies each batch once into a
 // region of a SharedArrayBuffer ring (job-ring.mjs); a batch message carries only its offsets
 // (and the ring's buffer the first time a worker sees it); the worker reads the records in
 // place and writes the verdicts back into the region, and its reply carries only the status.
@@ -21,8 +21,8 @@
 // replaced by a new worker, and its batch goes back to the front of the queue. A batch is
 // tried at most `maxAttempts` times; a batch that exhausts them fails its own job only. A
 // malformed record (verifyBatch status error != 0) fails its job at once and the worker stays.
-import { MAX_BATCH_RECORDS } from './batch-verifier.mjs';
-import { splitBatches, walkChecks } from './job-buffer.mjs';
+import { MAX_BATCH_RECORDS } from './batch-handler.mjs';
+import { splitBatches, walkChecks } from '../wasm/check-buffer.mjs';
 import { JobRing } from './job-ring.mjs';
 
 /** Largest accepted worker count. */
@@ -34,7 +34,7 @@ export const MAX_WORKERS = 256;
  * it, 1-4 lost 14-52%, 4,096 and 8,192 about 11%). Rerun the sweep on a new machine class.
  */
 export const DEFAULT_BATCH_SIZE = 512;
-/** Largest accepted batchSize, in records: each worker's job region is sized for it up front. */
+/** Largest accepted batchSize, in records: each worker's check-buffer region is sized for it up front. */
 export const MAX_BATCH_SIZE = MAX_BATCH_RECORDS;
 /** Values of the `transport` option. */
 export const TRANSPORTS = Object.freeze(['auto', 'shared', 'transfer']);
@@ -153,11 +153,11 @@ export class VerifyPool {
   /**
    * Verifies every record of `checks`. The bytes are copied when verify() is called; the
    * caller's buffer is never modified nor detached (a Node Buffer is fine).
-   * @param {Uint8Array} checks packed records (native/check_buffer.h); not modified.
+   * @param {Uint8Array} checks packed records (native/verify/check_buffer.h); not modified.
    * @param {{batchSize?: number, balance?: boolean, onProgress?: (recordsDone: number) => void}} [options]
    *   batchSize: records per worker message at most, 1..MAX_BATCH_SIZE (default DEFAULT_BATCH_SIZE, 512; workers
    *   size their memory for MAX_BATCH_SIZE up front); with balance (default true) the batches
-   *   are spread evenly over the workers (job-buffer.mjs splitBatches), so that they finish
+   *   are spread evenly over the workers (wasm/check-buffer.mjs splitBatches), so that they finish
    *   together; balance false makes the fewest batches of at most batchSize records (a
    *   stream's batch of at most batchSize records goes to one worker as one message). onProgress: called after each batch's verdicts
    *   arrive with the number of records verified so far (increasing, the last call equal to
@@ -385,7 +385,7 @@ export class VerifyPool {
     }
   }
 
-  // Posts `task` to the idle `slot` (protocol: batch-verifier.mjs) and arms its deadline; a
+  // Posts `task` to the idle `slot` (protocol: batch-handler.mjs) and arms its deadline; a
   // failure to send fails the task's job and leaves the slot idle.
   _send(slot, task) {
     task.id = this._nextId++;

@@ -15,7 +15,7 @@ export const WEB_WORKER_URL = new URL('./verify-web-worker.mjs', import.meta.url
  * A host that runs verify workers as module Web Workers.
  * @param {{variant?: 'simd'|'scalar', baseUrl?: URL|string, workerUrl?: URL|string}} [options]
  *   variant: the wasm build each worker loads (default 'simd'); baseUrl: folder URL of the
- *   wasm build (default: engine-web.mjs's default, ../wasm/ beside the workers), resolved
+ *   wasm build (default: wasm/engine-web.mjs's default, the folder of that loader), resolved
  *   against the document's location; workerUrl: the worker script (default WEB_WORKER_URL).
  * @returns {{spawn: Function}} see the host interface in node-host.mjs; post() transfers the
  *   listed buffers, ref()/unref() do nothing (browsers have no such notion), terminate() stops

@@ -10,7 +10,7 @@ import { webHost } from './web-host.mjs';
  *   baseUrl?: URL|string, host?: object, batchTimeoutMs?: number, recordTimeoutMs?: number,
  *   maxAttempts?: number}} [options]
  *   workers: 1..MAX_WORKERS, default navigator.hardwareConcurrency; variant: the wasm build
- *   each worker loads (default 'simd'; engine-web.mjs simdSupported() tells whether it can);
+ *   each worker loads (default 'simd'; wasm/engine-web.mjs simdSupported() tells whether it can);
  *   transport: 'auto' (default) batches through a SharedArrayBuffer ring when the page is
  *   cross-origin isolated, else as transferred ArrayBuffers; 'shared' / 'transfer' force one;
  *   baseUrl: folder URL of the wasm build (default /wasm/ as web/server.mjs serves it, i.e.

@@ -7,10 +7,12 @@
 // validation (verify_bench.cpp, sighash_bench.cpp, block_bench.cpp). Every figure is measured on
 // the fixture blocks' own inputs and final signature checks, found by the engine's
 // ValidateBlock when the program starts (a second or two, not timed). Fixtures: $IBD_FIXTURES,
-// else ../shared/blocks-fixtures beside the repository.
+// else ../shared/blocks-fixtures beside the repository, each file checked against the
+// manifest's SHA-256 (blocks-fixtures/fixture_set.h).
 // Exit status: 0 all ran; 1 the fixtures folder or manifest is missing or unreadable, a sample
-// disagrees with the engine, or a block failed to load (its BM_ValidateBlock row shows the error,
-// the other benchmarks still run); 2 an unknown command-line argument.
+// disagrees with the engine, or a block failed to load or did not match the manifest (its
+// BM_ValidateBlock row shows the error, the other benchmarks still run); 2 an unknown
+// command-line argument.
 #include <exception>
 #include <iostream>
 #include <vector>
@@ -19,12 +21,13 @@
 
 #include "benchmarks.h"
 #include "fixture_set.h"
+#include "validated_blocks.h"
 
 int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
-    const std::string dir = ibd::bench::FixturesDir();
+    const std::string dir = ibd::fixtures::FixturesDir();
     std::vector<ibd::bench::FixtureBlock> blocks;
     size_t failed = 0, checks = 0;
     try {

@@ -1,12 +1,12 @@
 // The native anchor benchmark groups, each registered with Google Benchmark from the loaded
-// fixture blocks (fixture_set.h); blocks with an `error` are left out. Each Register* function
+// fixture blocks (validated_blocks.h); blocks with an `error` are left out. Each Register* function
 // throws std::runtime_error when its sample cannot be built or does not reproduce the engine's
 // verdicts (a benchmark on wrong data is worse than none).
 #pragma once
 
 #include <vector>
 
-#include "fixture_set.h"
+#include "validated_blocks.h"
 
 namespace ibd::bench {
 

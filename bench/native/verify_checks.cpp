@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
 
     std::vector<uint8_t> checks;
     try {
-        checks = ibd::bench::ReadFileBytes(path);
+        checks = ibd::fixtures::ReadFileBytes(path);
     } catch (const std::exception& e) {
         std::cerr << "ibd_verify_checks: " << e.what() << "\n";
         return 1;

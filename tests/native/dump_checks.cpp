@@ -1,8 +1,8 @@
 // ibd_dump_checks <block.raw> <spent_outputs.json> <expected_hash_hex> <height> <out_prefix>
 //
-// Validates one block (BlockValidation, native/validation/block_validation.h: every input through the interpreter, each
-// round's pending checks verified with VerifyBatch, batch_verify.h, on this thread) and writes,
-// for the native-vs-wasm parity test:
+// Validates one block (BlockValidation, native/validation/block_validation.h: every input through
+// the interpreter, each round's pending checks verified with VerifyBatch, batch_verify.h, on
+// this thread) and writes, for the native-vs-wasm parity test:
 //   <out_prefix>.checks    the FINAL checks of all inputs, packed (layout: native/verify/check_buffer.h)
 //   <out_prefix>.verdicts  one Verdict byte per final check
 // and prints a summary (block hash, verdict, rounds, coverage by script type, fee, subsidy,
@@ -16,40 +16,18 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
-#include <filesystem>
-#include <new>
 #include <fstream>
 #include <iostream>
-#include <iterator>
+#include <new>
 #include <string>
 #include <vector>
 
+#include "file_bytes.h"
 #include "validation/block_validation.h"
 #include "validation/error.h"
+#include "validation/spent_outputs.h"
 
 namespace {
-
-/** Reads a whole file; throws ibd::Error naming it when it cannot be read (missing, a
- *  directory, a read error: libstdc++ reports some of these as exceptions from the stream
- *  buffer, which are caught and named here too). */
-std::vector<uint8_t> ReadFile(const std::string& path) {
-    ibd::Location at;
-    at.file = path;
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw ibd::Error("cannot read " + path + ": is a directory", at);
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw ibd::Error("cannot open " + path, at);
-    std::vector<uint8_t> data;
-    try {
-        data.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-    } catch (const std::bad_alloc&) {
-        throw;
-    } catch (const std::exception& e) {
-        throw ibd::Error("cannot read " + path + ": " + e.what(), at);
-    }
-    if (f.bad()) throw ibd::Error("cannot read " + path, at);
-    return data;
-}
 
 /** Parses a decimal height in [0, 2147483647]; false for anything else. */
 bool ParseHeight(const std::string& text, int32_t& out) {
@@ -87,8 +65,8 @@ int main(int argc, char** argv) {
     }
     ibd::BlockValidationResult bc;
     try {
-        const std::vector<uint8_t> block = ReadFile(block_path);
-        const std::vector<uint8_t> json = ReadFile(spent_path);
+        const std::vector<uint8_t> block = ibd::fixtures::ReadFileBytes(block_path);
+        const std::vector<uint8_t> json = ibd::fixtures::ReadFileBytes(spent_path);
         std::vector<ibd::SpentOutputEntry> spent;
         try {
             spent = ibd::ParseSpentOutputsJson(std::string_view(reinterpret_cast<const char*>(json.data()), json.size()));

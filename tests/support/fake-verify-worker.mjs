@@ -1,12 +1,13 @@
 // A worker_threads verify worker running the fake engine (fake-engine.mjs) through the real
-// batch handler (workers/batch-verifier.mjs), for pool tests. workerData: {failOnLoad?: bool}.
+// batch handler (workers/batch-handler.mjs), for pool tests. workerData: {failOnLoad?: bool}.
 // A batch holding a record whose msg32 starts with 0xdd makes the worker throw outside any
 // handler, which the pool sees as this worker's 'error' event. Each reply also says how the
 // batch arrived: `seen: {keys, records}` = the message's keys and the constructor name of the
 // buffer the records were read from (SharedArrayBuffer on the shared path: read in place).
 import { parentPort, workerData } from 'node:worker_threads';
-import { createBatchHandler, createBatchVerifier } from '../../workers/batch-verifier.mjs';
-import { walkChecks } from '../../workers/job-buffer.mjs';
+import { createBatchVerifier } from '../../wasm/batch-verifier.mjs';
+import { createBatchHandler } from '../../workers/batch-handler.mjs';
+import { walkChecks } from '../../wasm/check-buffer.mjs';
 import { createFakeEngine } from './fake-engine.mjs';
 
 if (workerData?.failOnLoad) throw new Error('fake engine failed to load');

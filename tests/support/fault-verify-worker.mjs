@@ -1,5 +1,5 @@
 // A worker_threads verify worker with injected faults, for pool fault tests. It runs the real
-// batch handler (workers/batch-verifier.mjs) over the fake engine (fake-engine.mjs) or, with workerData.variant, the wasm
+// batch handler (workers/batch-handler.mjs) over the fake engine (fake-engine.mjs) or, with workerData.variant, the wasm
 // engine. workerData:
 //   variant?: 'simd'|'scalar'   load the wasm engine instead of the fake one
 //   counter?: Int32Array        over a SharedArrayBuffer: batch messages seen by all workers
@@ -12,9 +12,10 @@
 // Faults: exit = process.exit(3) in the handler; throw = uncaught exception in the handler;
 // hang = busy loop forever; trap = this batch's verifyBatch traps.
 import { parentPort, workerData } from 'node:worker_threads';
-import { createBatchHandler, createBatchVerifier, JOB_REGION_BYTES } from '../../workers/batch-verifier.mjs';
-import { loadEngine } from '../../workers/engine.mjs';
-import { walkChecks } from '../../workers/job-buffer.mjs';
+import { createBatchVerifier } from '../../wasm/batch-verifier.mjs';
+import { createBatchHandler, CHECK_BUFFER_RESERVE_BYTES } from '../../workers/batch-handler.mjs';
+import { loadEngine } from '../../wasm/engine.mjs';
+import { walkChecks } from '../../wasm/check-buffer.mjs';
 import { createFakeEngine } from './fake-engine.mjs';
 
 const engine = workerData?.variant ? await loadEngine(workerData.variant) : createFakeEngine();
@@ -28,7 +29,7 @@ engine.verifyBatch = (...args) => {
   if (trapNext) trap();
   return realVerifyBatch(...args);
 };
-const handler = createBatchHandler(createBatchVerifier(engine, { reserveBytes: workerData?.variant ? JOB_REGION_BYTES : 0 }));
+const handler = createBatchHandler(createBatchVerifier(engine, { reserveBytes: workerData?.variant ? CHECK_BUFFER_RESERVE_BYTES : 0 }));
 
 const hasTrapMarker = (checks) => {
   try {

@@ -6,10 +6,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../../blocks-fixtures/loader.mjs';
+import { NATIVE_TOOLS } from '../../wasm/paths.mjs';
 
 /** Path of the native dump tool. */
-export const DUMP_TOOL = path.join(REPO_ROOT, 'build', 'native', 'tests', 'native', 'ibd_dump_checks');
+export const DUMP_TOOL = NATIVE_TOOLS.dumpChecks;
 
 /**
  * The native engine's check buffer and verdicts for one block.

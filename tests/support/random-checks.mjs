@@ -1,5 +1,5 @@
 // Deterministic synthetic check buffers for tests that do not need real signatures.
-import { CheckType, concatChecks, encodeCheck } from '../../workers/job-buffer.mjs';
+import { CheckType, concatChecks, encodeCheck } from '../../wasm/check-buffer.mjs';
 
 /** xorshift32 PRNG: returns a function giving uint32 values; same seed, same sequence. */
 export function prng(seed) {

@@ -1,13 +1,13 @@
 // Shared by the wasm tests: verify a check buffer on the calling thread (the same batch
 // verifier the workers run), and validate a fixture block.
-import { createBatchVerifier } from '../../workers/batch-verifier.mjs';
-import { walkChecks } from '../../workers/job-buffer.mjs';
+import { createBatchVerifier } from '../../wasm/batch-verifier.mjs';
+import { walkChecks } from '../../wasm/check-buffer.mjs';
 
 const verifiers = new WeakMap();
 
 /**
  * Verdicts of every record of `checks`, one verifyBatch call.
- * @param {object} engine wasm module (workers/engine.mjs)
+ * @param {object} engine wasm module (wasm/engine.mjs)
  * @param {Uint8Array} checks packed records
  * @returns {Uint8Array} one byte per record (1 valid, 0 invalid)
  * @throws Error when the buffer is malformed (naming record and offset).

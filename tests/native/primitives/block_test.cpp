@@ -109,7 +109,7 @@ TEST(Block, BlocksWithoutPrevoutsParseAndCheck) {
 }
 
 TEST(Block, TruncationNamesTheByteOffset) {
-    const std::vector<uint8_t> raw = ReadFileBytes(FixturePath("mainnet/170/block.raw"));
+    const std::vector<uint8_t> raw = LoadFixtureBlock(170).raw;
     ASSERT_EQ(raw.size(), 490u);
     // Inside the header.
     Error e = ParseError(raw, 79);
@@ -132,7 +132,7 @@ TEST(Block, TruncationNamesTheByteOffset) {
 }
 
 TEST(Block, TrailingBytesAreAnError) {
-    std::vector<uint8_t> raw = ReadFileBytes(FixturePath("mainnet/170/block.raw"));
+    std::vector<uint8_t> raw = LoadFixtureBlock(170).raw;
     raw.push_back(0x00);
     raw.push_back(0x01);
     const Error e = ParseError(raw, raw.size());
@@ -141,7 +141,7 @@ TEST(Block, TrailingBytesAreAnError) {
 }
 
 TEST(Block, AlteredTransactionFailsTheMerkleCheck) {
-    std::vector<uint8_t> raw = ReadFileBytes(FixturePath("mainnet/170/block.raw"));
+    std::vector<uint8_t> raw = LoadFixtureBlock(170).raw;
     raw[raw.size() - 1] ^= 1;  // nLockTime of tx 1: still parses, txid changes
     const Block b = ParseBlock(raw.data(), raw.size());
     try {
@@ -155,7 +155,7 @@ TEST(Block, AlteredTransactionFailsTheMerkleCheck) {
 
 TEST(Block, AlteredWitnessFailsTheCommitment) {
     // Block 553724 has segwit transactions; witness bytes are outside the txid merkle tree.
-    std::vector<uint8_t> raw = ReadFileBytes(FixturePath("mainnet/553724/block.raw"));
+    std::vector<uint8_t> raw = LoadFixtureBlock(553724).raw;
     Block b = ParseBlock(raw.data(), raw.size());
     ASSERT_NO_THROW(CheckBlock(b));
     size_t t = 1;

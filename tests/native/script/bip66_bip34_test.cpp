@@ -149,16 +149,9 @@ TEST(ScriptFlags, BuriedDeploymentsFromTheirHeights) {
               static_cast<uint32_t>(SCRIPT_VERIFY_P2SH | SCRIPT_VERIFY_WITNESS | SCRIPT_VERIFY_NULLDUMMY));
 }
 
-struct Loaded {
-    std::vector<uint8_t> raw;
-    std::vector<SpentOutputEntry> spent;
-};
+using Loaded = FixtureBlock;
 
-Loaded Load(int height) {
-    const std::string dir = "mainnet/" + std::to_string(height) + "/";
-    return {ReadFileBytes(FixturePath(dir + "block.raw")),
-            ParseSpentOutputsJson(ReadFile(FixturePath(dir + "spent_outputs.json")))};
-}
+Loaded Load(int height) { return LoadFixtureBlock(height); }
 
 struct Target {
     size_t tx = 0, input = 0;

@@ -29,8 +29,8 @@
 #include "script/interpreter.h"
 #include "script/script.h"
 #include "script/script_checks.h"
+#include "script/script_asm.h"
 #include "support/block_mutation.h"
-#include "support/script_asm.h"
 #include "support/test_support.h"
 
 namespace ibd {

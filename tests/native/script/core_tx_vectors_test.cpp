@@ -27,7 +27,7 @@
 #include "primitives/transaction.h"
 #include "script/interpreter.h"
 #include "script/script_checks.h"
-#include "support/script_asm.h"
+#include "script/script_asm.h"
 #include "support/test_support.h"
 #include "validation/error.h"
 

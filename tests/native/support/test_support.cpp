@@ -1,27 +1,28 @@
 // Implementation of test_support.h.
 #include "support/test_support.h"
 
-#include <fstream>
-#include <iterator>
-#include <stdexcept>
-
 #include <gtest/gtest.h>
 
+#include "file_bytes.h"
 #include "fixture_set.h"
 
 namespace ibd::test {
 
-std::string FixturesDir() { return bench::FixturesDir(); }
+std::string FixturesDir() { return fixtures::FixturesDir(); }
 
 std::string FixturePath(const std::string& relative) { return FixturesDir() + "/" + relative; }
 
-std::vector<uint8_t> ReadFileBytes(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw std::runtime_error("cannot open " + path);
-    std::vector<uint8_t> data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (f.bad()) throw std::runtime_error("cannot read " + path);
-    return data;
+FixtureBlock LoadFixtureBlock(int32_t height) {
+    fixtures::FixtureFiles files = fixtures::LoadFixtureBlockFiles(FixturesDir(), height);
+    FixtureBlock b;
+    b.raw = std::move(files.block_raw);
+    b.spent = ParseSpentOutputsJson(files.spent_outputs_json);
+    b.hash = std::move(files.hash);
+    b.height = height;
+    return b;
 }
+
+std::vector<uint8_t> ReadFileBytes(const std::string& path) { return fixtures::ReadFileBytes(path); }
 
 std::string ReadFile(const std::string& path) {
     const std::vector<uint8_t> bytes = ReadFileBytes(path);

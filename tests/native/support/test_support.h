@@ -1,5 +1,5 @@
-// Shared helpers of the native test suites: where the fixtures are, file reading, and the Error
-// a bad block gives.
+// Shared helpers of the native test suites: where the fixtures are, the fixture blocks through
+// the native fixture loader, file reading, and the Error a bad block gives.
 #pragma once
 
 #include <cstdint>
@@ -10,17 +10,35 @@
 
 #include "validation/block_validation.h"
 #include "validation/error.h"
+#include "validation/spent_outputs.h"
 
 namespace ibd::test {
 
-/** The blocks-fixtures folder: $IBD_FIXTURES when set and non-empty, else the compile-time
- *  default IBD_DEFAULT_FIXTURES (../shared/blocks-fixtures beside the repo). No trailing slash. */
+/** The blocks-fixtures folder (fixtures::FixturesDir, blocks-fixtures/fixture_set.h):
+ *  $IBD_FIXTURES when set and non-empty, else ../shared/blocks-fixtures beside the repo.
+ *  Absolute, no trailing slash. */
 std::string FixturesDir();
 
 /** FixturesDir() + "/" + relative. */
 std::string FixturePath(const std::string& relative);
 
-/** Whole file as bytes / text. Throw std::runtime_error naming the path when it cannot be read. */
+/** Fixture block mainnet/<height>, as the suites use it. */
+struct FixtureBlock {
+    std::vector<uint8_t> raw;              // block.raw
+    std::vector<SpentOutputEntry> spent;   // spent_outputs.json, parsed
+    std::string hash;                      // display hex, the manifest's
+    int32_t height = 0;
+};
+
+/** Fixture block `height` through the native fixture loader (fixtures::LoadFixtureBlockFiles):
+ *  both files checked against the manifest's SHA-256, then the spent outputs parsed. Throws
+ *  std::runtime_error naming the manifest, folder or file when the block is not listed, a file
+ *  is missing or does not match; ibd::Error when its spent_outputs.json does not parse. */
+FixtureBlock LoadFixtureBlock(int32_t height);
+
+/** Whole file as bytes (fixtures::ReadFileBytes) / text. Throw ibd::Error (a
+ *  std::runtime_error) naming the path when it cannot be read. For fixture files the manifest
+ *  does not list (vectors/, mainnet-chain/, index.json). */
 std::vector<uint8_t> ReadFileBytes(const std::string& path);
 std::string ReadFile(const std::string& path);
 
@@ -36,8 +54,10 @@ Error ValidationError(const std::vector<uint8_t>& raw, const std::vector<SpentOu
 
 namespace ibd {
 // The suites live in namespace ibd and call these unqualified.
+using test::FixtureBlock;
 using test::FixturePath;
 using test::FixturesDir;
+using test::LoadFixtureBlock;
 using test::ReadFile;
 using test::ReadFileBytes;
 using test::ReadJsonFile;

@@ -23,16 +23,9 @@ namespace {
 const char* kHash24835 = "00000000132fbe8314fc571c0be60b31ccd461c9ee85f42bde8c6d160a9dacc0";
 const char* kHash553724 = "0000000000000000002849bd7ea6df81fa2f07652af0600ffa0f2b0bc47d736c";
 
-struct Fixture {
-    std::vector<uint8_t> raw;
-    std::vector<SpentOutputEntry> spent;
-};
+using Fixture = FixtureBlock;
 
-Fixture Load(int height) {
-    const std::string dir = "mainnet/" + std::to_string(height) + "/";
-    return {ReadFileBytes(FixturePath(dir + "block.raw")),
-            ParseSpentOutputsJson(ReadFile(FixturePath(dir + "spent_outputs.json")))};
-}
+Fixture Load(int height) { return LoadFixtureBlock(height); }
 
 /** Replaces raw[at, at + len) with `with`. */
 void Splice(std::vector<uint8_t>& raw, size_t at, size_t len, const std::vector<uint8_t>& with) {

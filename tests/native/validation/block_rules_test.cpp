@@ -19,7 +19,7 @@
 #include "script/script.h"
 #include "script/sigops.h"
 #include "support/block_mutation.h"
-#include "support/script_asm.h"
+#include "script/script_asm.h"
 #include "support/test_support.h"
 #include "validation/block_rules.h"
 #include "validation/block_validation.h"

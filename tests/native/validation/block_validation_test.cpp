@@ -23,19 +23,9 @@
 namespace ibd {
 namespace {
 
-struct Fixture {
-    std::vector<uint8_t> raw;
-    std::vector<SpentOutputEntry> spent;
-    std::string hash;
-};
+using Fixture = FixtureBlock;
 
-Fixture Load(int height) {
-    const std::string dir = "mainnet/" + std::to_string(height) + "/";
-    Fixture f;
-    f.raw = ReadFileBytes(FixturePath(dir + "block.raw"));
-    f.spent = ParseSpentOutputsJson(ReadFile(FixturePath(dir + "spent_outputs.json")));
-    return f;
-}
+Fixture Load(int height) { return LoadFixtureBlock(height); }
 
 /** Expected final checks, rounds and (ecdsa, schnorr) per block, as measured with this engine
  *  (the single-signature types are cross-checked against index.json below). */

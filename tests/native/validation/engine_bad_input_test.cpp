@@ -19,17 +19,13 @@ namespace {
 
 const char* kHash24835 = "00000000132fbe8314fc571c0be60b31ccd461c9ee85f42bde8c6d160a9dacc0";
 
-struct Fixture {
-    std::vector<uint8_t> raw;
-    std::vector<SpentOutputEntry> spent;
-    std::string hash;
-    int32_t height;
-};
+using Fixture = FixtureBlock;
 
+/** Fixture block `height`, whose manifest hash must be `hash`. */
 Fixture Load(int height, const std::string& hash) {
-    const std::string dir = "mainnet/" + std::to_string(height) + "/";
-    return {ReadFileBytes(FixturePath(dir + "block.raw")),
-            ParseSpentOutputsJson(ReadFile(FixturePath(dir + "spent_outputs.json"))), hash, height};
+    Fixture f = LoadFixtureBlock(height);
+    EXPECT_EQ(f.hash, hash);
+    return f;
 }
 
 Error JsonError(const std::string& json) {

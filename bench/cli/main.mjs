@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// The main job (`npm start`): every fixture block validated (scripts evaluated on the main
+// thread, signature checks verified through a pool of wasm workers), then timed verification
+// passes over the final checks; a terminal report or, with --json, one JSON document on stdout.
+// Progress (and, with --json, the report's warnings) goes to stderr. With --web it runs nothing
+// here: it serves the benchmark page (web/server.mjs) and prints the URL to open. Usage and exit
+// codes: bench/cli/options.mjs.
+import { fixturesDir, readManifest } from '../../blocks-fixtures/loader.mjs';
+import { countOf } from '../core/format.mjs';
+import { formatReport } from './report.mjs';
+import { createProgress } from './progress.mjs';
+import { checkHeights, UsageError } from '../shared/args.mjs';
+import { HELP_HINT, parseOptions, USAGE } from './options.mjs';
+import { exitCodeOf } from '../core/run-core.mjs';
+import { runBench } from './run.mjs';
+import { startServer } from '../../web/server.mjs';
+
+const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+
+/** The run failed before a report: one error line on stderr (and a JSON document with --json); 1. */
+function failed(options, err) {
+  log(`error: ${err.message}`);
+  if (options?.json) process.stdout.write(`${JSON.stringify({ error: err.message, exit_code: 1 }, null, 1)}\n`);
+  return 1;
+}
+
+/** --web: serves the page (web/server.mjs, cross-origin isolated) until interrupted; 1 when
+ *  the server cannot start (port in use, no manifest). */
+async function serveWeb(options) {
+  let server;
+  try {
+    server = await startServer({ port: options.port, fixtures: options.fixtures });
+  } catch (err) {
+    log(`error: ${err.message}`);
+    return 1;
+  }
+  process.stdout.write(`ibd-wasm benchmark page: ${server.url}\n` +
+    '  open it in a browser (cross-origin isolated: COOP same-origin, COEP require-corp); Ctrl-C stops\n');
+  await new Promise((resolve) => process.once('SIGINT', resolve).once('SIGTERM', resolve));
+  await server.close();
+  return 0;
+}
+
+async function main() {
+  let options;
+  try {
+    options = parseOptions(process.argv.slice(2));
+    if (options.heights) checkHeights(options.heights, readManifest(fixturesDir(options.fixtures)));
+  } catch (err) {
+    if (!(err instanceof UsageError)) return failed(options, err);
+    process.stderr.write(`error: ${err.message}\n${HELP_HINT}\n`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (options.web) return serveWeb(options);
+  // A progress bar on stderr only on a terminal and without --json (bench/cli/progress.mjs).
+  const progress = createProgress({ enabled: Boolean(process.stderr.isTTY) && !options.json });
+  let doc;
+  try {
+    doc = await runBench(options, log, progress);
+  } catch (err) {
+    progress.done();
+    return failed(options, err);
+  }
+  const code = exitCodeOf(doc);
+  if (options.json) {
+    // The terminal report prints its warnings on stdout; with --json they also go to stderr.
+    for (const w of doc.warnings) log(`WARNING: ${w}`);
+    process.stdout.write(`${JSON.stringify({ ...doc, exit_code: code }, null, 1)}\n`);
+  } else {
+    process.stdout.write(formatReport(doc));
+  }
+  if (code !== 0) {
+    log(`exit code ${code}: ${countOf(doc.errors.length, 'failed block')}, ${countOf(doc.totals.invalid_blocks, 'invalid block')}` +
+      (doc.disagreements.length ? `, ${countOf(doc.disagreements.length, 'verdict disagreement')}` : ''));
+  }
+  return code;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,111 @@
+// Command line of the benchmark (bench/cli/main.mjs): parsing and validation, nothing else.
+import os from 'node:os';
+import { choiceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
+import { VARIANTS } from '../../wasm/variants.mjs';
+import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MAX_WORKERS } from '../../workers/pool.mjs';
+import { DEFAULT_PORT } from '../../web/server.mjs';
+
+/** Timed rounds by default: one pass over the fixture checks lasts about a second on two
+ *  cores, so a single round is at the mercy of a noisy neighbour; the median of 3 is steadier. */
+export const DEFAULT_ROUNDS = 3;
+
+export const USAGE = `usage: npm start -- [options]
+   or: node bench/cli/main.mjs [options]
+
+Validates every input of every fixture block with the script interpreter (main thread), in
+validation rounds whose signature checks a pool of wasm workers verifies; then times verification
+passes over the final checks (ECDSA, Schnorr, all together) and reports counts, verdicts,
+throughput and the full-chain (IBD) projection.
+
+  --fixtures DIR     fixture set (default: $IBD_FIXTURES, else ../shared/blocks-fixtures)
+  --heights LIST     only these block heights, comma-separated (e.g. 170,866342)
+  --workers N        verify workers, 1..${MAX_WORKERS} (default: available parallelism, ${os.availableParallelism()} here)
+  --variant NAME     wasm build: ${VARIANTS.join(' | ')} (default: simd)
+  --batch-size N     checks per worker message (default: ${DEFAULT_BATCH_SIZE})
+  --rounds N         timed rounds, each an ECDSA, a Schnorr and a combined pass;
+                     throughput is the median timed round (default: ${DEFAULT_ROUNDS})
+  --scaling          after the validation and timed passes, time the final checks again on 1, 2, ..
+                     N workers (N: --max-workers) and report throughput, speedup vs 1 worker,
+                     parallel efficiency and worker start-up for each
+  --max-workers M    largest worker count of --scaling, 1..${MAX_WORKERS} (default: available
+                     parallelism, ${os.availableParallelism()} here)
+  --web              instead of running here, serve the benchmark page (web/) on localhost,
+                     cross-origin isolated, and print its URL to open in a browser (of the
+                     other flags only --fixtures applies: the page has its own controls)
+  --port N           with --web: TCP port (default: ${DEFAULT_PORT}; 0 picks a free one)
+  --json             one JSON document on stdout (progress and warnings on stderr); through npm,
+                     npm start --silent -- --json keeps npm's banner off stdout
+  -h, --help         this text
+
+Exit code: 0 every block valid; 1 a block failed to load or parse, no block could be loaded, or
+the timed passes disagreed with the validation's verdicts (or the run failed: no wasm build, a
+worker died); 2 bad command line; 3 an invalid block (an input's script fails) and no block
+failed to load.`;
+
+/** Where to find the usage text, for error messages. */
+export const HELP_HINT = '(npm start -- --help or node bench/cli/main.mjs --help for usage)';
+
+/** A decimal integer flag value in [min, max] (bench/shared/args.mjs numberFlag), in this
+ *  command's words: "--workers must be a positive integer (1 to 256), got "x"". */
+function integerFlag(name, text, min, max) {
+  const kind = min >= 1 ? 'a positive integer' : 'an integer';
+  return numberFlag(name, text, { min, max, message: (got) => `--${name} must be ${kind} (${min} to ${max}), got "${got}"` });
+}
+
+/**
+ * Parses and validates the benchmark's arguments.
+ * @param {string[]} argv arguments after the script name
+ * @returns {{help: boolean, fixtures?: string, heights?: number[], workers: number,
+ *   variant: 'simd'|'scalar', batchSize: number, rounds: number, json: boolean,
+ *   scaling: boolean, maxWorkers?: number, web: boolean, port?: number}} maxWorkers: set with
+ *   --scaling only; port: with --web only (the page server's TCP port).
+ * @throws UsageError (bench/shared/args.mjs) with a message naming the bad flag.
+ */
+export function parseOptions(argv) {
+  const { values } = parseFlags(argv, {
+    fixtures: { type: 'string' },
+    heights: { type: 'string' },
+    workers: { type: 'string' },
+    variant: { type: 'string', default: 'simd' },
+    'batch-size': { type: 'string' },
+    rounds: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    scaling: { type: 'boolean', default: false },
+    'max-workers': { type: 'string' },
+    web: { type: 'boolean', default: false },
+    port: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  });
+  choiceFlag('variant', values.variant, VARIANTS);
+  if (values.port !== undefined && !values.web) {
+    throw new UsageError('--port needs --web');
+  }
+  if (values['max-workers'] !== undefined && !values.scaling) {
+    throw new UsageError('--max-workers needs --scaling');
+  }
+  let heights;
+  if (values.heights !== undefined) {
+    const items = values.heights.split(',').map((s) => s.trim()).filter(Boolean);
+    if (items.length === 0) throw new UsageError('--heights needs at least one height, e.g. --heights 170,866342');
+    heights = [...new Set(items.map((s) => integerFlag('heights', s, 0, 2 ** 31 - 1)))];
+  }
+  return {
+    help: values.help,
+    fixtures: values.fixtures,
+    heights,
+    workers: values.workers === undefined ? Math.min(os.availableParallelism(), MAX_WORKERS)
+      : integerFlag('workers', values.workers, 1, MAX_WORKERS),
+    variant: values.variant,
+    batchSize: values['batch-size'] === undefined ? DEFAULT_BATCH_SIZE
+      : integerFlag('batch-size', values['batch-size'], 1, MAX_BATCH_SIZE),
+    rounds: values.rounds === undefined ? DEFAULT_ROUNDS : integerFlag('rounds', values.rounds, 1, 1000),
+    json: values.json,
+    scaling: values.scaling,
+    web: values.web,
+    ...(values.web ? { port: values.port === undefined ? DEFAULT_PORT : integerFlag('port', values.port, 0, 65535) } : {}),
+    ...(values.scaling ? {
+      maxWorkers: values['max-workers'] === undefined ? Math.min(os.availableParallelism(), MAX_WORKERS)
+        : integerFlag('max-workers', values['max-workers'], 1, MAX_WORKERS),
+    } : {}),
+  };
+}

@@ -1,0 +1,194 @@
+// Terminal rendering of the benchmark's result document (bench/core/run-core.mjs). Formatting only;
+// the numbers' words (int, countOf) come from the run core, which the page shares.
+import { countOf, int } from '../core/format.mjs';
+import { noiseWarning, sampleWarnings } from '../core/warnings.mjs';
+
+/** Invalid checks listed per block on the terminal; --json lists them all. */
+const MAX_INVALID_LISTED = 20;
+
+/** What a valid script's invalid checks are (every input succeeded, yet a check failed). */
+const TOLERATED = 'CHECKMULTISIG trials and other checks that valid scripts tolerate; Core performs them too';
+
+const secs = (s) => (s === null || s === undefined ? '-' : `${s.toFixed(3)} s`);
+const perSec = (r) => (r === null || r === undefined ? 'n/a' : `${int(r)} checks/s`);
+const counts = (obj) => {
+  const entries = Object.entries(obj ?? {});
+  return entries.length ? entries.map(([k, v]) => `${k} ${int(v)}`).join(', ') : 'none';
+};
+
+/** Right-aligns cells to the given widths (negative width: left-align). */
+function row(cells, widths) {
+  return cells.map((c, i) => (widths[i] < 0 ? String(c).padEnd(-widths[i]) : String(c).padStart(widths[i]))).join('  ');
+}
+
+/**
+ * Formats the result document as the terminal report: a header, one entry per block (counts,
+ * verdicts, coverage by script type, validation rounds, block verdict), totals with the throughput of each pass
+ * (median and min–max over the timed rounds, and a warning when they disagree), the projection, the
+ * machine, then every invalid signature and every failed block at the end.
+ * @param {object} doc result of runBench
+ * @returns {string} text ending with a newline
+ */
+export function formatReport(doc) {
+  const out = [];
+  const e = doc.engine ?? {};
+  out.push(`ibd-wasm: wasm variant ${doc.variant}, ${countOf(doc.workers, 'worker')}, batch ${int(doc.batch_size)}, ` +
+    `libsecp256k1 ${e.secp256k1 ?? '?'} (${e.field ?? '?'} field)`);
+  out.push(`fixtures: ${doc.fixtures}`, '');
+  const widths = [7, -64, 5, 6, 6, 7, 6, 7, 9];
+  out.push(row(['height', 'hash', 'txs', 'inputs', 'ecdsa', 'schnorr', 'valid', 'invalid', 'engine ms'], widths));
+  for (const b of doc.blocks) {
+    if (b.error) {
+      out.push(row([b.height ?? '?', b.hash ?? '?', '-', '-', '-', '-', '-', '-', '-'], widths) + '  FAILED (see end)');
+      continue;
+    }
+    out.push(row([b.height, b.hash, int(b.tx_count), int(b.inputs), int(b.checks.ecdsa), int(b.checks.schnorr),
+      int(b.valid), int(b.invalid), b.parse_sighash_ms.toFixed(1)], widths));
+    out.push(`${' '.repeat(9)}coverage (inputs evaluated / total, checks): ${coverageText(b.coverage)}`);
+    out.push(`${' '.repeat(9)}${countOf(b.rounds, 'validation round')}; block ` +
+      (b.block_valid ? 'valid' : `INVALID: ${b.script_error.message}`));
+  }
+  out.push('', ...totalsLines(doc), ...scalingLines(doc), '', ...tailLines(doc));
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** "p2pkh 886/886, 886 checks; p2sh-multisig 150/150, 415 checks" */
+function coverageText(coverage) {
+  const entries = Object.entries(coverage ?? {});
+  if (!entries.length) return 'no inputs';
+  return entries.map(([k, c]) => `${k} ${int(c.evaluated)}/${int(c.inputs)}, ${countOf(c.checks, 'check')}`).join('; ');
+}
+
+/** "6,112 checks/s (median of 3 timed rounds, min 5,900 – max 6,300)" for one pass's totals
+ *  entry; `note` opens the parenthesis. */
+function rateWithSpread(pass, note = '') {
+  const n = pass.rounds_seconds?.length ?? 0;
+  const spread = pass.checks_per_second === null || n === 0 ? 'not measured'
+    : n === 1 ? '1 timed round'
+      : `median of ${n} timed rounds, min ${int(pass.checks_per_second_min)} – max ${int(pass.checks_per_second_max)}`;
+  return `${perSec(pass.checks_per_second)} (${note}${spread})`;
+}
+
+/** The totals' words for the invalid checks: those of valid blocks (every input's script
+ *  succeeded: trials the scripts tolerate) apart from those of invalid blocks (where a script
+ *  failed; only the first failing input of each is known, as script_error). */
+function invalidText(doc) {
+  const t = doc.totals;
+  if (!t.invalid) return '';
+  const ok = doc.blocks.filter((b) => !b.error);
+  const inValid = ok.filter((b) => b.block_valid).reduce((n, b) => n + b.invalid, 0);
+  const bad = ok.filter((b) => !b.block_valid && b.invalid > 0);
+  if (!bad.length) return ` (${TOLERATED})`;
+  const inInvalid = t.invalid - inValid;
+  // Checks of the named failing input of each invalid block, and the others (further failing
+  // inputs, or trials of inputs that succeeded: which, the result does not say).
+  const named = bad.reduce((n, b) => n + b.invalid_checks
+    .filter((c) => c.tx === b.script_error?.tx && c.input === b.script_error?.input).length, 0);
+  const what = named === inInvalid ? `checks of ${bad.length === 1 ? 'its failing input' : 'their first failing inputs'}`
+    : named > 0 ? 'including checks of failing inputs'
+      : 'of inputs other than the first failing one';
+  const heights = bad.slice(0, 5).map((b) => b.height).join(', ') + (bad.length > 5 ? ` and ${bad.length - 5} more` : '');
+  const where = `in invalid block${bad.length === 1 ? '' : 's'} ${heights} (${what})`;
+  return inValid ? `: ${int(inValid)} in valid blocks (${TOLERATED}), ${int(inInvalid)} ${where}` : `, ${where}`;
+}
+
+function totalsLines(doc) {
+  const t = doc.totals;
+  const m = doc.machine ?? {};
+  return [
+    `totals: ${countOf(t.blocks, 'block')} (${int(t.blocks_failed)} failed), ${countOf(t.inputs, 'input')} ` +
+      `(${int(t.evaluated_inputs)} evaluated), ${countOf(t.checks, 'check')}: ${int(t.valid)} valid, ${int(t.invalid)} invalid` +
+      `${invalidText(doc)}; ` +
+      `${countOf(t.invalid_blocks, 'invalid block')}, up to ${countOf(t.validation_rounds, 'validation round')}`,
+    `verify, all checks: ${secs(t.seconds)}, ${rateWithSpread(t)}`,
+    `  ${perSec(t.per_worker)} per worker (overall / ${countOf(doc.workers, 'worker')})`,
+    ...['ecdsa', 'schnorr'].map((k) => {
+      const s = t.by_type[k];
+      return `  ${k.padEnd(8)} ${int(s.checks).padStart(8)} ${s.checks === 1 ? 'check ' : 'checks'}  ${secs(s.seconds).padStart(9)}  ` +
+        `${rateWithSpread(s, 'separate pass; ')}`;
+    }),
+    ...[noiseWarning(doc)].filter(Boolean).map((w) => `WARNING: ${w}`),
+    `engine time on the main thread (parse, sighash, script evaluation, all validation rounds): ${secs(t.parse_sighash_seconds)}`,
+    ...projectionLines(doc),
+    `machine: ${m.cpu}, ${countOf(m.cores, 'core')}, ${m.platform} ${m.arch}, Node ${m.node}, emcc ${m.emcc ?? 'unknown'}`,
+  ];
+}
+
+/** The --scaling table (nothing without --scaling), preceded by a blank line: per worker count,
+ *  the median rate with its min–max, speedup vs 1 worker, efficiency and start-up. */
+function scalingLines(doc) {
+  const rows = doc.scaling;
+  if (!rows?.length) return [];
+  const cores = doc.machine?.cores;
+  const n = doc.rounds;
+  const checks = doc.totals?.checks;
+  const widths = [7, 14, 21, 7, 10, 11];
+  const ratio = (x, digits) => (x === null || x === undefined ? '-' : x.toFixed(digits));
+  const pct = (x) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)}%`);
+  const lines = [
+    '',
+    `scaling: all ${countOf(checks, 'check')} on 1 to ${countOf(rows.length, 'worker')}, ${countOf(n, 'timed round')} ` +
+      (doc.scaling_interleaved ? '(each round runs every worker count once)' : '(worker counts one after another)'),
+    row(['workers', 'checks/s', 'min – max', 'speedup', 'efficiency', 'start-up ms'], widths),
+    ...rows.map((r) => row([r.workers, int(r.checks_per_second),
+      `${int(r.checks_per_second_min)} – ${int(r.checks_per_second_max)}`,
+      `${ratio(r.speedup, 2)}x`, pct(r.efficiency), ratio(r.startup_ms, 1)], widths)),
+    '  checks/s: median of the timed rounds; speedup: vs 1 worker, measured in this same run (ratios come from ' +
+      'this one run); efficiency: speedup / workers',
+    '  start-up: pool creation until every worker has loaded its wasm, apart from (not in) the checks/s',
+  ];
+  if (cores && rows.length > cores) {
+    lines.push(`  past ${countOf(cores, 'core')} workers share cores: speedup there is not expected to grow`);
+  }
+  return lines;
+}
+
+/** The projection as a short block: result, workload, rates and model, where the rates come
+ *  from, then the sample warnings. */
+function projectionLines(doc) {
+  const p = doc.projection ?? {};
+  if (p.error || p.hours === null || p.hours === undefined) return [`projection: unavailable (${p.error ?? 'no result'})`];
+  const sample = p.sample ?? {};
+  const hours = p.hours.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const rate = (r) => (r === null ? 'none in the sample' : `${int(r)}/s`);
+  const lines = [
+    `projection: ${hours} h to verify every signature of the chain on ${countOf(p.workers, 'worker')}`,
+    `  workload: ${int(p.workload_checks)} checks = ${int(p.workload_transactions)} transactions ` +
+      `(${p.workload_transactions_source}) x ${p.checks_per_transaction.toFixed(3)} checks/tx ` +
+      `(${countOf(sample.blocks, 'fixture block')}, ${countOf(sample.transactions, 'transaction')})`,
+    `  rates: ECDSA ${rate(p.rates_per_second.ecdsa)}, Schnorr ${rate(p.rates_per_second.schnorr)}; ` +
+      'skeleton model: the fixture mix stands in for the chain\'s',
+    `  (rates from the separate ECDSA and Schnorr passes; the combined pass above ran at ${rate(doc.totals.checks_per_second)})`,
+  ];
+  return [...lines, ...sampleWarnings(doc).map((w) => `  WARNING: ${w}`)];
+}
+
+/** Problems last, so they are what the reader sees: invalid blocks (with their invalid checks),
+ *  disagreements, failures. Invalid checks of valid blocks (CHECKMULTISIG trials and other checks
+ *  the scripts tolerate) are counted in the totals, listed only in --json. */
+function tailLines(doc) {
+  const out = [];
+  const invalidBlocks = doc.blocks.filter((b) => b.block_valid === false);
+  if (invalidBlocks.length) {
+    out.push(`INVALID BLOCKS on mainnet data (${invalidBlocks.length}):`);
+    for (const b of invalidBlocks) out.push(`  block ${b.height} ${b.hash}: ${b.script_error.message}`);
+    for (const b of invalidBlocks) {
+      for (const c of b.invalid_checks.slice(0, MAX_INVALID_LISTED)) {
+        out.push(`  block ${b.height}: invalid check ${c.index}: tx ${c.tx}, input ${c.input} (${c.type})`);
+      }
+      if (b.invalid_checks.length > MAX_INVALID_LISTED) {
+        out.push(`  block ${b.height}: ${b.invalid_checks.length - MAX_INVALID_LISTED} more invalid checks (all listed with --json)`);
+      }
+    }
+  }
+  if (doc.disagreements?.length) {
+    out.push(`VERDICT DISAGREEMENT between the per-type and combined passes for ${countOf(doc.disagreements.length, 'check')}, ` +
+      `first: ${doc.disagreements.slice(0, 10).join(', ')}`);
+  }
+  if (doc.errors.length) {
+    out.push(`FAILED BLOCKS (${doc.errors.length}):`);
+    for (const e of doc.errors) out.push(`  ${e.height ?? '?'}${e.hash ? ` ${e.hash}` : ''}: ${e.error}`);
+  }
+  if (!out.length) out.push(`every block valid; no block failed${doc.totals.invalid ? '' : '; all checks valid'}`);
+  return out;
+}

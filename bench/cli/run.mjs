@@ -1,0 +1,35 @@
+// The benchmark run under Node (`npm start`): the fixture blocks from disk, worker_threads
+// pools, this machine's description, around the host-neutral run (bench/core/run-core.mjs), which
+// the page (web/) calls too: --json and the page's download share one schema.
+import { fixturesDir, loadBlocks, readManifest } from '../../blocks-fixtures/loader.mjs';
+import { loadEngine } from '../../wasm/engine.mjs';
+import { createPool } from '../../workers/pool.mjs';
+import { machineInfo } from '../shared/machine.mjs';
+import { runBenchCore } from '../core/run-core.mjs';
+
+/**
+ * Runs the whole benchmark on the fixture blocks of options.fixtures.
+ * @param {{fixtures?: string, heights?: number[], workers: number, variant: string,
+ *   batchSize: number, rounds: number, scaling?: boolean, maxWorkers?: number}} options as
+ *   from parseOptions (bench/cli/options.mjs)
+ * @param {(msg: string) => void} log progress sink (stderr)
+ * @param {ReturnType<typeof import('./progress.mjs').createProgress>} [progress] bars for the
+ *   validation rounds and timed passes (bench/cli/progress.mjs); none when absent
+ * @returns {Promise<object>} the result document (bench/core/run-core.mjs runBenchCore: blocks,
+ *   totals, projection, errors, ...); `fixtures` is the fixtures folder and `machine` this
+ *   machine (bench/shared/machine.mjs machineInfo: cpu, cores, platform, arch, node, emcc).
+ * @throws Error when nothing can run: no fixtures directory or manifest, no block loads, no
+ *   wasm build, a worker that fails, a malformed check buffer.
+ */
+export async function runBench(options, log, progress) {
+  const dir = fixturesDir(options.fixtures);
+  const loaded = await loadBlocks(dir, { heights: options.heights });
+  return runBenchCore(options, {
+    loaded,
+    fixtures: dir,
+    fixtureBlocks: readManifest(dir).blocks.length,
+    loadEngine,
+    createPool,
+    machine: machineInfo,
+  }, log, progress);
+}

@@ -1,0 +1,117 @@
+// The same wasm in Chromium (Debian's /usr/bin/chromium through playwright-core): per variant,
+// the verify rate on the check sets (one wasm instance on the page's main thread, one batch
+// size, interleaved round by round), the cold start (a fresh page with the HTTP cache disabled:
+// import the loader, fetch, compile and instantiate the wasm, first verdict) and a verify Web
+// Worker's start-up (new Worker until its 'ready' message). Times in ms, rates in sig/s.
+import { launchChromium } from '../shared/chromium-launcher.mjs';
+import { startServer } from '../../web/server.mjs';
+
+/** Runs in the page: timed passes of every variant on every set (base64 check sets). */
+async function pageSpeed({ variants, sets, batchSize, rounds }) {
+  const { loadWebEngine } = await import('/wasm/engine-web.mjs');
+  const { createBatchVerifier } = await import('/wasm/batch-verifier.mjs');
+  const { walkChecks } = await import('/wasm/check-buffer.mjs');
+  const { wasmPass } = await import('/bench/core/wasm-pass.mjs');
+  const decoded = Object.entries(sets).map(([type, b64]) => {
+    const checks = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    return { type, checks, walked: walkChecks(checks) };
+  });
+  const head = (set) => { // the warm-up: the first 256 records, untimed
+    const checks = set.checks.subarray(0, set.walked.offsets[Math.min(256, set.walked.count)]);
+    return { checks, walked: walkChecks(checks) };
+  };
+  const runs = [];
+  for (const variant of variants) {
+    const verifier = createBatchVerifier(await loadWebEngine(variant, { baseUrl: '/wasm/' }));
+    for (const set of decoded) {
+      wasmPass(verifier, head(set), batchSize);
+      runs.push({ variant, set, verifier, rounds_seconds: [], verdicts: null });
+    }
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (const run of runs) {
+      const { verdicts, seconds } = wasmPass(run.verifier, run.set, batchSize);
+      run.rounds_seconds.push(seconds);
+      run.verdicts ??= verdicts;
+    }
+  }
+  const sha = async (bytes) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return Promise.all(runs.map(async (run) => ({
+    variant: run.variant, type: run.set.type, checks: run.set.walked.count,
+    rounds_seconds: run.rounds_seconds, verdicts_sha256: await sha(run.verdicts),
+  })));
+}
+
+/** Runs in a fresh page: loader import, fetch, compile, instantiate and first verdict, in ms. */
+async function pageColdStart({ variant, record }) {
+  const t0 = performance.now();
+  const { loadWebEngine } = await import('/wasm/engine-web.mjs');
+  const { createBatchVerifier } = await import('/wasm/batch-verifier.mjs');
+  const engine = await loadWebEngine(variant, { baseUrl: '/wasm/' });
+  const t1 = performance.now();
+  const { verdicts } = createBatchVerifier(engine).verify(Uint8Array.from(record), 1);
+  const t2 = performance.now();
+  return { load_ms: t1 - t0, first_verdict_ms: t2 - t1, total_ms: t2 - t0, verdict: verdicts[0] };
+}
+
+/** Runs in the page: one verify Web Worker (workers/verify-web-worker.mjs) until 'ready', ms. */
+function pageWorkerStartup({ variant }) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const url = `/workers/verify-web-worker.mjs?variant=${variant}&base=${encodeURIComponent(new URL('/wasm/', location.href).href)}`;
+    const worker = new Worker(url, { type: 'module' });
+    worker.onmessage = ({ data }) => {
+      worker.terminate();
+      if (data.type === 'ready') resolve(performance.now() - t0);
+      else reject(new Error(data.message ?? JSON.stringify(data)));
+    };
+    worker.onerror = (e) => { worker.terminate(); reject(new Error(`worker error: ${e.message}`)); };
+  });
+}
+
+/**
+ * Everything measured in Chromium, in one browser launch.
+ * @param {{variants: string[], sets: {ecdsa: object, schnorr: object}, batchSize: number,
+ *   rounds: number, startupRounds: number, log: (m: string) => void}} options sets: the check
+ *   sets (bench/compare/compare-checks.mjs); startupRounds: cold starts and worker starts per variant
+ * @returns {Promise<{browser: string, speed: Array<{variant, type, checks, rounds_seconds,
+ *   verdicts_sha256}>, cold_start: Array<{variant, load_ms, first_verdict_ms, total_ms,
+ *   verdict}>, worker_startup: Array<{variant, ms}>}>} one cold_start / worker_startup entry
+ *   per round and variant
+ * @throws (rejects) Error when Chromium or the server cannot start, or the page fails (e.g.
+ *   build/wasm/ibd-<variant>.mjs missing: the message names the URL).
+ */
+export async function measureChromium({ variants, sets, batchSize, rounds, startupRounds, log }) {
+  const server = await startServer({ port: 0 });
+  let browser;
+  try {
+    browser = await launchChromium();
+    const open = async () => {
+      const page = await browser.context.newPage();
+      const cdp = await browser.context.newCDPSession(page);
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      await page.goto(`${server.url}fixtures/manifest.json`);
+      return page;
+    };
+    const record = Array.from(sets.ecdsa.checks.subarray(0, sets.ecdsa.walked.offsets[1]));
+    const coldStart = [];
+    const workerStartup = [];
+    for (let r = 0; r < startupRounds; r++) {
+      for (const variant of variants) {
+        const page = await open();
+        coldStart.push({ variant, ...(await page.evaluate(pageColdStart, { variant, record })) });
+        workerStartup.push({ variant, ms: await page.evaluate(pageWorkerStartup, { variant }) });
+        await page.close();
+      }
+    }
+    log(`chromium: timing ${variants.join(', ')} at batch ${batchSize}, ${rounds} rounds`);
+    const page = await open();
+    const b64 = Object.fromEntries(Object.entries(sets).map(([t, s]) => [t, Buffer.from(s.checks).toString('base64')]));
+    const speed = await page.evaluate(pageSpeed, { variants, sets: b64, batchSize, rounds });
+    const browserVersion = browser.context.browser()?.version() ?? await page.evaluate(() => navigator.userAgent);
+    return { browser: browserVersion, speed, cold_start: coldStart, worker_startup: workerStartup };
+  } finally {
+    await browser?.close();
+    await server.close();
+  }
+}

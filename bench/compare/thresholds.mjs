@@ -1,0 +1,52 @@
+// Evaluates the pre-registered targets of bench/compare/thresholds.json against one run of
+// `npm run bench`. Read-only: the file is never written.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** Path of the thresholds file. */
+export const THRESHOLDS_FILE = fileURLToPath(new URL('./thresholds.json', import.meta.url));
+
+const best = (rows) => rows.reduce((a, b) => (b.sig_per_s > (a?.sig_per_s ?? -1) ? b : a), null);
+
+/** The metrics the thresholds name, from the run's results; null (with a reason) when absent. */
+function metrics({ speed, sizes, startup }) {
+  const ecdsa = speed.filter((r) => r.type === 'ecdsa');
+  const wasm = ecdsa.filter((r) => r.kind === 'wasm' && r.window === 15);
+  const top = best(wasm);
+  const peer = (name) => ecdsa.find((r) => r.name === name);
+  const ratio = (other, what) => (top && other ? { value: top.sig_per_s / other.sig_per_s } : { value: null, note: `${what} not measured` });
+  const sweep = top ? wasm.filter((r) => r.variant === top.variant) : [];
+  const at256 = sweep.find((r) => r.batch_size === 256);
+  const largest = sweep.reduce((a, b) => (b.batch_size > (a?.batch_size ?? 0) ? b : a), null);
+  const shipped = sizes.filter((s) => s.window === 15 && s.gzip);
+  const cold = startup.node_cold_start?.find((s) => s.variant === 'simd');
+  return {
+    wasm_ecdsa_vs_native: ratio(ecdsa.find((r) => r.kind === 'native'), 'native ibd_verify_checks'),
+    wasm_ecdsa_vs_tiny_secp256k1: ratio(peer('tiny-secp256k1'), 'tiny-secp256k1'),
+    wasm_ecdsa_vs_noble_secp256k1: ratio(peer('@noble/secp256k1'), '@noble/secp256k1'),
+    batch_overhead_at_256: at256 && largest && largest.batch_size > 256
+      ? { value: (largest.sig_per_s / at256.sig_per_s - 1) * 100, note: `${top.variant}: batch 256 vs batch ${largest.batch_size}` }
+      : { value: null, note: 'batch 256 and a larger batch not both measured' },
+    wasm_gzip_bytes: shipped.length ? { value: Math.max(...shipped.map((s) => s.gzip)) } : { value: null, note: 'no wasm build measured' },
+    node_cold_start_ms: cold ? { value: cold.total_ms } : { value: null, note: 'cold start not measured' },
+  };
+}
+
+/**
+ * @param {{speed: object[], sizes: object[], startup: object}} results this run's
+ *   results (bench/compare/compare.mjs document parts)
+ * @returns {Array<{name: string, description: string, op: string, target: number, unit: string,
+ *   measured: number|null, pass: boolean, note?: string}>} a threshold that could not be
+ *   measured fails, with a note saying why.
+ * @throws Error when thresholds.json is unreadable or names an unknown metric.
+ */
+export function evaluateThresholds(results) {
+  const { thresholds } = JSON.parse(readFileSync(THRESHOLDS_FILE, 'utf8'));
+  const m = metrics(results);
+  return thresholds.map((t) => {
+    if (!(t.name in m)) throw new Error(`${THRESHOLDS_FILE}: unknown threshold "${t.name}"`);
+    const { value, note } = m[t.name];
+    const pass = value !== null && (t.op === '>=' ? value >= t.target : value <= t.target);
+    return { ...t, measured: value, pass, ...(note ? { note } : {}) };
+  });
+}

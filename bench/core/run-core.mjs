@@ -1,0 +1,307 @@
+// The benchmark run, host-neutral: validate every loaded block (script evaluation on this
+// thread's wasm instance, each round's pending checks through the pool), time verification
+// passes over the final checks, optionally compare pools (worker counts, wasm variants, batch
+// sizes), and assemble the result document. Node (bench/cli/run.mjs) and the page (web/run.mjs)
+// both call runBenchCore, each with its own host (fixture loading, engine, pool factory,
+// machine description), so --json and the page's download share one schema.
+import { concatChecks, checkTypeName, walkChecks } from '../../wasm/check-buffer.mjs';
+import { recommendBatchSize, sweepBatchSizes } from './batch-sweep.mjs';
+import { validateBlocks } from './validation-rounds.mjs';
+import { projectIbd } from './projection.mjs';
+import { countOf } from './format.mjs';
+import { warningsOf } from './warnings.mjs';
+import { runScaling, runVariants } from './scaling.mjs';
+import { runVerifyPasses } from './verify-passes.mjs';
+
+const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds : null);
+
+/**
+ * Runs the whole benchmark on the blocks the host loaded.
+ * @param {{variant: string, workers: number|'auto', batchSize: number, rounds: number,
+ *   scaling?: boolean, maxWorkers?: number, variants?: string[],
+ *   batchSweep?: {sizes: number[], rounds: number, checks?: number}}} options
+ *   workers: verify workers, or 'auto': time 1..maxWorkers first (the scaling passes) and run
+ *   the timed passes on the count with the highest median rate; scaling: also time 1..maxWorkers
+ *   (--scaling); variants: also time each listed wasm variant on the chosen worker count (the
+ *   page's SIMD vs scalar); batchSweep: also time the combined pass at each batch size in
+ *   `sizes` (records per worker message), `rounds` times each, on the first `checks` final
+ *   checks (default all) (bench/core/batch-sweep.mjs).
+ * @param {{loaded: Array, fixtures: string, fixtureBlocks: number,
+ *   loadEngine: (variant: string) => Promise<object>,
+ *   createPool: (o: {workers: number, variant: string}) => import('../../workers/verify-pool.mjs').VerifyPool,
+ *   machine: (engineInfo: object) => object}} host loaded: loadBlocks entries
+ *   (blocks-fixtures/loader.mjs; the page's web/fixtures.mjs gives the same shape); fixtures:
+ *   where they came from (a folder or URL, for the report); fixtureBlocks: blocks the
+ *   manifest lists; loadEngine: a wasm module of the variant (wasm/API.md); createPool: a
+ *   started pool; machine: the `machine` entry for the engine's engineInfo().
+ * @param {(msg: string) => void} log progress lines
+ * @param {{track: (label: string, total: number) => (((done: number) => void)|undefined)}} [progress]
+ *   live progress of each pool.verify (bench/cli/progress.mjs in a terminal, the page's display)
+ * @returns {Promise<object>} the result document: {variant, workers, batch_size, rounds,
+ *   fixtures, engine, blocks[], totals, projection, machine, errors[], invalid_blocks[],
+ *   disagreements[], worker_replacements, warnings[]}, and `scaling` / `scaling_interleaved`,
+ *   `workers_auto`, `variants`, `batch_sweep` when asked for.
+ *   Per block: {height, hash, tx_count, inputs, checks: {ecdsa, schnorr} (the FINAL checks of
+ *   every input: what Core verifies, failed CHECKMULTISIG trials included), valid, invalid
+ *   (verdict counts of those checks), inputs_by_type, unsupported_by_type (always {}: every
+ *   input is evaluated), coverage: {type: {inputs, evaluated, checks}}, rounds (validation
+ *   rounds), block_valid, script_error ({tx, input, type, error, message} of the first failing
+ *   input, or null), parse_sighash_ms (main-thread engine time: parse, sighash, script
+ *   evaluation of every validation round; the report's `engine ms`), invalid_checks: [{index,
+ *   type, tx, input}], error (why the block failed to load or validate, else null)}.
+ *   Totals: counts (`invalid_in_valid_blocks`: the invalid checks of valid blocks, i.e. checks
+ *   that succeeding scripts tolerate, such as CHECKMULTISIG trials), `seconds` (combined pass
+ *   wall time, median over the timed rounds, s), `rounds_seconds` (each timed round's, s),
+ *   `checks_per_second` (at the median time), `checks_per_second_min` / `_max` (at the slowest
+ *   / fastest timed round) and `per_worker` (checks_per_second / workers), all sig/s;
+ *   `by_type.{ecdsa,schnorr}` the same for each type's separate pass: {checks, seconds,
+ *   rounds_seconds, checks_per_second, checks_per_second_min, checks_per_second_max};
+ *   `parse_sighash_seconds` (main-thread engine time of all blocks, as parse_sighash_ms; the
+ *   untimed engine warm-up excluded). Rates are null when there is nothing to measure.
+ *   Projection: projectIbd's result (bench/core/projection.mjs), or {hours: null, error}, plus
+ *   `sample: {blocks, transactions, checks, fixture_blocks, partial}`: the blocks it was measured
+ *   on, out of the `fixture_blocks` the manifest lists (`partial` when fewer).
+ *   `disagreements` lists final-check indices (over all blocks' final checks concatenated) whose
+ *   verdict in any timed pass differs from another pass's or from the validation rounds'
+ *   (expected empty). `worker_replacements`: workers that died (exit, trap, deadline) and were
+ *   replaced over the whole run (their batches re-ran; expected 0). `warnings`: the report's
+ *   warnings as plain strings (report.mjs warningsOf), empty when there is none.
+ *   `scaling`: one entry per worker count 1..maxWorkers (bench/core/scaling.mjs runScaling: workers,
+ *   checks_per_second and its _min / _max, speedup vs 1 worker, efficiency = speedup / workers,
+ *   startup_ms, seconds, rounds_seconds); `scaling_interleaved`: whether each timed round ran
+ *   every worker count once. `workers_auto` (workers 'auto'): {max_workers, chosen, rule}.
+ *   `variants`: runVariants rows (variant, workers, rates, startup_ms, seconds, rounds_seconds,
+ *   error when the variant's pool did not start). `batch_sweep`: bench/core/batch-sweep.mjs
+ *   sweepBatchSizes' result ({records, copies, workers, rounds, rows: [{batch_size,
+ *   message_records, checks_per_second, _min, _max, rounds_seconds}], disagreements: a count})
+ *   with `checks` (the final checks it was cut from) and `recommended` (recommendBatchSize).
+ * @throws Error when nothing can run: no block loads, no wasm build, a worker that fails, a
+ *   malformed check buffer.
+ */
+export async function runBenchCore(options, host, log, progress) {
+  const auto = options.workers === 'auto';
+  if (auto && !(options.maxWorkers >= 1)) throw new RangeError('workers "auto" needs maxWorkers (1 or more)');
+  let engineInfo;
+  const reload = async () => {
+    const engine = await host.loadEngine(options.variant);
+    engineInfo ??= { ...engine.engineInfo() };
+    return engine;
+  };
+  const pools = []; // every pool of the run, for its worker replacements and the final close
+  const createPool = (config) => {
+    const pool = host.createPool(config);
+    pools.push(pool);
+    return pool;
+  };
+  const common = { variant: options.variant, batchSize: options.batchSize, rounds: options.rounds, createPool, log, progress };
+
+  let workers = auto ? options.maxWorkers : options.workers;
+  let pool = createPool({ workers, variant: options.variant });
+  try {
+    await pool.ready();
+    const validated = await validateBlocks(reload, host.loaded, pool, { batchSize: options.batchSize, log, progress });
+    const ok = validated.filter((b) => !b.error);
+    const checks = concatChecks(ok.map((b) => b.checks));
+    const walked = walkChecks(checks);
+    const reference = concatChecks(ok.map((b) => b.verdicts));
+    const extra = {};
+    const disagreements = new Set();
+    const addDisagreements = (list) => list.forEach((i) => disagreements.add(i));
+
+    const scale = async () => {
+      const scaling = await runScaling(checks, walked, reference, { ...common, maxWorkers: options.maxWorkers });
+      addDisagreements(scaling.disagreements);
+      extra.scaling = scaling.scaling;
+      extra.scaling_interleaved = scaling.interleaved;
+      return scaling.scaling;
+    };
+
+    if (auto) {
+      await pool.close(); // its idle workers out of the way of the scaling pools
+      workers = bestWorkerCount(await scale());
+      extra.workers_auto = { max_workers: options.maxWorkers, chosen: workers,
+        rule: 'the worker count with the highest median checks/s of the scaling passes (fewest on a tie)' };
+      log(`auto: ${countOf(workers, 'worker')} (highest median rate of 1..${options.maxWorkers})`);
+      pool = createPool({ workers, variant: options.variant });
+      await pool.ready();
+    }
+    const passes = await runVerifyPasses(pool, checks, walked, { batchSize: options.batchSize, rounds: options.rounds, log, progress });
+    addDisagreements(passes.disagreements);
+    passes.verdicts.forEach((v, i) => { if (v !== reference[i]) disagreements.add(i); });
+    if (options.batchSweep) extra.batch_sweep = await runBatchSweep(pool, checks, walked, options.batchSweep, log);
+    await pool.close(); // its idle workers out of the way of the pools compared next
+    if (options.scaling && !auto) await scale();
+    if (options.variants?.length) {
+      const variants = await runVariants(checks, walked, reference, { ...common, workers, variants: options.variants });
+      addDisagreements(variants.disagreements);
+      extra.variants = variants.variants;
+    }
+
+    const blocks = [];
+    let first = 0;
+    for (const b of validated) {
+      if (b.error) {
+        blocks.push(errorBlock(b));
+        continue;
+      }
+      const count = b.ecdsa + b.schnorr;
+      blocks.push(blockResult(b, passes.verdicts.subarray(first, first + count)));
+      first += count;
+    }
+    const totals = totalsOf(blocks, passes, workers);
+    const doc = {
+      variant: options.variant,
+      workers,
+      batch_size: options.batchSize,
+      rounds: passes.rounds,
+      fixtures: host.fixtures,
+      engine: engineInfo,
+      blocks,
+      totals,
+      projection: projection(totals, ok, host.fixtureBlocks, workers),
+      machine: host.machine(engineInfo),
+      errors: blocks.filter((b) => b.error).map((b) => ({ height: b.height, hash: b.hash, error: b.error })),
+      invalid_blocks: blocks.filter((b) => b.block_valid === false)
+        .map((b) => ({ height: b.height, hash: b.hash, ...b.script_error })),
+      disagreements: [...disagreements].sort((a, b) => a - b),
+      ...extra,
+    };
+    doc.worker_replacements = pools.reduce((n, p) => n + p.replacements, 0);
+    doc.warnings = warningsOf(doc);
+    return doc;
+  } finally {
+    await Promise.all(pools.map((p) => p.close())); // closing a pool again is harmless
+  }
+}
+
+/**
+ * The exit code of a finished run (npm start; the page's download carries it as `exit_code`
+ * too): 1 a failed block or inconsistent passes, 3 an invalid block (a script fails), else 0.
+ * Invalid checks alone (CHECKMULTISIG trials and other checks a valid script tolerates) are
+ * not a failure.
+ * @param {object} doc runBenchCore's result document
+ * @returns {0|1|3}
+ */
+export function exitCodeOf(doc) {
+  if (doc.errors.length > 0 || doc.disagreements.length > 0) return 1;
+  if (doc.totals.invalid_blocks > 0) return 3;
+  return 0;
+}
+
+/** The worker count of the highest median rate; the fewest workers on a tie. */
+function bestWorkerCount(rows) {
+  return rows.reduce((best, r) => ((r.checks_per_second ?? 0) > (best.checks_per_second ?? 0) ? r : best)).workers;
+}
+
+/** The batch-size sweep (bench/core/batch-sweep.mjs) on the first `checks` final checks (all by
+ *  default): {checks, records, copies, workers, rounds, rows, disagreements, recommended}. */
+async function runBatchSweep(pool, checks, walked, { sizes, rounds, checks: limit }, log) {
+  const count = Math.min(limit ?? walked.count, walked.count);
+  log(`batch sweep: ${countOf(count, 'check')} at batch sizes ${sizes.join(', ')}, ${countOf(rounds, 'round')}`);
+  const sweep = await sweepBatchSizes(pool, checks.subarray(0, walked.offsets[count]), {
+    sizes, rounds,
+    onProgress: (p) => log(`batch sweep round ${p.round}/${p.rounds}: batch ${p.batchSize}: ` +
+      `${Math.round(p.checksPerSecond ?? 0).toLocaleString('en-US')} checks/s`),
+  });
+  return { checks: count, ...sweep, recommended: recommendBatchSize(sweep.rows) };
+}
+
+function errorBlock(b) {
+  return {
+    height: b.height, hash: b.hash, tx_count: null, inputs: b.inputs, checks: null, valid: null,
+    invalid: null, inputs_by_type: null, unsupported_by_type: null, coverage: null, rounds: null,
+    block_valid: null, script_error: null, parse_sighash_ms: null, invalid_checks: [], error: b.error,
+  };
+}
+
+/** One block's report entry; `verdicts` are its final checks' verdicts from the combined pass.
+ *  Invalid checks (in a valid block: checks its scripts tolerate, such as CHECKMULTISIG trials;
+ *  in an invalid block also those of failing inputs) are listed with their index within
+ *  the block's records and their origin (tx, input). */
+function blockResult(b, verdicts) {
+  const invalidChecks = [];
+  verdicts.forEach((v, i) => {
+    if (v !== 1) {
+      invalidChecks.push({ index: i, type: checkTypeName(b.types[i]), tx: b.origins[2 * i], input: b.origins[2 * i + 1] });
+    }
+  });
+  return {
+    height: b.height,
+    hash: b.hash,
+    tx_count: b.txCount,
+    inputs: b.inputs,
+    checks: { ecdsa: b.ecdsa, schnorr: b.schnorr },
+    valid: verdicts.length - invalidChecks.length,
+    invalid: invalidChecks.length,
+    inputs_by_type: b.inputsByType,
+    unsupported_by_type: {},
+    coverage: b.coverage,
+    rounds: b.rounds,
+    block_valid: b.blockValid,
+    script_error: b.scriptError,
+    parse_sighash_ms: b.parseMs,
+    invalid_checks: invalidChecks,
+    error: null,
+  };
+}
+
+function totalsOf(blocks, passes, workers) {
+  const ok = blocks.filter((b) => !b.error);
+  const sum = (f) => ok.reduce((n, b) => n + f(b), 0);
+  const checks = sum((b) => b.checks.ecdsa + b.checks.schnorr);
+  const all = passStats(checks, passes.seconds, passes.roundsSeconds);
+  const byType = {};
+  for (const name of ['ecdsa', 'schnorr']) {
+    const t = passes.byType[name];
+    byType[name] = { checks: t.checks, ...passStats(t.checks, t.seconds, t.roundsSeconds) };
+  }
+  return {
+    blocks: blocks.length,
+    blocks_failed: blocks.length - ok.length,
+    inputs: sum((b) => b.inputs),
+    unsupported_inputs: sum((b) => Object.values(b.unsupported_by_type).reduce((n, v) => n + v, 0)),
+    evaluated_inputs: sum((b) => Object.values(b.coverage).reduce((n, c) => n + c.evaluated, 0)),
+    invalid_blocks: ok.filter((b) => !b.block_valid).length,
+    validation_rounds: ok.reduce((n, b) => Math.max(n, b.rounds), 0),
+    checks,
+    valid: sum((b) => b.valid),
+    invalid: sum((b) => b.invalid),
+    invalid_in_valid_blocks: sum((b) => (b.block_valid ? b.invalid : 0)),
+    ...all,
+    per_worker: all.checks_per_second === null ? null : all.checks_per_second / workers,
+    by_type: byType,
+    parse_sighash_seconds: sum((b) => b.parse_sighash_ms) / 1000,
+  };
+}
+
+/** A pass's median time, round times (s) and rates (sig/s) at the median, slowest, fastest round. */
+function passStats(checks, seconds, roundsSeconds) {
+  return {
+    seconds,
+    rounds_seconds: roundsSeconds,
+    checks_per_second: rate(checks, seconds),
+    checks_per_second_min: roundsSeconds.length ? rate(checks, Math.max(...roundsSeconds)) : null,
+    checks_per_second_max: roundsSeconds.length ? rate(checks, Math.min(...roundsSeconds)) : null,
+  };
+}
+
+/** projectIbd (bench/core/projection.mjs) at the separate passes' per-type rates, with the sample it
+ *  used; {hours: null, error} when it cannot. */
+function projection(totals, okBlocks, fixtureBlocks, workers) {
+  const transactions = okBlocks.reduce((n, b) => n + b.txCount, 0);
+  const sample = { blocks: okBlocks.length, transactions, checks: totals.checks,
+    fixture_blocks: fixtureBlocks, partial: okBlocks.length < fixtureBlocks };
+  try {
+    return {
+      ...projectIbd({
+        ecdsaPerSecond: totals.by_type.ecdsa.checks_per_second,
+        schnorrPerSecond: totals.by_type.schnorr.checks_per_second,
+        workers,
+        sample: { transactions, ecdsa: totals.by_type.ecdsa.checks, schnorr: totals.by_type.schnorr.checks },
+      }),
+      sample,
+    };
+  } catch (err) {
+    return { hours: null, workload_checks: null, source: null, error: err.message, sample };
+  }
+}

@@ -1,0 +1,53 @@
+// The result document's warnings (bench/core/run-core.mjs puts them in `warnings`; the terminal
+// report prints each with "WARNING: ", the page shows them): noisy timed rounds and a projection
+// from a partial or small sample.
+import { countOf, int } from './format.mjs';
+
+/** A pass whose slowest timed round took more than this times its fastest gets a noise warning. */
+const NOISY_RATIO = 1.25;
+
+/** A projection sample with fewer checks than this gets a small-sample warning. */
+const SMALL_SAMPLE_CHECKS = 1000;
+
+/**
+ * The report's warnings, as plain strings (the terminal prefixes each with "WARNING: "): timed
+ * rounds too far apart (a pass, or a --scaling row, whose slowest timed round took over NOISY_RATIO times its
+ * fastest), a projection from part of the fixture set (--heights), a projection from fewer than
+ * SMALL_SAMPLE_CHECKS checks. The result document carries them as `warnings` (bench/core/run-core.mjs).
+ * @param {object} doc result of runBench
+ * @returns {string[]}
+ */
+export function warningsOf(doc) {
+  return [noiseWarning(doc), ...sampleWarnings(doc)].filter(Boolean);
+}
+
+/** The noisy-rounds warning, or null when every pass's timed rounds agree within NOISY_RATIO. */
+export function noiseWarning(doc) {
+  const t = doc.totals;
+  const passes = [['combined', t], ['ecdsa', t.by_type.ecdsa], ['schnorr', t.by_type.schnorr],
+    ...(doc.scaling ?? []).map((r) => [`scaling, ${countOf(r.workers, 'worker')}`, r])];
+  const noisy = passes
+    .filter(([, p]) => (p.rounds_seconds?.length ?? 0) > 1)
+    .map(([name, p]) => [name, Math.max(...p.rounds_seconds) / Math.min(...p.rounds_seconds)])
+    .filter(([, ratio]) => ratio > NOISY_RATIO);
+  if (!noisy.length) return null;
+  return `noisy machine: timed-round times varied by up to ${noisy.map(([n, r]) => `${r.toFixed(2)}x (${n})`).join(', ')}; ` +
+    `rates are less certain; rerun with --rounds ${Math.max(5, 2 * doc.rounds + 1)} or on an idle machine`;
+}
+
+/** The projection's sample warnings (none when there is no projection). */
+export function sampleWarnings(doc) {
+  const p = doc.projection ?? {};
+  if (p.error || p.hours === null || p.hours === undefined) return [];
+  const sample = p.sample ?? {};
+  const out = [];
+  if (sample.partial) {
+    out.push(`partial sample: ${int(sample.blocks)} of ${countOf(sample.fixture_blocks, 'fixture block')}; ` +
+      'checks/tx and the ECDSA/Schnorr mix come from these alone (run every fixture block for the full sample)');
+  }
+  if (sample.checks < SMALL_SAMPLE_CHECKS) {
+    out.push(`projection from a small sample (${countOf(sample.checks, 'check')}): its checks/tx, ECDSA/Schnorr mix ` +
+      `and rates are rough; ${int(SMALL_SAMPLE_CHECKS)} checks or more give a steadier figure`);
+  }
+  return out;
+}

@@ -1,0 +1,229 @@
+// Implementation of fixture_set.h.
+#include "fixture_set.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "crypto/sha256.h"
+#include "file_bytes.h"
+#include "primitives/hex.h"
+
+#ifndef IBD_DEFAULT_FIXTURES
+#error "IBD_DEFAULT_FIXTURES must be defined by blocks-fixtures/CMakeLists.txt"
+#endif
+#ifndef IBD_REPO_MANIFEST
+#error "IBD_REPO_MANIFEST must be defined by blocks-fixtures/CMakeLists.txt"
+#endif
+
+namespace ibd::fixtures {
+
+namespace {
+
+using nlohmann::json;
+
+/** path.resolve: absolute, normalized, no trailing slash. */
+std::string Resolve(const std::string& p) {
+    std::string out = std::filesystem::absolute(p).lexically_normal().string();
+    while (out.size() > 1 && out.back() == '/') out.pop_back();
+    return out;
+}
+
+bool IsLowerHex64(const json& v) {
+    if (!v.is_string()) return false;
+    const std::string& s = v.get_ref<const std::string&>();
+    if (s.size() != 64) return false;
+    for (char c : s) {
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+    }
+    return true;
+}
+
+/** Number.isInteger(v) && v >= 0 && v <= max, with the value in `out`. */
+bool NonNegativeInteger(const json& v, int64_t max, int64_t& out) {
+    if (v.is_number_unsigned() || v.is_number_integer()) {
+        if (v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() < 0) return false;
+        if (v.get<uint64_t>() > static_cast<uint64_t>(max)) return false;
+        out = v.get<int64_t>();
+        return true;
+    }
+    if (v.is_number_float()) {
+        const double d = v.get<double>();
+        if (!(d >= 0) || d != std::floor(d) || d > static_cast<double>(max)) return false;
+        out = static_cast<int64_t>(d);
+        return true;
+    }
+    return false;
+}
+
+/** manifest-entry.mjs manifestEntryProblem: what is wrong with entry `index`, or "" when it is
+ *  sound. Same checks and texts. */
+std::string EntryProblem(const json& entry, size_t index) {
+    const std::string where = "manifest entry " + std::to_string(index);
+    if (!entry.is_object()) return where + " is not an object";
+    int64_t height = 0;
+    const auto h = entry.find("height");
+    if (h == entry.end() || !NonNegativeInteger(*h, std::numeric_limits<int32_t>::max(), height)) {
+        return where + ": height " + (h == entry.end() ? std::string("undefined") : h->dump()) +
+               " is not a block height";
+    }
+    const std::string at = where + " (height " + std::to_string(height) + ")";
+    for (const char* field : {"hash", "block_raw_sha256", "spent_outputs_sha256"}) {
+        const auto f = entry.find(field);
+        if (f == entry.end() || !IsLowerHex64(*f)) return at + ": " + field + " is not 64 lowercase hex digits";
+    }
+    int64_t inputs = 0;
+    const auto n = entry.find("inputs");
+    if (n == entry.end() || !NonNegativeInteger(*n, std::numeric_limits<int64_t>::max(), inputs)) {
+        return at + ": inputs is not a count";
+    }
+    const auto d = entry.find("dir");
+    if (d == entry.end() || !d->is_string() || d->get_ref<const std::string&>().empty()) return at + ": dir is not a path";
+    // An absolute path (/etc, \\server, C:) or a '..' segment could lead out of the fixture set.
+    const std::string& dir = d->get_ref<const std::string&>();
+    bool outside = dir[0] == '/' || dir[0] == '\\' ||
+                   (dir.size() >= 2 && dir[1] == ':' && std::isalpha(static_cast<unsigned char>(dir[0])));
+    for (size_t start = 0; !outside && start <= dir.size();) {
+        const size_t end = dir.find_first_of("/\\", start);
+        const size_t stop = end == std::string::npos ? dir.size() : end;
+        outside = dir.compare(start, stop - start, "..") == 0 && stop - start == 2;
+        start = stop + 1;
+    }
+    if (outside) return at + ": dir " + dir + " leads outside the fixtures directory";
+    return "";
+}
+
+/** The manifest's `blocks` array, checked as LoadFixtureFiles documents. */
+json ReadManifestBlocks(const std::string& path) {
+    json manifest;
+    try {
+        const std::vector<uint8_t> bytes = ReadFileBytes(path);
+        manifest = json::parse(bytes.begin(), bytes.end());
+    } catch (const std::exception& e) {
+        throw std::runtime_error("cannot read fixture manifest " + path + ": " + e.what());
+    }
+    const auto blocks = manifest.is_object() ? manifest.find("blocks") : manifest.end();
+    if (blocks == manifest.end() || !blocks->is_array()) {
+        throw std::runtime_error("fixture manifest " + path + " has no \"blocks\" array");
+    }
+    if (blocks->empty()) throw std::runtime_error("fixture manifest " + path + " lists no blocks");
+    return *blocks;
+}
+
+/** Reads `file` whole and checks its SHA-256 against `expected` (lowercase hex). Throws an
+ *  exception whose what() names the file. */
+std::vector<uint8_t> ReadChecked(const std::string& file, const std::string& expected) {
+    std::vector<uint8_t> bytes = ReadFileBytes(file);
+    const std::string actual = HexEncode(Sha256Hash(bytes.data(), bytes.size()));
+    if (actual != expected) {
+        throw std::runtime_error(file + ": sha256 " + actual + " does not match the manifest's " + expected + " (" +
+                                 std::to_string(bytes.size()) + " bytes; file changed or truncated)");
+    }
+    return bytes;
+}
+
+/** Loads one sound manifest entry's files; sets `b.error` instead of throwing. */
+void LoadOne(FixtureFiles& b, const json& entry) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(b.dir, ec)) {
+        b.error = "fixture folder " + b.dir + " is missing";
+        return;
+    }
+    try {
+        b.block_raw = ReadChecked(b.dir + "/block.raw", entry["block_raw_sha256"].get<std::string>());
+        const std::vector<uint8_t> json_bytes =
+            ReadChecked(b.dir + "/spent_outputs.json", entry["spent_outputs_sha256"].get<std::string>());
+        b.spent_outputs_json.assign(json_bytes.begin(), json_bytes.end());
+    } catch (const std::exception& e) {
+        b.block_raw.clear();
+        b.error = e.what();
+    }
+}
+
+}  // namespace
+
+std::string FixturesDir(const std::string& override_dir) {
+    if (!override_dir.empty()) return Resolve(override_dir);
+    const char* env = std::getenv("IBD_FIXTURES");
+    if (env != nullptr && env[0] != '\0') return Resolve(env);
+    return Resolve(IBD_DEFAULT_FIXTURES);
+}
+
+std::string ManifestPath(const std::string& dir) {
+    const std::string own = dir + "/manifest.json";
+    std::error_code ec;
+    return std::filesystem::exists(own, ec) ? own : IBD_REPO_MANIFEST;
+}
+
+std::vector<FixtureFiles> LoadFixtureFiles(const std::string& dir, const std::vector<int32_t>& heights) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) {
+        throw std::runtime_error("fixtures folder " + dir +
+                                 " not found: set IBD_FIXTURES=DIR or place the fixtures at "
+                                 "../shared/blocks-fixtures beside the repository");
+    }
+    const std::string manifest = ManifestPath(dir);
+    const json blocks = ReadManifestBlocks(manifest);
+
+    // Sound entries by height (in manifest order); a malformed or repeated entry becomes that
+    // entry's error only.
+    std::map<int32_t, size_t> by_height;
+    std::vector<int32_t> order;
+    std::vector<FixtureFiles> out;
+    for (size_t i = 0; i < blocks.size(); ++i) {
+        const json& e = blocks[i];
+        std::string problem = EntryProblem(e, i);
+        const int32_t height = problem.empty() ? e["height"].get<int32_t>() : -1;
+        if (problem.empty() && by_height.count(height) != 0) {
+            problem = "manifest entry " + std::to_string(i) + " repeats height " + std::to_string(height);
+        }
+        if (!problem.empty()) {
+            if (!heights.empty()) continue;
+            FixtureFiles bad;
+            int64_t h = -1;
+            const auto field = e.is_object() ? e.find("height") : e.end();
+            if (field != e.end() && NonNegativeInteger(*field, std::numeric_limits<int32_t>::max(), h)) {
+                bad.height = static_cast<int32_t>(h);
+            }
+            bad.error = manifest + ": " + problem;
+            out.push_back(std::move(bad));
+            continue;
+        }
+        by_height[height] = i;
+        order.push_back(height);
+    }
+    for (const int32_t height : heights.empty() ? order : heights) {
+        FixtureFiles b;
+        b.height = height;
+        const auto found = by_height.find(height);
+        if (found == by_height.end()) {
+            b.dir = dir + "/mainnet/" + std::to_string(height);
+            b.error = "height " + std::to_string(height) + " is not listed in the fixture manifest " + manifest;
+            out.push_back(std::move(b));
+            continue;
+        }
+        const json& e = blocks[found->second];
+        b.hash = e["hash"].get<std::string>();
+        b.dir = dir + "/" + e["dir"].get<std::string>();
+        b.inputs = e["inputs"].is_number_float() ? static_cast<int64_t>(e["inputs"].get<double>())
+                                                 : e["inputs"].get<int64_t>();
+        LoadOne(b, e);
+        out.push_back(std::move(b));
+    }
+    return out;
+}
+
+FixtureFiles LoadFixtureBlockFiles(const std::string& dir, int32_t height) {
+    std::vector<FixtureFiles> files = LoadFixtureFiles(dir, {height});
+    if (!files.at(0).error.empty()) throw std::runtime_error(files[0].error);
+    return std::move(files[0]);
+}
+
+}  // namespace ibd::fixtures

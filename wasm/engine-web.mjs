@@ -1,0 +1,59 @@
+// Loads one wasm variant of the engine in a browser (page or module Web Worker): the browser
+// counterpart of engine.mjs. The build emits, beside the CommonJS factory Node loads, an ES
+// module copy of it, ibd-<variant>.mjs (wasm/CMakeLists.txt), which is imported here; the wasm
+// bytes are fetched and passed as wasmBinary so that every failure can name its URL.
+import { checkVariant } from './variants.mjs';
+
+// The smallest module using a SIMD instruction: (func (result v128) i32.const 0 i8x16.splat
+// i8x16.popcnt). WebAssembly.validate accepts it only where wasm SIMD (simd128) is supported.
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+]);
+
+/**
+ * Whether this engine runs wasm SIMD, i.e. whether the 'simd' variant can load (otherwise use
+ * 'scalar': Safari < 16.4).
+ * @returns {boolean}
+ */
+export function simdSupported() {
+  return WebAssembly.validate(SIMD_PROBE);
+}
+
+/**
+ * Instantiates the engine's wasm module for `variant`.
+ * @param {'simd'|'scalar'} [variant='simd']
+ * @param {{baseUrl?: URL|string}} [options] folder URL holding ibd-<variant>.mjs and .wasm
+ *   (default: this file's folder: web/server.mjs serves the wasm build's modules under /wasm/
+ *   beside this loader); a relative
+ *   string is resolved against the document's (or worker's) location.
+ * @returns {Promise<object>} the Emscripten module, same surface as engine.mjs loadEngine:
+ *   BlockValidation, verifyBatch, engineInfo, _malloc, _free, HEAPU8 (wasm/API.md).
+ * @throws (rejects) Error naming the variant when it is unknown, or naming the URL with the
+ *   HTTP status, network error, import error or WebAssembly compile error.
+ */
+export async function loadWebEngine(variant = 'simd', { baseUrl = new URL('./', import.meta.url) } = {}) {
+  checkVariant(variant);
+  const base = new URL(baseUrl, globalThis.location?.href);
+  const wasmUrl = new URL(`ibd-${variant}.wasm`, base).href;
+  const glueUrl = new URL(`ibd-${variant}.mjs`, base).href;
+  let response;
+  try {
+    response = await fetch(wasmUrl);
+  } catch (err) {
+    throw new Error(`cannot fetch ${wasmUrl}: ${err.message}`, { cause: err });
+  }
+  if (!response.ok) throw new Error(`cannot fetch ${wasmUrl}: HTTP ${response.status} ${response.statusText}`.trimEnd());
+  const wasmBinary = new Uint8Array(await response.arrayBuffer());
+  let factory;
+  try {
+    factory = (await import(glueUrl)).default;
+  } catch (err) {
+    throw new Error(`cannot import ${glueUrl}: ${err.message}`, { cause: err });
+  }
+  if (typeof factory !== 'function') throw new Error(`${glueUrl} does not export an Emscripten factory`);
+  try {
+    return await factory({ wasmBinary });
+  } catch (err) {
+    throw new Error(`cannot instantiate ${wasmUrl}: ${err?.message ?? err}`, { cause: err });
+  }
+}

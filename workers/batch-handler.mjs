@@ -1,0 +1,101 @@
+// The host-independent half of a verify worker: the worker side of the pool's message protocol
+// over one batch verifier (wasm/batch-verifier.mjs: one check-buffer region in a wasm instance's memory,
+// one verifyBatch call per batch). The worker entries (verify-worker.mjs: worker_threads,
+// verify-web-worker.mjs: module Web Worker) only load their engine and call serveVerifyWorker.
+//
+// Protocol. Pool -> worker, one message per batch, in one of two forms (verify-pool.mjs picks
+// the transport):
+//   shared    {id, count, offset, length, ring?: SharedArrayBuffer}
+//             the records are ring[offset, offset + length), read in place; the `count`
+//             verdict bytes are written to ring[offset + length, offset + length + count).
+//             `ring` comes with the first batch of each buffer a worker sees (job-ring.mjs).
+//   transfer  {id, count, checks: ArrayBuffer}   the records, transferred
+// Worker -> pool:
+//   {type: 'ready', info, heapBytes}    engine loaded, check-buffer region reserved; info = engineInfo()
+//   {type: 'load-error', message}       the engine could not be loaded (nothing else follows)
+//   {id, status: {error, errorOffset, errorRecord}, heapBytes, verdicts?: ArrayBuffer}
+//                                       verifyBatch's status; verdicts on the transfer path only
+//                                       (transferred); heapBytes = wasm memory size after it
+//   {id, error: string}                 verifyBatch threw (a wasm trap): the pool retires the worker
+// Nothing per signature is structured-cloned on either path: a message holds a few numbers and
+// at most one buffer handle.
+//
+// Memory sized up front: a worker reserves its check-buffer region for the largest batch the pool sends
+// (MAX_BATCH_RECORDS records of MAX_RECORD_BYTES, plus their verdicts) when it starts, and the
+// module's INITIAL_MEMORY (wasm/CMakeLists.txt) holds it, so no batch grows wasm memory: the
+// heap views stay valid for the worker's life.
+import { createBatchVerifier } from '../wasm/batch-verifier.mjs';
+import { MAX_RECORD_BYTES } from '../wasm/check-buffer.mjs';
+
+/** Most records the pool puts in one batch (verify-pool.mjs MAX_BATCH_SIZE). */
+export const MAX_BATCH_RECORDS = 8192;
+/** Check-buffer region a worker reserves at start: the largest batch's records and verdicts
+ *  (6,651,904 bytes). */
+export const CHECK_BUFFER_RESERVE_BYTES = MAX_BATCH_RECORDS * (MAX_RECORD_BYTES + 1);
+
+/**
+ * The worker side of the protocol (file header) over one verifier.
+ * @param {{verify: Function, heapBytes: Function}} verifier from createBatchVerifier
+ *   (wasm/batch-verifier.mjs)
+ * @returns {{records: (msg: object) => Uint8Array, handle: (msg: object) => {reply: object,
+ *   transfer: ArrayBuffer[]}}} records: the batch's packed records (a view into the ring on the
+ *   shared path, no copy); handle: verifies one batch message and returns the reply to post and
+ *   the buffers to transfer with it; any exception (a wasm trap, a shared batch before any
+ *   ring) becomes the reply's `error`, after which the pool retires the worker.
+ */
+export function createBatchHandler(verifier) {
+  let ring = null; // the last SharedArrayBuffer the pool sent
+  const records = (msg) => {
+    if (msg.checks) return new Uint8Array(msg.checks);
+    if (msg.ring) ring = msg.ring;
+    if (!ring) throw new Error(`batch ${msg.id}: shared batch but no ring buffer received yet`);
+    return new Uint8Array(ring, msg.offset, msg.length);
+  };
+  return {
+    records,
+    handle(msg) {
+      try {
+        const checks = records(msg);
+        const shared = !msg.checks;
+        const out = shared ? new Uint8Array(ring, msg.offset + msg.length, msg.count) : undefined;
+        const { verdicts, ...status } = verifier.verify(checks, msg.count, out);
+        const reply = { id: msg.id, status, heapBytes: verifier.heapBytes() };
+        if (shared) return { reply, transfer: [] };
+        reply.verdicts = verdicts.buffer;
+        return { reply, transfer: [verdicts.buffer] };
+      } catch (err) {
+        return { reply: { id: msg.id, error: String(err?.stack ?? err) }, transfer: [] };
+      }
+    },
+  };
+}
+
+/**
+ * Runs a verify worker: loads the engine, reserves the check-buffer region (CHECK_BUFFER_RESERVE_BYTES), posts
+ * {type: 'ready'} and then answers every batch message (protocol in the file header). A load
+ * failure is posted as {type: 'load-error', message} (the pool names the worker, and the host
+ * names the script when the entry itself fails to load); no message is handled after it.
+ * @param {() => Promise<object>} loadEngine resolves to the wasm module (wasm/engine.mjs loadEngine,
+ *   wasm/engine-web.mjs loadWebEngine)
+ * @param {{post: (msg: object, transfer: ArrayBuffer[]) => void, listen: (onMessage: (msg:
+ *   object) => void) => void}} port the host's side of the worker's message channel
+ * @returns {Promise<void>} resolves once ready or load-error is posted.
+ */
+export async function serveVerifyWorker(loadEngine, { post, listen }) {
+  let handler;
+  let ready;
+  try {
+    const engine = await loadEngine();
+    const verifier = createBatchVerifier(engine, { reserveBytes: CHECK_BUFFER_RESERVE_BYTES });
+    handler = createBatchHandler(verifier);
+    ready = { type: 'ready', info: { ...engine.engineInfo() }, heapBytes: verifier.heapBytes() };
+  } catch (err) {
+    post({ type: 'load-error', message: String(err?.message ?? err) }, []);
+    return;
+  }
+  listen((msg) => {
+    const { reply, transfer } = handler.handle(msg);
+    post(reply, transfer);
+  });
+  post(ready, []);
+}
