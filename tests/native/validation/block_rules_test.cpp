@@ -174,12 +174,12 @@ At SigOpCrossing(const Fixture& f) {
 // --- the counters and the schedule ----------------------------------------------------------
 
 TEST(SigOpCount, LegacyAccurateP2shAndWitnessCountsAsCore) {
-    const std::vector<uint8_t> multisig = test::ParseScriptAsm("2 0x21 0x" + std::string(66, '2') + " 0x21 0x" +
+    const std::vector<uint8_t> multisig = ParseScriptAsm("2 0x21 0x" + std::string(66, '2') + " 0x21 0x" +
                                                                std::string(66, '3') + " 2 CHECKMULTISIG");
     EXPECT_EQ(GetSigOpCount(multisig, false), 20u);  // inaccurate: MAX_PUBKEYS_PER_MULTISIG
     EXPECT_EQ(GetSigOpCount(multisig, true), 2u);
-    EXPECT_EQ(GetSigOpCount(test::ParseScriptAsm("CHECKSIG CHECKSIGVERIFY CHECKMULTISIGVERIFY"), true), 22u);
-    EXPECT_EQ(GetSigOpCount(test::ParseScriptAsm("16 CHECKMULTISIG"), true), 16u);
+    EXPECT_EQ(GetSigOpCount(ParseScriptAsm("CHECKSIG CHECKSIGVERIFY CHECKMULTISIGVERIFY"), true), 22u);
+    EXPECT_EQ(GetSigOpCount(ParseScriptAsm("16 CHECKMULTISIG"), true), 16u);
     EXPECT_EQ(GetSigOpCount({OP_CHECKSIG, 0x4c}, false), 1u);  // a truncated push ends the count
     // P2SH: the redeem script is the scriptSig's last push; a non-push scriptSig counts 0.
     std::vector<uint8_t> p2sh = {OP_HASH160, 20};
