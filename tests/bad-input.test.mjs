@@ -461,3 +461,44 @@ test('the main job reports the oversized scriptSig as an invalid block naming SC
   assert.equal(text.code, 3);
   assert.ok(text.stdout.includes(`block 24835 ${hash}: ${message}`), text.stdout);
 });
+
+const MAKE_MANIFEST = path.join(REPO_ROOT, 'blocks-fixtures', 'make-manifest.mjs');
+const makeManifest = (args) => promisify(execFile)(process.execPath, [MAKE_MANIFEST, ...args], { timeout: 60_000 })
+  .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (err) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }));
+
+test('a --fixtures folder without manifest.json is one error naming it and how to make one, exit 1', async () => {
+  const dir = path.join(tmpRoot, 'no-manifest');
+  mkdirSync(path.join(dir, 'mainnet', '170'), { recursive: true });
+  for (const f of ['block.raw', 'spent_outputs.json']) cpSync(fileOf(170, f), path.join(dir, 'mainnet', '170', f));
+  const expected = `fixtures folder ${dir} has no manifest.json (the repo's blocks-fixtures/manifest.json describes only ` +
+    `the default folder ${FIXTURES}); make one with: node blocks-fixtures/make-manifest.mjs --fixtures ${dir} ` +
+    `--out ${path.join(dir, 'manifest.json')}`;
+  assert.throws(() => readManifest(dir), { message: expected });
+  await assert.rejects(loadBlocks(dir), { message: expected });
+  const r = await run(['--fixtures', dir, '--workers', '1']);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, new RegExp(`error: ${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  assert.doesNotMatch(r.stderr, /no fixture blocks found|missing/);
+  // The default folder needs none of its own: the repo's manifest describes it.
+  assert.equal(readManifest(FIXTURES).path, path.join(REPO_ROOT, 'blocks-fixtures', 'manifest.json'));
+});
+
+test('make-manifest.mjs needs --out, writes only there (never the tracked manifest unless named), usage errors exit 2', async () => {
+  const tracked = path.join(REPO_ROOT, 'blocks-fixtures', 'manifest.json');
+  const before = readFileSync(tracked, 'utf8');
+  const none = await makeManifest(['--fixtures', FIXTURES]);
+  assert.equal(none.code, 2);
+  assert.equal(none.stderr, 'make-manifest: --out FILE is required (e.g. --fixtures DIR --out DIR/manifest.json; ' +
+    '--out blocks-fixtures/manifest.json rewrites the tracked manifest)\n');
+  const unknown = await makeManifest(['--fixtures', FIXTURES, '--out', 'x', '--bogus']);
+  assert.equal(unknown.code, 2);
+  assert.equal(unknown.stderr.trimEnd().split('\n').length, 1, unknown.stderr);
+  const out = path.join(tmpRoot, 'made-manifest.json');
+  const made = await makeManifest(['--fixtures', FIXTURES, '--out', out]);
+  assert.equal(made.code, 0, made.stderr);
+  assert.equal(made.stderr, `wrote ${out}: 24 blocks\n`);
+  // The shared set's manifest made afresh is the tracked one, which stays untouched.
+  assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), JSON.parse(before));
+  assert.equal(readFileSync(tracked, 'utf8'), before);
+});
