@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -163,8 +164,14 @@ std::vector<uint8_t> Verdicts(const ibd::BlockValidation& v, unsigned source) {
 
 void RunValidation(const std::vector<uint8_t>& block, const std::vector<ibd::SpentOutputEntry>& spent,
                    const std::string& expected, int32_t height, unsigned source) {
-    ibd::BlockValidation v(block.data(), block.size(), spent, expected, height);
+    // The input is a mutated block: its proof of work is skipped here (ChainContext), and
+    // CheckProofOfWork is run on its own below (it must decide any nBits without crashing).
+    ibd::ChainContext context;
+    context.skip_proof_of_work = true;
+    ibd::BlockValidation v(block.data(), block.size(), spent, expected, height, context);
     const ibd::Block parsed = ibd::ParseBlock(block.data(), block.size());  // it loaded, so it parses
+    const std::optional<ibd::RuleFailure> pow = ibd::CheckProofOfWork(parsed);
+    if (pow && (pow->reject_reason != "high-hash" || pow->stage != "CheckBlockHeader")) Fail("CheckProofOfWork: not high-hash");
     const uint32_t tx_count = static_cast<uint32_t>(parsed.txs.size());
     uint32_t rounds = 0;
     while (!v.Done()) {

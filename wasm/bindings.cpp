@@ -130,13 +130,22 @@ val Describe(const val& v) {
 std::string DescribeString(const val& v) { return Describe(v).as<std::string>(); }
 
 /** `options` (the constructor's 5th argument): undefined / null, or an object whose
- *  `medianTimePast` is undefined or an integer number of seconds in [0, 2^53). Sets `context`,
- *  or sets `failure` and returns false. */
+ *  `medianTimePast` is undefined or an integer number of seconds in [0, 2^53) and whose
+ *  `skipProofOfWork` is undefined or a boolean (true only for blocks mutated from real ones:
+ *  ChainContext::skip_proof_of_work). Sets `context`, or sets `failure` and returns false. */
 bool ParseOptions(const val& options, ibd::ChainContext& context, val& failure) {
     if (options.isUndefined() || options.isNull()) return true;
     if (!options.typeOf().strictlyEquals(val("object"))) {
         failure = ArgumentFailure("options must be an object such as { medianTimePast }, got " + DescribeString(options));
         return false;
+    }
+    const val skip = options["skipProofOfWork"];
+    if (!skip.isUndefined()) {
+        if (!skip.typeOf().strictlyEquals(val("boolean"))) {
+            failure = ArgumentFailure("options.skipProofOfWork must be a boolean, got " + DescribeString(skip));
+            return false;
+        }
+        context.skip_proof_of_work = skip.as<bool>();
     }
     const val mtp = options["medianTimePast"];
     if (mtp.isUndefined()) return true;

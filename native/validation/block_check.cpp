@@ -64,6 +64,8 @@ Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::
 
     const Block block = ParseBlock(block_raw, block_len);
     at_block.block_hash = block.hash_hex;
+    // CheckBlock starts with CheckBlockHeader: the proof of work.
+    if (!context.skip_proof_of_work) ThrowIf(CheckProofOfWork(block), at_block);
     try {
         CheckBlock(block);
     } catch (const Error& e) {

@@ -20,6 +20,8 @@ namespace ibd {
  *
  *  The rules, in this order, each thrown as an Error with Core's reject reason and stage
  *  (Error::reject_reason(), Error::stage()):
+ *    CheckBlockHeader's proof of work (CheckProofOfWork, "high-hash"; skipped when
+ *      context.skip_proof_of_work);
  *    CheckBlock (primitives/block.h: sizes, merkle root and mutation, coinbase shape,
  *      CheckTransaction, with the weight and witness commitment rules under stage
  *      ContextualCheckBlock as in Core), then its legacy sigop limit (CheckLegacySigOps);

@@ -1,6 +1,8 @@
 // Implementation of block_rules.h.
 #include "validation/block_rules.h"
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 
 #include "script/consensus_flags.h"
@@ -77,6 +79,60 @@ int64_t GetBlockSubsidy(int32_t height) {
     const int halvings = height / kSubsidyHalvingInterval;
     if (halvings >= 64) return 0;
     return (50 * kCoin) >> halvings;
+}
+
+namespace {
+
+/** arith_uint256::SetCompact into a big-endian 32-byte `target`; sets `negative` and `overflow`
+ *  as Core does. */
+void SetCompact(uint32_t compact, std::array<uint8_t, 32>& target, bool& negative, bool& overflow) {
+    const uint32_t size = compact >> 24;
+    uint32_t word = compact & 0x007fffff;
+    target.fill(0);
+    negative = word != 0 && (compact & 0x00800000) != 0;
+    overflow = word != 0 && (size > 34 || (word > 0xff && size > 33) || (word > 0xffff && size > 32));
+    if (overflow) return;
+    if (size <= 3) {
+        word >>= 8 * (3 - size);
+        for (int i = 0; i < 3; ++i) target[31 - i] = static_cast<uint8_t>(word >> (8 * i));
+        return;
+    }
+    // word << 8 * (size - 3): its three bytes end at big-endian index 31 - (size - 3); bytes
+    // shifted past the top are dropped (only zero bytes, since not overflowing).
+    for (int i = 0; i < 3; ++i) {
+        const int at = 31 - static_cast<int>(size - 3) - i;
+        if (at >= 0) target[at] = static_cast<uint8_t>(word >> (8 * i));
+    }
+}
+
+}  // namespace
+
+std::optional<RuleFailure> CheckProofOfWork(const Block& block) {
+    std::array<uint8_t, 32> target{};
+    std::array<uint8_t, 32> limit{};
+    bool negative = false;
+    bool overflow = false;
+    bool unused = false;
+    SetCompact(kPowLimitCompact, limit, unused, unused);
+    SetCompact(block.header.bits, target, negative, overflow);
+    char bits[11];
+    std::snprintf(bits, sizeof bits, "0x%08x", block.header.bits);
+    const auto fail = [&](const std::string& why) {
+        return RuleFailure{"high-hash", "CheckBlockHeader", "proof of work failed: " + why, Location{}};
+    };
+    const bool zero = std::all_of(target.begin(), target.end(), [](uint8_t b) { return b == 0; });
+    if (negative) return fail("nBits " + std::string(bits) + " is negative");
+    if (overflow) return fail("nBits " + std::string(bits) + " overflows 256 bits");
+    if (zero) return fail("nBits " + std::string(bits) + " is a zero target");
+    if (std::lexicographical_compare(limit.begin(), limit.end(), target.begin(), target.end())) {
+        return fail("nBits " + std::string(bits) + " is above mainnet's powLimit (0x1d00ffff)");
+    }
+    std::array<uint8_t, 32> hash{};  // big-endian: the internal byte order reversed
+    std::reverse_copy(block.hash.begin(), block.hash.end(), hash.begin());
+    if (std::lexicographical_compare(target.begin(), target.end(), hash.begin(), hash.end())) {
+        return fail("block hash " + block.hash_hex + " is above the target of nBits " + bits);
+    }
+    return std::nullopt;
 }
 
 std::optional<RuleFailure> CheckContextualHeader(const Block& block, int32_t height, const ChainContext& context) {
@@ -247,10 +303,13 @@ std::vector<NotChecked> RulesNotChecked(const Block& block, int32_t height, cons
     }
     out.push_back({"time-too-new", "the header's time is at most 2 hours ahead of the node's clock: needs a clock, "
                                    "and is not a rule of the block alone"});
-    out.push_back({"proof-of-work",
-                   "nBits is the difficulty the header chain expects (bad-diffbits), which needs the header chain; "
-                   "the header hash against its own nBits target (high-hash) is not checked either, so that blocks "
-                   "mutated from real ones can be validated"});
+    out.push_back({"expected-difficulty",
+                   "nBits is the difficulty the header chain expects at this height (bad-diffbits): needs the header "
+                   "chain (the header hash against its own nBits target, high-hash, is checked)"});
+    if (context.skip_proof_of_work) {
+        out.push_back({"proof-of-work", "the header hash against its own nBits target (high-hash) was skipped at the "
+                                        "caller's request (skipProofOfWork), as for a block mutated from a real one"});
+    }
     out.push_back({"previous-block", "the previous block is known and valid (prev-blk-not-found, bad-prevblk) and no "
                                      "checkpoint is forked from: needs the header chain"});
     return out;

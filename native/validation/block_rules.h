@@ -3,6 +3,10 @@
 // reason, the stage (the Core function the check sits in) and the place at fault:
 //
 //   rule                                  Core function                   reject reason
+//   header hash at most its nBits target  CheckBlockHeader                high-hash
+//     (CheckProofOfWork; nBits neither
+//     negative, zero, overflowing nor
+//     above mainnet's powLimit)
 //   block version by height               ContextualCheckBlockHeader      bad-version(0x%08x)
 //   header time above the median time     ContextualCheckBlockHeader      time-too-old
 //     past (only when it is supplied)
@@ -39,7 +43,24 @@ struct ChainContext {
      *  pindexPrev->GetMedianTimePast()), seconds since the epoch. From kCsvHeight (BIP113) it is
      *  the cutoff of IsFinalTx; when given, the header's time must also be above it. */
     std::optional<int64_t> median_time_past;
+    /** Skips CheckProofOfWork (high-hash), which the block's bytes decide. Only for callers
+     *  that validate blocks mutated from real ones (tests, fuzzers): any changed header byte, or
+     *  a changed transaction through the merkle root, breaks the proof of work. RulesNotChecked
+     *  then lists "proof-of-work". */
+    bool skip_proof_of_work = false;
 };
+
+/** Mainnet's consensus.powLimit (chainparams.cpp): 2^224 - 1, the highest target. */
+inline constexpr uint32_t kPowLimitCompact = 0x1d00ffff;
+
+/** CheckBlockHeader's proof of work (Core pow.cpp CheckProofOfWork): nBits decoded as
+ *  arith_uint256::SetCompact (size byte, 23-bit mantissa, sign bit 0x00800000) must be neither
+ *  negative, zero nor overflowing 256 bits and at most mainnet's powLimit (2^224 - 1), and the
+ *  block hash, read as a little-endian 256-bit number (UintToArith256), at most that target;
+ *  else "high-hash" (stage CheckBlockHeader, the block hash as location), the detail saying
+ *  which. Whether nBits is the difficulty the chain expects (bad-diffbits) needs the header
+ *  chain: RulesNotChecked lists it. */
+std::optional<RuleFailure> CheckProofOfWork(const Block& block);
 
 /** Core's GetBlockSubsidy (validation.cpp): 50 BTC halved every 210,000 blocks (integer
  *  shift), 0 from the 64th halving on. Satoshis. */
@@ -101,7 +122,8 @@ struct NotChecked {
  *  input with sequence locks enabled (the spent coins' heights and times); "bip113-finality"
  *  from kCsvHeight when the median time past is missing and some tx's finality depends on it;
  *  "time-too-old" without the median time past; "time-too-new" (the node's clock);
- *  "proof-of-work" and "previous-block" (the header chain). */
+ *  "expected-difficulty" (bad-diffbits) and "previous-block" (the header chain); "proof-of-work"
+ *  when `context.skip_proof_of_work`. */
 std::vector<NotChecked> RulesNotChecked(const Block& block, int32_t height, const ChainContext& context);
 
 }  // namespace ibd

@@ -204,7 +204,7 @@ std::vector<uint8_t> PadR(const std::vector<uint8_t>& raw, const Target& target)
 
 Error ErrorOf(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent, int32_t height) {
     try {
-        ValidateBlock(raw.data(), raw.size(), spent, "", height);
+        ValidateBlock(raw.data(), raw.size(), spent, "", height, MutatedBlockContext());
     } catch (const Error& e) {
         return e;
     }
@@ -216,7 +216,7 @@ Error ErrorOf(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntr
 BlockValidationResult Validate(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent,
                                int32_t height) {
     try {
-        return ValidateBlock(raw.data(), raw.size(), spent, "", height);
+        return ValidateBlock(raw.data(), raw.size(), spent, "", height, MutatedBlockContext());
     } catch (const Error& e) {
         ADD_FAILURE() << "height " << height << ": " << e.what();
         return {};

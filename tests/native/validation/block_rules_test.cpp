@@ -44,13 +44,14 @@ Fixture Load(int32_t height) {
     return f;
 }
 
-/** The outcome of validating a (mutated) block: the Error of a rule before ConnectBlock, or the result. */
+/** The outcome of validating a (mutated) block: the Error of a rule before ConnectBlock, or the
+ *  result. Proof of work skipped (MutatedBlockContext): the mutations break it. */
 struct Outcome {
     std::optional<Error> error;
     BlockValidationResult result;
 };
 
-Outcome Validate(const Fixture& f, const ChainContext& context = {}) {
+Outcome ValidateIn(const Fixture& f, const ChainContext& context) {
     const std::vector<uint8_t> raw = test::SerializeBlock(f.block);
     Outcome o;
     try {
@@ -60,6 +61,11 @@ Outcome Validate(const Fixture& f, const ChainContext& context = {}) {
     }
     return o;
 }
+
+Outcome Validate(const Fixture& f, const ChainContext& context = {}) { return ValidateIn(f, MutatedBlockContext(context)); }
+
+/** The same with the proof of work checked: for unmutated blocks and the proof-of-work rule. */
+Outcome ValidateWithProofOfWork(const Fixture& f, const ChainContext& context = {}) { return ValidateIn(f, context); }
 
 /** Where a rejection must point: tx, and input or output (-1 when none). */
 struct At {
@@ -231,7 +237,7 @@ TEST(BlockRules, EveryFixtureBlockIsValidWithItsFee) {
         const Fixture f = Load(height);
         // The mutation helper writes the block back byte for byte.
         EXPECT_EQ(test::SerializeBlock(f.block), ReadFileBytes(FixturePath("mainnet/" + std::to_string(height) + "/block.raw")));
-        const Outcome o = Validate(f);
+        const Outcome o = ValidateWithProofOfWork(f);  // unmutated: its proof of work holds (high-hash)
         ExpectAccepted(o);
         const BlockValidationResult& r = o.result;
         const int64_t fee = Sum(FeesOf(f));
@@ -258,11 +264,14 @@ TEST(BlockRules, NotCheckedListsWhatNeedsTheChain) {
         }
         return names;
     };
-    const Outcome early = Validate(Load(170));
+    const Outcome early = ValidateWithProofOfWork(Load(170));
     ExpectAccepted(early);
     EXPECT_EQ(rules(early.result),
               (std::vector<std::string>{"spent-outputs-unspent", "coinbase-maturity", "bip30", "time-too-old",
-                                        "time-too-new", "proof-of-work", "previous-block"}));
+                                        "time-too-new", "expected-difficulty", "previous-block"}));
+    // Proof of work skipped (a mutated block): the verdict says so.
+    const std::vector<std::string> skipped = rules(Validate(Load(170)).result);
+    EXPECT_NE(std::find(skipped.begin(), skipped.end(), "proof-of-work"), skipped.end());
     // After CSV: version-2 transactions with relative locks (866342 has them).
     Fixture late = Load(866342);
     const Outcome without = Validate(late);
@@ -277,6 +286,59 @@ TEST(BlockRules, NotCheckedListsWhatNeedsTheChain) {
     const std::vector<std::string> names_with = rules(with.result);
     EXPECT_EQ(std::find(names_with.begin(), names_with.end(), "time-too-old"), names_with.end());
     EXPECT_EQ(std::find(names_with.begin(), names_with.end(), "bip113-finality"), names_with.end());
+}
+
+// --- proof of work (CheckBlockHeader) --------------------------------------------------------
+
+TEST(BlockRules, NonceChangedIsHighHashInCheckBlockHeader) {
+    Fixture f = Load(181);
+    ExpectAccepted(ValidateWithProofOfWork(f));
+    f.block.header.nonce += 1;
+    ExpectRejected(ValidateWithProofOfWork(f), "high-hash", "CheckBlockHeader", {-1, -1, -1});
+    ExpectAccepted(Validate(f));  // skipped at the caller's request: every other rule holds
+}
+
+TEST(BlockRules, NBitsOutOfRangeIsHighHash) {
+    // Block 170's nBits is mainnet's powLimit, 0x1d00ffff: at the limit, accepted.
+    Fixture f = Load(170);
+    ASSERT_EQ(f.block.header.bits, kPowLimitCompact);
+    ExpectAccepted(ValidateWithProofOfWork(f));
+    for (const uint32_t bits : {0x1d01ffffU /* above powLimit */, 0x1e00ffffU /* above powLimit */,
+                                0x1d80ffffU /* negative */, 0xff00ffffU /* overflow */, 0x1d000000U /* zero */,
+                                0x01003456U /* zero after the shift */}) {
+        SCOPED_TRACE(bits);
+        Fixture g = f;
+        g.block.header.bits = bits;
+        const Outcome o = ValidateWithProofOfWork(g);
+        ExpectRejected(o, "high-hash", "CheckBlockHeader", {-1, -1, -1});
+        ASSERT_TRUE(o.error);
+        EXPECT_NE(std::string(o.error->what()).find("nBits"), std::string::npos) << o.error->what();
+    }
+}
+
+TEST(BlockRules, ProofOfWorkComparesTheHashWithTheTarget) {
+    // The hash of block 181 against targets just above and just below it.
+    Fixture f = Load(181);
+    const Block& b = f.block;
+    // Target = the hash's top 3 significant bytes, so the hash is at most the target plus the
+    // lower bytes: set the mantissa to those 3 bytes + 1 (above the hash) and to them - 1 (below).
+    int top = 31;
+    while (b.hash[top] == 0) --top;  // internal order: byte 31 is the most significant
+    // A top byte of 0x80 or more would set the sign bit: then the mantissa is its top 2 bytes.
+    const bool two = b.hash[top] >= 0x80;
+    const uint32_t size = static_cast<uint32_t>(top + (two ? 2 : 1));
+    const uint32_t mantissa = two ? (uint32_t(b.hash[top]) << 8) | b.hash[top - 1]
+                                  : (uint32_t(b.hash[top]) << 16) | (uint32_t(b.hash[top - 1]) << 8) | b.hash[top - 2];
+    ASSERT_LT(mantissa + 1, 0x800000u);
+    Block above = b;
+    above.header.bits = (size << 24) | (mantissa + 1);
+    EXPECT_FALSE(CheckProofOfWork(above).has_value());
+    Block below = b;
+    below.header.bits = (size << 24) | (mantissa - 1);
+    const std::optional<RuleFailure> fail = CheckProofOfWork(below);
+    ASSERT_TRUE(fail.has_value());
+    EXPECT_EQ(fail->reject_reason, "high-hash");
+    EXPECT_NE(fail->detail.find("above the target"), std::string::npos) << fail->detail;
 }
 
 // --- sigops ----------------------------------------------------------------------------------
