@@ -159,7 +159,17 @@ std::string FixturesDir(const std::string& override_dir) {
 std::string ManifestPath(const std::string& dir) {
     const std::string own = dir + "/manifest.json";
     std::error_code ec;
-    return std::filesystem::exists(own, ec) ? own : IBD_REPO_MANIFEST;
+    if (std::filesystem::exists(own, ec)) return own;
+    const auto real = [](const std::string& p) {
+        std::error_code e;
+        const std::filesystem::path r = std::filesystem::canonical(p, e);
+        return e ? std::filesystem::absolute(p, e).lexically_normal().string() : r.string();
+    };
+    const std::string default_dir = FixturesDir();
+    if (real(dir) == real(default_dir)) return IBD_REPO_MANIFEST;
+    throw std::runtime_error("fixtures folder " + dir + " has no manifest.json (the repo's blocks-fixtures/manifest.json "
+                             "describes only the default folder " + default_dir + "); make one with: node "
+                             "blocks-fixtures/make-manifest.mjs --fixtures " + dir + " --out " + own);
 }
 
 std::vector<FixtureFiles> LoadFixtureFiles(const std::string& dir, const std::vector<int32_t>& heights) {
@@ -169,7 +179,11 @@ std::vector<FixtureFiles> LoadFixtureFiles(const std::string& dir, const std::ve
                                  " not found: set IBD_FIXTURES=DIR or place the fixtures at "
                                  "../shared/blocks-fixtures beside the repository");
     }
-    const std::string manifest = ManifestPath(dir);
+    if (!std::filesystem::exists(dir + "/manifest.json", ec) && !std::filesystem::exists(dir + "/mainnet", ec)) {
+        throw std::runtime_error("no fixture blocks found in " + dir + ": expected " + dir +
+                                 "/mainnet/<height>/block.raw and spent_outputs.json");
+    }
+    const std::string manifest = ManifestPath(dir);  // throws for a folder without one (not the default)
     const json blocks = ReadManifestBlocks(manifest);
 
     // Sound entries by height (in manifest order); a malformed or repeated entry becomes that

@@ -25,8 +25,10 @@ namespace ibd::fixtures {
  *  Does not check that the folder exists (LoadFixtureFiles does). */
 std::string FixturesDir(const std::string& override_dir = "");
 
-/** The manifest that describes `dir`: `<dir>/manifest.json` when present, else the repo's
- *  blocks-fixtures/manifest.json (its absolute path is fixed at build time). */
+/** The manifest that describes `dir`: `<dir>/manifest.json` when present, else, for the default
+ *  folder only (FixturesDir("")), the repo's blocks-fixtures/manifest.json (its absolute path is
+ *  fixed at build time). The same rule as loader.mjs manifestPathOf. Throws std::runtime_error
+ *  naming `dir`, what is missing and the make-manifest.mjs command that makes it. */
 std::string ManifestPath(const std::string& dir);
 
 /** One manifest entry and, once loaded, its two files. */
@@ -57,7 +59,9 @@ struct FixtureFiles {
  *  entries left out), a height the manifest does not list becoming an error entry.
  *  Never throws for one block's problem. Throws std::runtime_error naming the folder when `dir`
  *  is not a directory ("fixtures folder <dir> not found: set IBD_FIXTURES=DIR or place the
- *  fixtures at ../shared/blocks-fixtures beside the repository"), or naming the manifest when it
+ *  fixtures at ../shared/blocks-fixtures beside the repository"), holds neither manifest.json
+ *  nor mainnet/ ("no fixture blocks found in <dir>: expected ..."), or has no manifest of its own
+ *  and is not the default folder (ManifestPath), or naming the manifest when it
  *  is unreadable or not JSON ("cannot read fixture manifest <path>: ..."), has no "blocks" array
  *  or lists no blocks. Unlike loader.mjs it does not throw when no block loads: the callers
  *  report each block's error. */

@@ -2,7 +2,7 @@
 // them, checking each file against manifest.json. One bad block is reported as that block's
 // error; the others still load.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,16 +27,34 @@ export function fixturesDir(cliOverride) {
 }
 
 /**
- * Reads the manifest that describes `dir`: `<dir>/manifest.json` when the fixture set carries
- * its own (a test's temporary set does), else the repo's blocks-fixtures/manifest.json.
+ * The manifest file that describes `dir`: `<dir>/manifest.json` when the folder has one, else,
+ * for the default fixture folder only (fixturesDir() without --fixtures: $IBD_FIXTURES, else
+ * ../shared/blocks-fixtures), the repo's blocks-fixtures/manifest.json. The same rule as
+ * ManifestPath in fixture_set.cpp.
+ * @param {string} dir fixtures directory
+ * @returns {string}
+ * @throws Error naming `dir`, saying that its manifest.json is missing and how to make one.
+ */
+export function manifestPathOf(dir) {
+  const own = path.join(dir, 'manifest.json');
+  if (existsSync(own)) return own;
+  const real = (p) => { try { return realpathSync(p); } catch { return path.resolve(p); } };
+  if (real(dir) === real(fixturesDir())) return MANIFEST_PATH;
+  throw new Error(`fixtures folder ${dir} has no manifest.json (the repo's blocks-fixtures/manifest.json describes ` +
+    `only the default folder ${fixturesDir()}); make one with: node blocks-fixtures/make-manifest.mjs --fixtures ${dir} ` +
+    `--out ${own}`);
+}
+
+/**
+ * Reads the manifest that describes `dir` (manifestPathOf).
  * @param {string} dir fixtures directory
  * @returns {{path: string, blocks: Array<{height: number, hash: string, dir: string,
  *   block_raw_sha256: string, spent_outputs_sha256: string, inputs: number}>}}
- * @throws Error naming the manifest file when it is unreadable or has no `blocks` array.
+ * @throws Error naming the manifest file when it is unreadable or has no `blocks` array, or
+ *   naming `dir` when it has no manifest (manifestPathOf).
  */
 export function readManifest(dir) {
-  const own = path.join(dir, 'manifest.json');
-  const file = existsSync(own) ? own : MANIFEST_PATH;
+  const file = manifestPathOf(dir);
   let parsed;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
@@ -84,8 +102,10 @@ async function readChecked(file, expectedSha256) {
  *   `error`, a message naming the folder or file (missing folder, unreadable file, checksum
  *   mismatch, a malformed or repeated manifest entry, whose `dir` is null). Never rejects for
  *   one block's problem while another block loads.
- * @throws Error when `dir` does not exist, the manifest is unreadable, or no block loads
- *   (nothing can run): one line naming `dir` and the layout it should have.
+ * @throws Error when `dir` does not exist, holds neither manifest.json nor mainnet/ (the layout
+ *   it should have), has no manifest of its own and is not the default folder (manifestPathOf),
+ *   the manifest is unreadable, or no block loads (nothing can run): one line naming `dir`.
+ *   The native twin, fixture_set.cpp LoadFixtureFiles, follows the same rules.
  */
 export async function loadBlocks(dir, { heights } = {}) {
   if (!existsSync(dir)) {
@@ -93,6 +113,9 @@ export async function loadBlocks(dir, { heights } = {}) {
   }
   if (!statSync(dir).isDirectory()) {
     throw new Error(`fixtures path ${dir} is not a directory (use --fixtures DIR or set IBD_FIXTURES)`);
+  }
+  if (!existsSync(path.join(dir, 'manifest.json')) && !existsSync(path.join(dir, 'mainnet'))) {
+    throw new Error(nothingLoaded(dir, [])); // nothing of a fixture set here: say what the layout is
   }
   const manifest = readManifest(dir);
   // Sound entries by height; a malformed or repeated entry becomes that entry's error only.

@@ -1,10 +1,17 @@
-// Writes blocks-fixtures/manifest.json: for every block under <fixtures>/mainnet/, its height,
+// Writes a fixture manifest to FILE: for every block under <fixtures>/mainnet/, its height,
 // block hash, the SHA-256 of block.raw and of spent_outputs.json, and the number of
-// non-coinbase inputs. Every value is computed here from the files themselves and
-// cross-checked against the fixture set's own index.json; a disagreement stops the run.
+// non-coinbase inputs. Every value is computed here from the files themselves and, when the
+// folder has an index.json (the shared fixture set does), cross-checked against it; a
+// disagreement stops the run.
 //
-//   node blocks-fixtures/make-manifest.mjs [--fixtures DIR]
+//   node blocks-fixtures/make-manifest.mjs [--fixtures DIR] --out FILE
+//
+// --out is required: the tracked blocks-fixtures/manifest.json (the shared set's) is rewritten
+// only when it is named, `--out blocks-fixtures/manifest.json`; a folder of your own gets its
+// own, `--fixtures DIR --out DIR/manifest.json` (the loaders read DIR/manifest.json first).
+// A usage error is one line on stderr, exit 2; any other failure exit 1.
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,15 +33,22 @@ function blockHashHex(blockRaw) {
 async function main() {
   let values;
   try {
-    ({ values } = parseArgs({ options: { fixtures: { type: 'string' } }, strict: true }));
+    ({ values } = parseArgs({ options: { fixtures: { type: 'string' }, out: { type: 'string' } }, strict: true }));
+    if (!values.out) {
+      throw new Error('--out FILE is required (e.g. --fixtures DIR --out DIR/manifest.json; ' +
+        '--out blocks-fixtures/manifest.json rewrites the tracked manifest)');
+    }
   } catch (err) {
     // A usage error, as every command line gives it: one line naming the flag, exit code 2.
     process.stderr.write(`make-manifest: ${err.message}\n`);
     process.exit(2);
   }
   const dir = fixturesDir(values.fixtures);
-  const index = JSON.parse(await readFile(path.join(dir, 'index.json'), 'utf8'));
-  const indexByHeight = new Map(index.mainnet_with_prevouts.map((b) => [b.height, b]));
+  const out = path.resolve(values.out);
+  const indexFile = path.join(dir, 'index.json');
+  const indexByHeight = existsSync(indexFile)
+    ? new Map(JSON.parse(await readFile(indexFile, 'utf8')).mainnet_with_prevouts.map((b) => [b.height, b]))
+    : null;
   const heights = (await readdir(path.join(dir, 'mainnet'))).map(Number).sort((a, b) => a - b);
   const blocks = [];
   for (const height of heights) {
@@ -50,13 +64,15 @@ async function main() {
       spent_outputs_sha256: sha256Hex(spentText),
       inputs: spent.spent_outputs.length,
     };
-    const known = indexByHeight.get(height);
-    if (!known) throw new Error(`${rel}: not in index.json`);
+    const known = indexByHeight?.get(height);
+    if (indexByHeight && !known) throw new Error(`${rel}: not in index.json`);
     const mismatches = [
-      ['block hash', entry.hash, known.block_hash],
-      ['block.raw sha256', entry.block_raw_sha256, known.block_raw_sha256],
-      ['non-coinbase inputs', entry.inputs, known.non_coinbase_inputs],
-      ['spent_outputs.json block_hash', entry.hash, spent.block_hash],
+      ...(known ? [
+        ['block hash', entry.hash, known.block_hash],
+        ['block.raw sha256', entry.block_raw_sha256, known.block_raw_sha256],
+        ['non-coinbase inputs', entry.inputs, known.non_coinbase_inputs],
+      ] : []),
+      ...(indexByHeight ? [['spent_outputs.json block_hash', entry.hash, spent.block_hash]] : []),
     ].filter(([, mine, theirs]) => mine !== theirs);
     for (const [what, mine, theirs] of mismatches) {
       throw new Error(`${rel}: ${what} computed ${mine}, index says ${theirs}`);
@@ -68,8 +84,8 @@ async function main() {
       'hash: block hash (display hex); *_sha256: SHA-256 of the file bytes; inputs: non-coinbase inputs (= spent outputs).',
     blocks,
   };
-  await writeFile(MANIFEST_PATH, `${JSON.stringify(manifest, null, 1)}\n`);
-  process.stderr.write(`wrote ${MANIFEST_PATH}: ${blocks.length} blocks\n`);
+  await writeFile(out, `${JSON.stringify(manifest, null, 1)}\n`);
+  process.stderr.write(`wrote ${out}: ${blocks.length} blocks${out === MANIFEST_PATH ? ' (the tracked manifest)' : ''}\n`);
 }
 
 main().catch((err) => {

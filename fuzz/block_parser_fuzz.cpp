@@ -28,13 +28,17 @@
 // round's pending checks and the final checks must walk record by record to their exact end,
 // with one origin per record inside the block; Result() must refuse while checks are pending;
 // rounds must end; the result must add up (one verdict per check, ecdsa + schnorr = records,
-// every input evaluated and counted once in the coverage, valid iff no input failed, a failing
-// input located).
+// every input evaluated and counted once in the coverage, valid iff no rule and no input
+// failed, an invalid verdict located at its tx and input or output, a script error at a failing
+// input, a valid block's fee and sigop cost in range); an Error with a stage carries Core's
+// reject reason at the start of its reason. Mode 0/1 with fix-ups reaches the new rules
+// (sigops, amounts: spent values are any int64, finality, versions) on mutated fixture blocks.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +48,7 @@
 #include "primitives/hex.h"
 #include "primitives/serialize.h"
 #include "primitives/transaction.h"
+#include "support/block_mutation.h"
 #include "validation/block_validation.h"
 #include "util/error.h"
 #include "verify/batch_verify.h"
@@ -113,37 +118,6 @@ void FuzzJson(const uint8_t* data, size_t len) {
     }
 }
 
-/** Rewrites the witness commitment and then the header's merkle root of `block` so that they
- *  match its transactions (when it parses); leaves it as it is otherwise. */
-void FixUpCommitments(std::vector<uint8_t>& block) {
-    try {
-        ibd::Block parsed = ibd::ParseBlock(block.data(), block.size());
-        if (parsed.txs.empty()) return;
-        const ibd::Transaction& cb = parsed.txs[0];
-        const int64_t commitment = ibd::WitnessCommitmentIndex(parsed);
-        if (commitment >= 0 && !cb.vin.empty() && cb.vin[0].witness.size() == 1 &&
-            cb.vin[0].witness[0].size() == 32) {
-            // BIP141: commitment = SHA256d(witness root || witness reserved value), written after
-            // the 6-byte header 6a 24 aa 21 a9 ed of the last output carrying it; its bytes are
-            // found in the coinbase's outputs, which come before its witness.
-            uint8_t buf[64];
-            const ibd::Hash32 root = ibd::BlockWitnessMerkleRoot(parsed);
-            std::copy(root.begin(), root.end(), buf);
-            std::copy(cb.vin[0].witness[0].begin(), cb.vin[0].witness[0].end(), buf + 32);
-            const ibd::Hash32 value = ibd::Sha256d(buf, 64);
-            static const uint8_t kHeader[6] = {0x6a, 0x24, 0xaa, 0x21, 0xa9, 0xed};
-            const auto begin = block.begin() + static_cast<std::ptrdiff_t>(cb.offset);
-            const auto end = begin + static_cast<std::ptrdiff_t>(cb.size);
-            const auto at = std::find_end(begin, end, kHeader, kHeader + 6);
-            if (at != end && end - at >= 38) std::copy(value.begin(), value.end(), at + 6);
-            parsed = ibd::ParseBlock(block.data(), block.size());
-        }
-        const ibd::Hash32 merkle = ibd::BlockMerkleRoot(parsed);
-        std::copy(merkle.begin(), merkle.end(), block.begin() + 36);
-    } catch (const ibd::Error&) {
-    }
-}
-
 /** Walks a packed check buffer; returns the number of records. */
 size_t WalkRecords(const std::vector<uint8_t>& b) {
     size_t pos = 0, records = 0;
@@ -190,8 +164,14 @@ std::vector<uint8_t> Verdicts(const ibd::BlockValidation& v, unsigned source) {
 
 void RunValidation(const std::vector<uint8_t>& block, const std::vector<ibd::SpentOutputEntry>& spent,
                    const std::string& expected, int32_t height, unsigned source) {
-    ibd::BlockValidation v(block.data(), block.size(), spent, expected, height);
+    // The input is a mutated block: its proof of work is skipped here (ChainContext), and
+    // CheckProofOfWork is run on its own below (it must decide any nBits without crashing).
+    ibd::ChainContext context;
+    context.skip_proof_of_work = true;
+    ibd::BlockValidation v(block.data(), block.size(), spent, expected, height, context);
     const ibd::Block parsed = ibd::ParseBlock(block.data(), block.size());  // it loaded, so it parses
+    const std::optional<ibd::RuleFailure> pow = ibd::CheckProofOfWork(parsed);
+    if (pow && (pow->reject_reason != "high-hash" || pow->stage != "CheckBlockHeader")) Fail("CheckProofOfWork: not high-hash");
     const uint32_t tx_count = static_cast<uint32_t>(parsed.txs.size());
     uint32_t rounds = 0;
     while (!v.Done()) {
@@ -227,11 +207,22 @@ void RunValidation(const std::vector<uint8_t>& block, const std::vector<ibd::Spe
     }
     if (inputs != r.inputs) Fail("coverage inputs != inputs");
     if (checks != records) Fail("coverage checks != records");
-    if (r.valid != (r.failed_inputs == 0)) Fail("valid disagrees with failed_inputs");
-    if (!r.valid && (r.tx_index < 1 || r.tx_index >= tx_count || r.input_index < 0 || r.byte_offset < 0 ||
-                     r.script_error.empty())) {
-        Fail("invalid block without a located failing input");
+    // The verdict: rules (block_rules.h) and scripts together.
+    if (r.valid != r.reject_reason.empty() || r.valid != r.stage.empty()) Fail("valid disagrees with the reject reason");
+    if (r.valid && r.failed_inputs != 0) Fail("valid with a failing input");
+    if (!r.valid && (r.tx_index < 0 || r.tx_index >= tx_count || r.byte_offset < 0 || r.error.empty())) {
+        Fail("invalid block without a located fault");
     }
+    if (!r.valid && r.input_index < 0 && r.output_index < 0 && r.reject_reason != "bad-txns-accumulated-fee-outofrange" &&
+        r.reject_reason != "bad-txns-fee-outofrange") {
+        Fail("a rule failed without naming the input or output at fault");
+    }
+    if (!r.script_error.empty() && (r.reject_reason != "mandatory-script-verify-flag-failed" || r.tx_index < 1 ||
+                                    r.input_index < 0 || r.failed_inputs == 0)) {
+        Fail("script error without a located failing input");
+    }
+    if (r.valid && (r.fee < 0 || r.fee > ibd::kMaxMoney || r.sigop_cost > 80000)) Fail("valid block with fee or sigops out of range");
+    if (r.sigop_cost < 0 || r.subsidy < 0 || r.not_checked.empty()) Fail("sigop cost, subsidy or not_checked out of shape");
     if (Debug()) {
         std::fprintf(stderr, "block %s: %u txs, %zu checks, %u rounds%s%s\n", r.valid ? "valid" : "invalid", r.tx_count,
                      records, r.rounds, r.valid ? "" : ", ", r.error.c_str());
@@ -259,7 +250,7 @@ void FuzzBlock(uint8_t options, Input& in) {
         spent.push_back(std::move(e));
     }
 
-    if (options & 0x04) FixUpCommitments(block);
+    if (options & 0x04) ibd::test::FixUpCommitments(block);
     if (options & 0x08) {
         try {
             const ibd::Block parsed = ibd::ParseBlock(block.data(), block.size());
@@ -286,6 +277,9 @@ void FuzzBlock(uint8_t options, Input& in) {
     try {
         RunValidation(block, spent, expected, height, options >> 6);
     } catch (const ibd::Error& e) {
+        // A rule of the stages before ConnectBlock: Core's reason leads the message.
+        if (e.stage().empty() != e.reject_reason().empty()) Fail("an Error with a stage but no reject reason, or back");
+        if (!e.stage().empty() && e.reason().rfind(e.reject_reason(), 0) != 0) Fail("reject reason does not lead the reason");
         const std::string where = e.where().to_string();
         if (Debug()) std::fprintf(stderr, "block error: %s [%s]\n", e.what(), where.c_str());
     }

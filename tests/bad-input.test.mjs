@@ -426,7 +426,8 @@ function oversizedScriptSig() {
 
 test('BlockValidation: a scriptSig over 10,000 bytes makes the block invalid with SCRIPT_SIZE naming tx, input and byte', async () => {
   const { raw, hash, inputOffset } = oversizedScriptSig();
-  const v = new engine.BlockValidation(new Uint8Array(raw), spent24835(), hash, 24835);
+  // Mutated: its proof of work no longer holds, and this test's point is the script rule.
+  const v = new engine.BlockValidation(new Uint8Array(raw), spent24835(), hash, 24835, { skipProofOfWork: true });
   try {
     assert.equal(v.status().ok, true);
     for (let p = v.pending(); p.count > 0; p = v.pending()) v.resolve(verifyChecks(engine, p.checks));
@@ -451,13 +452,136 @@ test('the main job reports the oversized scriptSig as an invalid block naming SC
     ...entry(24835), hash, block_raw_sha256: sha256(raw), spent_outputs_sha256: sha256(readFileSync(path.join(to, 'spent_outputs.json'))),
   }] }));
   const message = `SCRIPT_ERR_SCRIPT_SIZE: tx 1 input 0 (p2pkh) fails its script in block ${hash} (input at byte ${inputOffset})`;
-  const json = await run(['--fixtures', dir, '--workers', '1', '--json']);
+  // Mutated: its proof of work no longer holds, and this test's point is the script rule.
+  const json = await run(['--fixtures', dir, '--workers', '1', '--json', '--skip-proof-of-work']);
   assert.equal(json.code, 3, json.stderr);
   const doc = JSON.parse(json.stdout);
   assert.equal(doc.exit_code, 3);
   assert.equal(doc.blocks[0].block_valid, false);
   assert.deepEqual(doc.blocks[0].script_error, { tx: 1, input: 0, type: 'p2pkh', error: 'SCRIPT_SIZE', message });
-  const text = await run(['--fixtures', dir, '--workers', '1']);
+  assert.deepEqual([doc.blocks[0].reject_reason, doc.blocks[0].stage, doc.blocks[0].tx, doc.blocks[0].input, doc.blocks[0].output],
+    ['mandatory-script-verify-flag-failed', 'ConnectBlock', 1, 0, -1]);
+  assert.ok(doc.blocks[0].not_checked.some((n) => n.rule === 'proof-of-work'));
+  const text = await run(['--fixtures', dir, '--workers', '1', '--skip-proof-of-work']);
   assert.equal(text.code, 3);
   assert.ok(text.stdout.includes(`block 24835 ${hash}: ${message}`), text.stdout);
+});
+
+const MAKE_MANIFEST = path.join(REPO_ROOT, 'blocks-fixtures', 'make-manifest.mjs');
+const makeManifest = (args) => promisify(execFile)(process.execPath, [MAKE_MANIFEST, ...args], { timeout: 60_000 })
+  .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (err) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }));
+
+/** A fixtures folder in tmp with copies of `heights` (block bytes through `alter(height, raw)`)
+ *  and the manifest make-manifest.mjs writes for it. */
+async function mutatedFixtures(name, heights, alter) {
+  const dir = path.join(tmpRoot, name);
+  for (const h of heights) {
+    const to = path.join(dir, 'mainnet', String(h));
+    mkdirSync(to, { recursive: true });
+    writeFileSync(path.join(to, 'block.raw'), alter(h, readFileSync(fileOf(h, 'block.raw'))));
+    cpSync(fileOf(h, 'spent_outputs.json'), path.join(to, 'spent_outputs.json'));
+  }
+  const made = await makeManifest(['--fixtures', dir, '--out', path.join(dir, 'manifest.json')]);
+  assert.equal(made.code, 0, made.stderr);
+  return dir;
+}
+
+/** The 2-transaction block `raw` (no witness) with its merkle root recomputed. */
+function fixMerkleRoot2(raw) {
+  const [tx0, tx1] = walkBlock(raw);
+  sha256d(Buffer.concat([sha256d(raw.subarray(tx0.offset, tx0.end)), sha256d(raw.subarray(tx1.offset, tx1.end))])).copy(raw, 36);
+  return raw;
+}
+
+test('the main job reports a block whose nonce was changed as invalid, high-hash in CheckBlockHeader, exit 3', async () => {
+  const dir = await mutatedFixtures('nonce', [170, 181], (h, raw) => {
+    if (h === 181) raw.writeUInt32LE((raw.readUInt32LE(76) + 1) >>> 0, 76);
+    return raw;
+  });
+  const hash = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')).blocks[1].hash;
+  const json = await run(['--fixtures', dir, '--workers', '1', '--rounds', '1', '--json']);
+  assert.equal(json.code, 3, json.stderr);
+  const doc = JSON.parse(json.stdout);
+  const bad = doc.blocks[1];
+  assert.deepEqual([bad.height, bad.hash, bad.error, bad.block_valid, bad.reject_reason, bad.stage, bad.tx, bad.input, bad.output],
+    [181, hash, null, false, 'high-hash', 'CheckBlockHeader', -1, -1, -1]);
+  assert.match(bad.reject_message, new RegExp(`^high-hash: proof of work failed: block hash ${hash} is above the target of nBits 0x1d00ffff`));
+  assert.deepEqual([bad.fee, bad.subsidy, bad.sigop_cost, bad.not_checked, bad.script_error], [null, null, null, [], null]);
+  assert.deepEqual(doc.errors, []);
+  assert.deepEqual(doc.invalid_blocks.map((b) => [b.height, b.reject_reason, b.stage]), [[181, 'high-hash', 'CheckBlockHeader']]);
+  assert.equal(doc.blocks[0].block_valid, true);
+
+  const text = await run(['--fixtures', dir, '--workers', '1', '--rounds', '1']);
+  assert.equal(text.code, 3, text.stderr);
+  assert.ok(text.stdout.includes(`block INVALID in CheckBlockHeader: high-hash: proof of work failed: block hash ${hash}`), text.stdout);
+  assert.ok(text.stdout.includes(`\nINVALID BLOCKS on mainnet data (1):\n  block 181 ${hash}: high-hash: `), text.stdout);
+  assert.doesNotMatch(text.stdout, /FAILED/);
+});
+
+test('a block invalid by a rule (coinbase raised by 1 sat) is invalid with bad-cb-amount at tx 0 output 0, exit 3; fees are shown', async () => {
+  const dir = await mutatedFixtures('cb-amount', [170, 57043], (h, raw) => {
+    if (h !== 170) return raw;
+    const [tx0] = walkBlock(raw);
+    const value = tx0.vin[0].scriptStart + tx0.vin[0].scriptLen + 4 + 1; // after the sequence and the output count
+    raw.writeBigUInt64LE(raw.readBigUInt64LE(value) + 1n, value);
+    return fixMerkleRoot2(raw);
+  });
+  // Mutated: the proof of work is skipped, the point is the amount rule.
+  const json = await run(['--fixtures', dir, '--workers', '1', '--rounds', '1', '--json', '--skip-proof-of-work']);
+  assert.equal(json.code, 3, json.stderr);
+  const doc = JSON.parse(json.stdout);
+  const [bad, good] = doc.blocks;
+  assert.deepEqual([bad.block_valid, bad.reject_reason, bad.stage, bad.tx, bad.input, bad.output, bad.script_error, bad.fee, bad.subsidy],
+    [false, 'bad-cb-amount', 'ConnectBlock', 0, -1, 0, null, 0, 5000000000]);
+  assert.match(bad.reject_message, /^bad-cb-amount: .*tx 0 output 0/);
+  assert.deepEqual([good.block_valid, good.reject_reason, good.stage, good.tx, good.input, good.output, good.fee, good.subsidy],
+    [true, '', '', -1, -1, -1, 99000000, 5000000000]);
+  assert.ok(good.sigop_cost > 0 && good.sigop_cost <= 80000);
+  for (const b of doc.blocks) {
+    assert.ok(b.not_checked.length > 0 && b.not_checked.every((n) => n.rule && n.reason), JSON.stringify(b.not_checked));
+    assert.ok(b.not_checked.some((n) => n.rule === 'proof-of-work'), 'skipped: said so');
+  }
+
+  const text = await run(['--fixtures', dir, '--workers', '1', '--rounds', '1', '--skip-proof-of-work']);
+  assert.equal(text.code, 3, text.stderr);
+  assert.ok(text.stdout.includes(`\n         fee 99,000,000 sat, subsidy 5,000,000,000 sat, sigop cost ${good.sigop_cost.toLocaleString('en-US')} of 80,000\n`), text.stdout);
+  assert.match(text.stdout, /block INVALID in ConnectBlock: bad-cb-amount: .*tx 0 output 0/);
+  assert.match(text.stdout, /not checked \(docs\/validation\.md\): .*bip30/);
+});
+
+test('a --fixtures folder without manifest.json is one error naming it and how to make one, exit 1', async () => {
+  const dir = path.join(tmpRoot, 'no-manifest');
+  mkdirSync(path.join(dir, 'mainnet', '170'), { recursive: true });
+  for (const f of ['block.raw', 'spent_outputs.json']) cpSync(fileOf(170, f), path.join(dir, 'mainnet', '170', f));
+  const expected = `fixtures folder ${dir} has no manifest.json (the repo's blocks-fixtures/manifest.json describes only ` +
+    `the default folder ${FIXTURES}); make one with: node blocks-fixtures/make-manifest.mjs --fixtures ${dir} ` +
+    `--out ${path.join(dir, 'manifest.json')}`;
+  assert.throws(() => readManifest(dir), { message: expected });
+  await assert.rejects(loadBlocks(dir), { message: expected });
+  const r = await run(['--fixtures', dir, '--workers', '1']);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, new RegExp(`error: ${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  assert.doesNotMatch(r.stderr, /no fixture blocks found|missing/);
+  // The default folder needs none of its own: the repo's manifest describes it.
+  assert.equal(readManifest(FIXTURES).path, path.join(REPO_ROOT, 'blocks-fixtures', 'manifest.json'));
+});
+
+test('make-manifest.mjs needs --out, writes only there (never the tracked manifest unless named), usage errors exit 2', async () => {
+  const tracked = path.join(REPO_ROOT, 'blocks-fixtures', 'manifest.json');
+  const before = readFileSync(tracked, 'utf8');
+  const none = await makeManifest(['--fixtures', FIXTURES]);
+  assert.equal(none.code, 2);
+  assert.equal(none.stderr, 'make-manifest: --out FILE is required (e.g. --fixtures DIR --out DIR/manifest.json; ' +
+    '--out blocks-fixtures/manifest.json rewrites the tracked manifest)\n');
+  const unknown = await makeManifest(['--fixtures', FIXTURES, '--out', 'x', '--bogus']);
+  assert.equal(unknown.code, 2);
+  assert.equal(unknown.stderr.trimEnd().split('\n').length, 1, unknown.stderr);
+  const out = path.join(tmpRoot, 'made-manifest.json');
+  const made = await makeManifest(['--fixtures', FIXTURES, '--out', out]);
+  assert.equal(made.code, 0, made.stderr);
+  assert.equal(made.stderr, `wrote ${out}: 24 blocks\n`);
+  // The shared set's manifest made afresh is the tracked one, which stays untouched.
+  assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), JSON.parse(before));
+  assert.equal(readFileSync(tracked, 'utf8'), before);
 });

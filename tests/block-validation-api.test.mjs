@@ -1,12 +1,16 @@
-// BlockValidation.resolve() argument checks (wasm/API.md): anything but a Uint8Array of
+// BlockValidation argument checks (wasm/API.md): the constructor never throws (a wrong argument
+// is a failure naming it), result() carries fee, sigop cost, reject reason, stage and the rules
+// not checked; the proof of work (high-hash) is checked unless skipProofOfWork; resolve(): anything but a Uint8Array of
 // pending().count bytes throws an Error naming what was given, leaves the validation usable,
 // and does not leak wasm memory (the argument is checked before any copy into wasm memory).
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { fixturesDir, readManifest } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 import { verifyChecks } from './support/wasm.mjs';
 
@@ -60,4 +64,108 @@ test('50 throwing resolve() calls with a 1 MiB array do not grow wasm memory', (
   } finally {
     v.delete();
   }
+});
+
+test('the constructor never throws: a wrong argument of any type or count is a failure naming it', () => {
+  const b = load(170);
+  const cases = [
+    [[null, b.spentText, b.hash, b.height], 'block must be a Uint8Array (the block\'s bytes), got null'],
+    [[[1, 2], b.spentText, b.hash, b.height], 'block must be a Uint8Array (the block\'s bytes), got Array'],
+    [[], 'block must be a Uint8Array (the block\'s bytes), got undefined'],
+    [[b.block, null, b.hash, b.height], 'spentOutputsJson must be a string (spent_outputs.json\'s text), got null'],
+    [[b.block, b.spentText, 7, b.height], 'expectedHashHex must be a string (64 hex digits, or "" for no check), got number'],
+    [[b.block, b.spentText, b.hash], 'height must be a number (the block\'s height)'],
+    [[b.block, b.spentText, b.hash, b.height, 'x'], 'options must be an object such as { medianTimePast }, got string'],
+    [[b.block, b.spentText, b.hash, b.height, { skipProofOfWork: 1 }], 'options.skipProofOfWork must be a boolean, got number'],
+    [[b.block, b.spentText, b.hash, b.height, { medianTimePast: 1.5 }],
+      'options.medianTimePast must be an integer number of seconds >= 0, got 1.5'],
+  ];
+  for (const [args, reason] of cases) {
+    let v;
+    assert.doesNotThrow(() => { v = new engine.BlockValidation(...args); }, reason);
+    const s = v.status();
+    assert.equal(s.ok, false);
+    assert.equal(s.reason, reason);
+    assert.equal(s.stage, '');
+    assert.deepEqual(v.result(), s);
+    v.delete();
+  }
+});
+
+/** Runs a BlockValidation to the end with real verdicts. */
+function finish(v) {
+  for (let p = v.pending(); p.count > 0; p = v.pending()) v.resolve(verifyChecks(engine, p.checks));
+  return v.result();
+}
+
+test('result() carries the fee, subsidy, sigop cost and the rules not checked; a rule failure is the verdict', () => {
+  const b = load(210000);
+  let v = new engine.BlockValidation(b.block, b.spentText, b.hash, b.height);
+  const ok = finish(v);
+  v.delete();
+  assert.equal(ok.valid, true);
+  assert.deepEqual([ok.fee, ok.subsidy, ok.rejectReason, ok.stage], [1356295554, 2500000000, '', '']);
+  assert.ok(ok.sigopCost > 0 && ok.sigopCost <= 80000);
+  assert.deepEqual(ok.notChecked.map((n) => n.rule),
+    ['spent-outputs-unspent', 'coinbase-maturity', 'bip30', 'time-too-old', 'time-too-new', 'expected-difficulty', 'previous-block']);
+  // With the median time past, time-too-old is checked.
+  v = new engine.BlockValidation(b.block, b.spentText, b.hash, b.height, { medianTimePast: 1 });
+  assert.equal(finish(v).notChecked.some((n) => n.rule === 'time-too-old'), false);
+  v.delete();
+  v = new engine.BlockValidation(b.block, b.spentText, b.hash, b.height, { medianTimePast: 2 ** 32 });
+  assert.equal(v.status().stage, 'ContextualCheckBlockHeader');
+  assert.equal(v.status().rejectReason, 'time-too-old');
+  v.delete();
+
+  // 170's one spend lowered by 1 sat: its outputs pass its input at output 1.
+  const c = load(170);
+  const doc = JSON.parse(c.spentText);
+  doc.spent_outputs[0].value -= 1;
+  v = new engine.BlockValidation(c.block, JSON.stringify(doc), c.hash, c.height);
+  const bad = finish(v);
+  v.delete();
+  assert.equal(bad.valid, false);
+  assert.deepEqual([bad.rejectReason, bad.stage, bad.txIndex, bad.inputIndex, bad.outputIndex, bad.fee, bad.scriptError],
+    ['bad-txns-in-belowout', 'CheckTxInputs', 1, -1, 1, -1, '']);
+  assert.match(bad.error, /^bad-txns-in-belowout: value in 4999999999 sat < value out 5000000000 sat/);
+});
+
+/** `b` with the header's little-endian uint32 at byte `at` (72 nBits, 76 nonce) passed through
+ *  `edit`, and the header's new hash (display hex). */
+function withHeaderField(b, at, edit) {
+  const block = b.block.slice();
+  const view = new DataView(block.buffer, block.byteOffset);
+  view.setUint32(at, edit(view.getUint32(at, true)) >>> 0, true);
+  const hash = Buffer.from(createHash('sha256').update(createHash('sha256').update(block.subarray(0, 80)).digest()).digest())
+    .reverse().toString('hex');
+  return { ...b, block, hash };
+}
+
+test('proof of work: every fixture block passes high-hash; 181 with nonce + 1 is high-hash unless skipProofOfWork', () => {
+  for (const { height } of readManifest(fixturesDir()).blocks) {
+    const f = load(height);
+    const v = new engine.BlockValidation(f.block, f.spentText, f.hash, height);
+    assert.equal(v.status().ok, true, `${height}: ${v.status().error}`);
+    v.delete();
+  }
+  const b = withHeaderField(load(181), 76, (nonce) => nonce + 1);
+  let v = new engine.BlockValidation(b.block, b.spentText, b.hash, b.height);
+  const s = v.status();
+  v.delete();
+  assert.deepEqual([s.ok, s.rejectReason, s.stage, s.blockHash, s.txIndex], [false, 'high-hash', 'CheckBlockHeader', b.hash, -1]);
+  assert.match(s.error, new RegExp(`^high-hash: proof of work failed: block hash ${b.hash} is above the target of nBits 0x1d00ffff`));
+  v = new engine.BlockValidation(b.block, b.spentText, b.hash, b.height, { skipProofOfWork: true });
+  const skipped = finish(v);
+  v.delete();
+  assert.equal(skipped.valid, true);
+  assert.equal(skipped.notChecked.find((n) => n.rule === 'proof-of-work')?.reason.includes('skipProofOfWork'), true);
+});
+
+test('proof of work: an nBits above mainnet\'s powLimit is high-hash', () => {
+  const b = withHeaderField(load(170), 72, () => 0x1d01ffff);
+  const v = new engine.BlockValidation(b.block, b.spentText, b.hash, b.height);
+  const s = v.status();
+  v.delete();
+  assert.deepEqual([s.ok, s.rejectReason, s.stage], [false, 'high-hash', 'CheckBlockHeader']);
+  assert.match(s.error, /nBits 0x1d01ffff is above mainnet's powLimit/);
 });

@@ -153,6 +153,12 @@ test('isolated: 2 workers via the controls, every block valid, counts equal the 
     assert.match(await page.locator('[data-stat="overall"]').innerText(), /^[\d,]+\s*sig\/s$/);
     assert.match(await page.locator('[data-stat="checks"]').innerText(), new RegExp(`^${doc.totals.valid.toLocaleString('en-US')}\\s*valid$`));
     assert.equal(await page.locator('#blocks-table tbody tr').count(), manifest.blocks.length);
+    // Each block's fee (57043's is 99,000,000 sat), its verdict and the rules not checked.
+    const row57043 = page.locator('#blocks-table tbody tr', { hasText: /^57,043/ });
+    const cells = await row57043.locator('td').allInnerTexts();
+    assert.equal(cells[9], '99,000,000', cells.join(' | '));
+    assert.match(cells[10], /^valid · 1 round\s+not checked: spent-outputs-unspent, .*bip30/, cells[10]);
+    assert.equal(doc.blocks.find((b) => b.height === 57043).fee, 99000000);
     assert.deepEqual(page.pageErrors, []);
 
     await page.screenshot({ path: path.join(BROWSER_ARTIFACTS, 'page.png'), fullPage: true });

@@ -1,6 +1,7 @@
 // The same engine, two targets: for every fixture block, the native build's validation
 // (ibd_dump_checks: BlockValidation to the end, final checks and their verdicts) equals the wasm
-// build's BlockValidation byte for byte, for both wasm variants.
+// build's BlockValidation byte for byte, for both wasm variants, with the same block verdict,
+// fee, subsidy, sigop cost and rules not checked.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
@@ -37,6 +38,11 @@ for (const block of blocks) {
         `${variant} verdicts: first difference at record ${firstDifference(native.verdicts, verdicts)}`);
       // The rounds' verdicts are the verifier's verdicts of the final records.
       assert.ok(Buffer.from(verifyChecks(engines[variant], res.checks)).equals(verdicts), `${variant} re-verified`);
+      // The block rules' verdict and figures (native/validation/block_rules.h) agree too.
+      assert.equal(res.valid, true, `${variant}: ${res.error}`);
+      const lines = [`fee ${res.fee} subsidy ${res.subsidy} sigop_cost ${res.sigopCost}`,
+        `reject '${res.rejectReason}' stage '${res.stage}'`, `not_checked ${res.notChecked.map((n) => n.rule).join(' ')}`.trimEnd()];
+      for (const line of lines) assert.ok(native.summary.split('\n').includes(line), `${variant}: native lacks "${line}":\n${native.summary}`);
     }
   });
 }

@@ -30,10 +30,12 @@ function request(target, { method = 'GET', headers = {} } = {}) {
 }
 
 before(async () => {
-  // A fixture set with the real block 170, a dotfile, and symlinks out of the folder.
+  // A fixture set with the real block 170 and its own manifest (a folder other than the default
+  // one must carry one), a dotfile, and symlinks out of the folder.
   const fx = path.join(tmp, 'fixtures');
   mkdirSync(path.join(fx, 'mainnet', '170'), { recursive: true });
   cpSync(path.join(FIXTURES, block170.dir, 'block.raw'), path.join(fx, 'mainnet', '170', 'block.raw'));
+  writeFileSync(path.join(fx, 'manifest.json'), JSON.stringify({ blocks: [block170] }));
   writeFileSync(path.join(fx, '.secret'), 'SECRET');
   writeFileSync(path.join(tmp, 'outside.txt'), 'OUTSIDE');
   symlinkSync(path.join(tmp, 'outside.txt'), path.join(fx, 'link-out.txt'));

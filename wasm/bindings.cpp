@@ -36,19 +36,27 @@ val CopyOut(const char* array_type, const T* data, size_t n) {
     return val::global(array_type).new_(emscripten::typed_memory_view(n, data));
 }
 
-/** { ok: false, error, reason, blockHash, txIndex, inputIndex, byteOffset }; -1 (or "" for
- *  blockHash) where unknown. int64 fields become JS numbers (exact below 2^53). */
-val Failure(const std::string& message, const std::string& reason, const ibd::Location& where) {
+/** { ok: false, error, reason, rejectReason, stage, blockHash, txIndex, inputIndex,
+ *  outputIndex, byteOffset }; -1 (or "" for the strings) where unknown. int64 fields become JS
+ *  numbers (exact below 2^53). */
+val Failure(const std::string& message, const std::string& reason, const ibd::Location& where,
+            const std::string& reject_reason = "", const std::string& stage = "") {
     val r = val::object();
     r.set("ok", false);
     r.set("error", message);
     r.set("reason", reason);
+    r.set("rejectReason", reject_reason);
+    r.set("stage", stage);
     r.set("blockHash", where.block_hash);
     r.set("txIndex", static_cast<double>(where.tx_index));
     r.set("inputIndex", static_cast<double>(where.input_index));
+    r.set("outputIndex", static_cast<double>(where.output_index));
     r.set("byteOffset", static_cast<double>(where.byte_offset));
     return r;
 }
+
+/** A failure naming a wrong argument: reason = message. */
+val ArgumentFailure(const std::string& message) { return Failure(message, message, ibd::Location{}); }
 
 /** `height` must be a JS number holding an integer in [0, 2^31 - 1]: sets `height`, or sets
  *  `failure` and returns false. */
@@ -118,22 +126,80 @@ val Describe(const val& v) {
     return type;
 }
 
-/** new BlockValidation(block, spentOutputsJson, expectedHashHex, height): BlockValidation
- *  (native/validation/block_validation.h) behind Embind. The constructor never throws: a block that cannot be
- *  parsed or checked is reported by status() / result() as the failure object (Failure). */
+/** Describe as a C++ string (for messages built before any C++ object could leak). */
+std::string DescribeString(const val& v) { return Describe(v).as<std::string>(); }
+
+/** `options` (the constructor's 5th argument): undefined / null, or an object whose
+ *  `medianTimePast` is undefined or an integer number of seconds in [0, 2^53) and whose
+ *  `skipProofOfWork` is undefined or a boolean (true only for blocks mutated from real ones:
+ *  ChainContext::skip_proof_of_work). Sets `context`, or sets `failure` and returns false. */
+bool ParseOptions(const val& options, ibd::ChainContext& context, val& failure) {
+    if (options.isUndefined() || options.isNull()) return true;
+    if (!options.typeOf().strictlyEquals(val("object"))) {
+        failure = ArgumentFailure("options must be an object such as { medianTimePast }, got " + DescribeString(options));
+        return false;
+    }
+    const val skip = options["skipProofOfWork"];
+    if (!skip.isUndefined()) {
+        if (!skip.typeOf().strictlyEquals(val("boolean"))) {
+            failure = ArgumentFailure("options.skipProofOfWork must be a boolean, got " + DescribeString(skip));
+            return false;
+        }
+        context.skip_proof_of_work = skip.as<bool>();
+    }
+    const val mtp = options["medianTimePast"];
+    if (mtp.isUndefined()) return true;
+    const double t = mtp.isNumber() ? mtp.as<double>() : -1;
+    if (!mtp.isNumber() || !(t >= 0 && t < 9007199254740992.0) || t != static_cast<double>(static_cast<int64_t>(t))) {
+        failure = ArgumentFailure("options.medianTimePast must be an integer number of seconds >= 0, got " +
+                                  (mtp.isNumber() ? val::global("String")(mtp).as<std::string>() : DescribeString(mtp)));
+        return false;
+    }
+    context.median_time_past = static_cast<int64_t>(t);
+    return true;
+}
+
+/** new BlockValidation(block, spentOutputsJson, expectedHashHex, height[, options]):
+ *  BlockValidation (native/validation/block_validation.h) behind Embind. The constructor never
+ *  throws: a wrong argument (type or value, any argument count from 0 to 5) or a block that
+ *  cannot be parsed or breaks a rule before ConnectBlock is reported by status() / result() as
+ *  the failure object (Failure). */
 class BlockValidationJs {
 public:
-    BlockValidationJs(val block, std::string spent_outputs_json, std::string expected_hash_hex, val height_val) {
+    BlockValidationJs() : BlockValidationJs(val::undefined()) {}
+    explicit BlockValidationJs(val a) : BlockValidationJs(a, val::undefined()) {}
+    BlockValidationJs(val a, val b) : BlockValidationJs(a, b, val::undefined()) {}
+    BlockValidationJs(val a, val b, val c) : BlockValidationJs(a, b, c, val::undefined()) {}
+    BlockValidationJs(val a, val b, val c, val d) : BlockValidationJs(a, b, c, d, val::undefined()) {}
+    BlockValidationJs(val block, val spent_json_val, val expected_hash_val, val height_val, val options) {
         failure_ = val::null();
         try {
+            if (!block.instanceof(val::global("Uint8Array"))) {
+                failure_ = ArgumentFailure("block must be a Uint8Array (the block's bytes), got " + DescribeString(block));
+                return;
+            }
+            if (!spent_json_val.isString()) {
+                failure_ = ArgumentFailure("spentOutputsJson must be a string (spent_outputs.json's text), got " +
+                                           DescribeString(spent_json_val));
+                return;
+            }
+            if (!expected_hash_val.isString()) {
+                failure_ = ArgumentFailure("expectedHashHex must be a string (64 hex digits, or \"\" for no check), got " +
+                                           DescribeString(expected_hash_val));
+                return;
+            }
             int32_t height = 0;
             if (!CheckHeight(height_val, height, failure_)) return;
+            ibd::ChainContext context;
+            if (!ParseOptions(options, context, failure_)) return;
+            const std::string spent_outputs_json = spent_json_val.as<std::string>();
+            const std::string expected_hash_hex = expected_hash_val.as<std::string>();
             const std::vector<uint8_t> raw = CopyIn(block);
             std::vector<ibd::SpentOutputEntry> spent;
             if (!ParseSpentOutputs(spent_outputs_json, spent, failure_)) return;
-            v_ = std::make_unique<ibd::BlockValidation>(raw.data(), raw.size(), spent, expected_hash_hex, height);
+            v_ = std::make_unique<ibd::BlockValidation>(raw.data(), raw.size(), spent, expected_hash_hex, height, context);
         } catch (const ibd::Error& e) {
-            failure_ = Failure(e.what(), e.reason(), e.where());
+            failure_ = Failure(e.what(), e.reason(), e.where(), e.reject_reason(), e.stage());
         } catch (const std::bad_alloc&) {
             const std::string msg = "out of memory while validating the block (block " +
                                     std::to_string(static_cast<uint64_t>(block["length"].as<double>())) + " bytes)";
@@ -225,8 +291,23 @@ public:
         r.set("txIndex", static_cast<double>(res.tx_index));
         r.set("inputIndex", static_cast<double>(res.input_index));
         r.set("byteOffset", static_cast<double>(res.byte_offset));
+        r.set("outputIndex", static_cast<double>(res.output_index));
         r.set("inputType", res.input_type);
         r.set("failedInputs", res.failed_inputs);
+        r.set("rejectReason", res.reject_reason);
+        r.set("stage", res.stage);
+        // Satoshis as JS numbers: exact, since every amount is at most 21e14 < 2^53.
+        r.set("fee", static_cast<double>(res.fee));
+        r.set("subsidy", static_cast<double>(res.subsidy));
+        r.set("sigopCost", static_cast<double>(res.sigop_cost));
+        val not_checked = val::array();
+        for (const ibd::NotChecked& n : res.not_checked) {
+            val o = val::object();
+            o.set("rule", n.rule);
+            o.set("reason", n.reason);
+            not_checked.call<void>("push", o);
+        }
+        r.set("notChecked", not_checked);
         val coverage = val::object();
         for (const auto& [name, c] : res.coverage) {
             val o = val::object();
@@ -284,7 +365,12 @@ EMSCRIPTEN_BINDINGS(ibd) {
     emscripten::function("verifyBatch", &VerifyBatch);
     emscripten::function("engineInfo", &EngineInfo);
     emscripten::class_<BlockValidationJs>("BlockValidation")
-        .constructor<val, std::string, std::string, val>()
+        .constructor<>()
+        .constructor<val>()
+        .constructor<val, val>()
+        .constructor<val, val, val>()
+        .constructor<val, val, val, val>()
+        .constructor<val, val, val, val, val>()
         .function("status", &BlockValidationJs::Status)
         .function("pending", &BlockValidationJs::Pending)
         .function("resolve", &BlockValidationJs::Resolve)

@@ -2,7 +2,7 @@
 // units, the chart captions (what each chart measured), the blocks table, the details line, and
 // the notice / error panels. Formatting only.
 
-import { countOf, int as coreInt } from '../bench/core/format.mjs';
+import { amountsText, countOf, int as coreInt, verdictText } from '../bench/core/format.mjs';
 
 /** The run core's integer format (12,152), with the page's '–' for null or undefined. */
 export const int = (n) => (n === null || n === undefined ? '–' : coreInt(n));
@@ -106,7 +106,8 @@ export function renderCaptions(figures, doc) {
 }
 
 /**
- * Fills the blocks table: one row per block, failed ones with their error.
+ * Fills the blocks table: one row per block, failed ones with their error; each block's fee,
+ * its verdict (Core's reject reason and stage when invalid) and the rules not checked.
  * @param {HTMLTableElement} table
  * @param {HTMLElement} note the line under it
  * @param {object} doc the result document
@@ -128,15 +129,25 @@ export function renderBlocks(table, note, doc) {
     if (b.error) {
       tr.className = 'failed';
       const td = cell(`failed: ${b.error}`, 'error-cell');
-      td.colSpan = 8;
+      td.colSpan = 9;
       continue;
     }
     for (const n of [b.tx_count, b.inputs, b.checks.ecdsa, b.checks.schnorr, b.valid, b.invalid]) cell(int(n), 'num');
     cell(b.parse_sighash_ms.toFixed(1), 'num');
-    cell(b.block_valid ? `valid · ${plural(b.rounds, 'round')}` : `INVALID: ${b.script_error?.message ?? ''}`, b.block_valid ? 'ok' : 'bad');
+    cell(int(b.fee), 'num').title = amountsText(b) ?? 'rejected before any input was connected';
+    const verdict = cell(b.block_valid ? `${verdictText(b)} · ${plural(b.rounds, 'round')}` : verdictText(b), b.block_valid ? 'ok' : 'bad');
+    if (b.not_checked?.length) {
+      const list = document.createElement('div');
+      list.className = 'muted small';
+      list.textContent = `not checked: ${b.not_checked.map((n) => n.rule).join(', ')}`;
+      list.title = b.not_checked.map((n) => `${n.rule}: ${n.reason}`).join('\n');
+      verdict.append(list);
+    }
   }
   note.textContent = 'checks: the final checks of every input (what Bitcoin Core verifies); invalid: checks that valid ' +
-    'scripts tolerate (CHECKMULTISIG trials); engine ms: main-thread parse, sighash and script evaluation.';
+    'scripts tolerate (CHECKMULTISIG trials); engine ms: main-thread parse, sighash and script evaluation; fee: the ' +
+    'block\'s fees in satoshis; block: Bitcoin Core\'s verdict on the rules the block, its height and its spent outputs ' +
+    'decide (not checked: the rules that need the chain, docs/validation.md).';
 }
 
 /**

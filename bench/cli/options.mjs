@@ -33,14 +33,19 @@ throughput and the full-chain (IBD) projection.
                      cross-origin isolated, and print its URL to open in a browser (of the
                      other flags only --fixtures applies: the page has its own controls)
   --port N           with --web: TCP port (default: ${DEFAULT_PORT}; 0 picks a free one)
+  --skip-proof-of-work
+                     do not check each header's hash against its own nBits target
+                     (high-hash): only for fixture folders of blocks mutated from real ones
+                     (tests), whose proof of work the mutation broke; every block's
+                     not_checked then says so
   --json             one JSON document on stdout (progress and warnings on stderr); through npm,
                      npm start --silent -- --json keeps npm's banner off stdout
   -h, --help         this text
 
 Exit code: 0 every block valid; 1 a block failed to load or parse, no block could be loaded, or
 the timed passes disagreed with the validation's verdicts (or the run failed: no wasm build, a
-worker died); 2 bad command line; 3 an invalid block (an input's script fails) and no block
-failed to load.`;
+worker died); 2 bad command line; 3 an invalid block (Bitcoin Core rejects it: a consensus rule or an input's
+script fails; docs/validation.md) and no block failed to load.`;
 
 /** Where to find the usage text, for error messages. */
 export const HELP_HINT = '(npm start -- --help or node bench/cli/main.mjs --help for usage)';
@@ -57,7 +62,8 @@ function integerFlag(name, text, min, max) {
  * @param {string[]} argv arguments after the script name
  * @returns {{help: boolean, fixtures?: string, heights?: number[], workers: number,
  *   variant: 'simd'|'scalar', batchSize: number, rounds: number, json: boolean,
- *   scaling: boolean, maxWorkers?: number, web: boolean, port?: number}} maxWorkers: set with
+ *   scaling: boolean, maxWorkers?: number, web: boolean, port?: number,
+ *   skipProofOfWork: boolean}} maxWorkers: set with
  *   --scaling only; port: with --web only (the page server's TCP port).
  * @throws UsageError (bench/shared/args.mjs) with a message naming the bad flag.
  */
@@ -70,6 +76,7 @@ export function parseOptions(argv) {
     'batch-size': { type: 'string' },
     rounds: { type: 'string' },
     json: { type: 'boolean', default: false },
+    'skip-proof-of-work': { type: 'boolean', default: false },
     scaling: { type: 'boolean', default: false },
     'max-workers': { type: 'string' },
     web: { type: 'boolean', default: false },
@@ -100,6 +107,7 @@ export function parseOptions(argv) {
       : integerFlag('batch-size', values['batch-size'], 1, MAX_BATCH_SIZE),
     rounds: values.rounds === undefined ? DEFAULT_ROUNDS : integerFlag('rounds', values.rounds, 1, 1000),
     json: values.json,
+    skipProofOfWork: values['skip-proof-of-work'],
     scaling: values.scaling,
     web: values.web,
     ...(values.web ? { port: values.port === undefined ? DEFAULT_PORT : integerFlag('port', values.port, 0, 65535) } : {}),

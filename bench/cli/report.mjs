@@ -1,6 +1,6 @@
 // Terminal rendering of the benchmark's result document (bench/core/run-core.mjs). Formatting only;
 // the numbers' words (int, countOf) come from the run core, which the page shares.
-import { countOf, int } from '../core/format.mjs';
+import { amountsText, countOf, int, verdictText } from '../core/format.mjs';
 import { noiseWarning, sampleWarnings } from '../core/warnings.mjs';
 
 /** Invalid checks listed per block on the terminal; --json lists them all. */
@@ -23,7 +23,8 @@ function row(cells, widths) {
 
 /**
  * Formats the result document as the terminal report: a header, one entry per block (counts,
- * verdicts, coverage by script type, validation rounds, block verdict), totals with the throughput of each pass
+ * verdicts, coverage by script type, fee / subsidy / sigop cost, validation rounds, block
+ * verdict with Core's reject reason and stage, the rules not checked), totals with the throughput of each pass
  * (median and min–max over the timed rounds, and a warning when they disagree), the projection, the
  * machine, then every invalid signature and every failed block at the end.
  * @param {object} doc result of runBench
@@ -44,9 +45,12 @@ export function formatReport(doc) {
     }
     out.push(row([b.height, b.hash, int(b.tx_count), int(b.inputs), int(b.checks.ecdsa), int(b.checks.schnorr),
       int(b.valid), int(b.invalid), b.parse_sighash_ms.toFixed(1)], widths));
-    out.push(`${' '.repeat(9)}coverage (inputs evaluated / total, checks): ${coverageText(b.coverage)}`);
-    out.push(`${' '.repeat(9)}${countOf(b.rounds, 'validation round')}; block ` +
-      (b.block_valid ? 'valid' : `INVALID: ${b.script_error.message}`));
+    const pad = ' '.repeat(9);
+    out.push(`${pad}coverage (inputs evaluated / total, checks): ${coverageText(b.coverage)}`);
+    const amounts = amountsText(b);
+    if (amounts) out.push(`${pad}${amounts}`);
+    out.push(`${pad}${countOf(b.rounds, 'validation round')}; block ${verdictText(b)}`);
+    if (b.not_checked?.length) out.push(`${pad}not checked (docs/validation.md): ${b.not_checked.map((n) => n.rule).join(', ')}`);
   }
   out.push('', ...totalsLines(doc), ...scalingLines(doc), '', ...tailLines(doc));
   return `${out.join('\n').trimEnd()}\n`;
@@ -171,7 +175,7 @@ function tailLines(doc) {
   const invalidBlocks = doc.blocks.filter((b) => b.block_valid === false);
   if (invalidBlocks.length) {
     out.push(`INVALID BLOCKS on mainnet data (${invalidBlocks.length}):`);
-    for (const b of invalidBlocks) out.push(`  block ${b.height} ${b.hash}: ${b.script_error.message}`);
+    for (const b of invalidBlocks) out.push(`  block ${b.height} ${b.hash}: ${b.reject_message} (${b.stage})`);
     for (const b of invalidBlocks) {
       for (const c of b.invalid_checks.slice(0, MAX_INVALID_LISTED)) {
         out.push(`  block ${b.height}: invalid check ${c.index}: tx ${c.tx}, input ${c.input} (${c.type})`);

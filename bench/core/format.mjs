@@ -14,3 +14,28 @@ export const int = (n) => (n === null || n === undefined ? '-' : Math.round(n).t
 export function countOf(n, noun) {
   return `${int(n)} ${noun}${n === 1 ? '' : 's'}`;
 }
+
+/** Mainnet's MAX_BLOCK_SIGOPS_COST (Core consensus/consensus.h). */
+export const MAX_BLOCK_SIGOPS_COST = 80000;
+
+/**
+ * A block entry's amounts in words (the terminal report and the page share them): "fee
+ * 1,356,295,554 sat, subsidy 2,500,000,000 sat, sigop cost 1,224 of 80,000", from the entry's
+ * fee / subsidy / sigop_cost (bench/core/run-core.mjs); an unknown fee is "-".
+ * @param {{fee: number|null, subsidy: number|null, sigop_cost: number|null}} b
+ * @returns {string|null} null when the block was rejected before ConnectBlock (nothing summed)
+ */
+export function amountsText(b) {
+  if (b.subsidy === null || b.subsidy === undefined) return null;
+  return `fee ${int(b.fee)} sat, subsidy ${int(b.subsidy)} sat, sigop cost ${int(b.sigop_cost)} of ${int(MAX_BLOCK_SIGOPS_COST)}`;
+}
+
+/**
+ * A block entry's verdict in words: "valid", or "INVALID in <stage>: <reject_message>" (Core's
+ * reject reason first, then its detail and the tx / input / output at fault).
+ * @param {{block_valid: boolean, stage: string, reject_message: string}} b
+ * @returns {string}
+ */
+export function verdictText(b) {
+  return b.block_valid ? 'valid' : `INVALID in ${b.stage}: ${b.reject_message}`;
+}

@@ -19,13 +19,14 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  * Runs the whole benchmark on the blocks the host loaded.
  * @param {{variant: string, workers: number|'auto', batchSize: number, rounds: number,
  *   scaling?: boolean, maxWorkers?: number, variants?: string[],
- *   batchSweep?: {sizes: number[], rounds: number, checks?: number}}} options
+ *   batchSweep?: {sizes: number[], rounds: number, checks?: number}, skipProofOfWork?: boolean}} options
  *   workers: verify workers, or 'auto': time 1..maxWorkers first (the scaling passes) and run
  *   the timed passes on the count with the highest median rate; scaling: also time 1..maxWorkers
  *   (--scaling); variants: also time each listed wasm variant on the chosen worker count (the
  *   page's SIMD vs scalar); batchSweep: also time the combined pass at each batch size in
  *   `sizes` (records per worker message), `rounds` times each, on the first `checks` final
- *   checks (default all) (bench/core/batch-sweep.mjs).
+ *   checks (default all) (bench/core/batch-sweep.mjs); skipProofOfWork: BlockValidation's
+ *   option of that name (wasm/API.md), for fixture blocks mutated from real ones only.
  * @param {{loaded: Array, fixtures: string, fixtureBlocks: number,
  *   loadEngine: (variant: string) => Promise<object>,
  *   createPool: (o: {workers: number, variant: string}) => import('../../workers/verify-pool.mjs').VerifyPool,
@@ -45,8 +46,17 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   every input: what Core verifies, failed CHECKMULTISIG trials included), valid, invalid
  *   (verdict counts of those checks), inputs_by_type, unsupported_by_type (always {}: every
  *   input is evaluated), coverage: {type: {inputs, evaluated, checks}}, rounds (validation
- *   rounds), block_valid, script_error ({tx, input, type, error, message} of the first failing
- *   input, or null), parse_sighash_ms (main-thread engine time: parse, sighash, script
+ *   rounds), block_valid (Bitcoin Core's verdict on the rules the block, its height and its
+ *   spent outputs decide: docs/validation.md), reject_reason (Core's, "" when valid), stage
+ *   (the Core function that rejects it: CheckBlockHeader, CheckBlock, ContextualCheckBlockHeader,
+ *   ContextualCheckBlock, CheckTxInputs or ConnectBlock; "" when valid), reject_message (the
+ *   engine's full message: reason, detail and location; "" when valid), tx, input, output
+ *   (where the fault is, -1 where none), fee, subsidy, sigop_cost (satoshis, satoshis, cost
+ *   units; null when the block was rejected before ConnectBlock, fee also when an amount rule
+ *   failed before every tx was summed), not_checked ([{rule, reason}]: the rules Core applies
+ *   that this verdict does not cover; [] when the block was rejected), script_error ({tx,
+ *   input, type, error, message} of the first failing input when the verdict is a script
+ *   failure, else null), parse_sighash_ms (main-thread engine time: parse, sighash, script
  *   evaluation of every validation round; the report's `engine ms`), invalid_checks: [{index,
  *   type, tx, input}], error (why the block failed to load or validate, else null)}.
  *   Totals: counts (`invalid_in_valid_blocks`: the invalid checks of valid blocks, i.e. checks
@@ -99,7 +109,8 @@ export async function runBenchCore(options, host, log, progress) {
   let pool = createPool({ workers, variant: options.variant });
   try {
     await pool.ready();
-    const validated = await validateBlocks(reload, host.loaded, pool, { batchSize: options.batchSize, log, progress });
+    const validated = await validateBlocks(reload, host.loaded, pool,
+      { batchSize: options.batchSize, skipProofOfWork: options.skipProofOfWork, log, progress });
     const ok = validated.filter((b) => !b.error);
     const checks = concatChecks(ok.map((b) => b.checks));
     const walked = walkChecks(checks);
@@ -158,11 +169,13 @@ export async function runBenchCore(options, host, log, progress) {
       engine: engineInfo,
       blocks,
       totals,
-      projection: projection(totals, ok, host.fixtureBlocks, workers),
+      projection: projection(totals, ok.filter((b) => !b.rejected), host.fixtureBlocks, workers),
       machine: host.machine(engineInfo),
       errors: blocks.filter((b) => b.error).map((b) => ({ height: b.height, hash: b.hash, error: b.error })),
-      invalid_blocks: blocks.filter((b) => b.block_valid === false)
-        .map((b) => ({ height: b.height, hash: b.hash, ...b.script_error })),
+      invalid_blocks: blocks.filter((b) => b.block_valid === false).map((b) => ({
+        height: b.height, hash: b.hash, reject_reason: b.reject_reason, stage: b.stage, tx: b.tx, input: b.input,
+        output: b.output, message: b.reject_message, script_error: b.script_error,
+      })),
       disagreements: [...disagreements].sort((a, b) => a - b),
       ...extra,
     };
@@ -176,7 +189,8 @@ export async function runBenchCore(options, host, log, progress) {
 
 /**
  * The exit code of a finished run (npm start; the page's download carries it as `exit_code`
- * too): 1 a failed block or inconsistent passes, 3 an invalid block (a script fails), else 0.
+ * too): 1 a failed block or inconsistent passes, 3 an invalid block (Core rejects it: a rule or
+ * a script fails), else 0.
  * Invalid checks alone (CHECKMULTISIG trials and other checks a valid script tolerates) are
  * not a failure.
  * @param {object} doc runBenchCore's result document
@@ -210,7 +224,17 @@ function errorBlock(b) {
   return {
     height: b.height, hash: b.hash, tx_count: null, inputs: b.inputs, checks: null, valid: null,
     invalid: null, inputs_by_type: null, unsupported_by_type: null, coverage: null, rounds: null,
-    block_valid: null, script_error: null, parse_sighash_ms: null, invalid_checks: [], error: b.error,
+    block_valid: null, ...verdictFields(null), script_error: null, parse_sighash_ms: null, invalid_checks: [],
+    error: b.error,
+  };
+}
+
+/** The verdict's fields of a block entry from validateBlocks' `verdict` (null: a load failure). */
+function verdictFields(v) {
+  return {
+    reject_reason: v?.rejectReason ?? null, stage: v?.stage ?? null, reject_message: v?.message ?? null,
+    tx: v?.txIndex ?? null, input: v?.inputIndex ?? null, output: v?.outputIndex ?? null,
+    fee: v?.fee ?? null, subsidy: v?.subsidy ?? null, sigop_cost: v?.sigopCost ?? null, not_checked: v?.notChecked ?? null,
   };
 }
 
@@ -238,6 +262,7 @@ function blockResult(b, verdicts) {
     coverage: b.coverage,
     rounds: b.rounds,
     block_valid: b.blockValid,
+    ...verdictFields(b.verdict),
     script_error: b.scriptError,
     parse_sighash_ms: b.parseMs,
     invalid_checks: invalidChecks,

@@ -8,24 +8,32 @@ import { concatChecks, walkChecks } from '../../wasm/check-buffer.mjs';
 import { countOf } from './format.mjs';
 
 /**
- * Validates every block. One block's failure is its `error`; the others still run. An
+ * Validates every block. One block's failure to load is its `error`; the others still run. A
+ * block Bitcoin Core rejects before ConnectBlock (the failure object has a `stage`: wasm/API.md)
+ * is not a failure but an invalid block: `rejected`, `blockValid` false, no checks. An
  * exception out of the engine (a wasm trap or abort, after which an Emscripten module is
  * unusable) also replaces the engine with a fresh one from `reload` (the blocks already
  * constructed on the old engine then fail too).
  * @param {() => Promise<object>} reload creates a wasm module (wasm/engine.mjs loadEngine)
  * @param {Array} loaded entries from loadBlocks (blocks-fixtures/loader.mjs)
  * @param {import('../../workers/verify-pool.mjs').VerifyPool} pool a ready pool (verifies each round)
- * @param {{batchSize: number, log: (msg: string) => void, progress?: {track: (label: string, total: number) => (((done: number) => void)|undefined)}}} options
- *   progress: shows each round's verification (bench/cli/progress.mjs); none when absent
+ * @param {{batchSize: number, skipProofOfWork?: boolean, log: (msg: string) => void, progress?: {track: (label: string, total: number) => (((done: number) => void)|undefined)}}} options
+ *   progress: shows each round's verification (bench/cli/progress.mjs); none when absent;
+ *   skipProofOfWork: BlockValidation's option (only for blocks mutated from real ones)
  * @returns {Promise<Array<{height: number, hash: string|null, dir: string, inputs: number|null,
  *   txCount?: number, checks?: Uint8Array, origins?: Uint32Array, types?: Uint8Array,
  *   verdicts?: Uint8Array, ecdsa?: number, schnorr?: number, inputsByType?: object,
  *   coverage?: object, rounds?: number, blockValid?: boolean, scriptError?: object|null,
- *   parseMs?: number, error?: string}>>} in `loaded` order; parseMs is the main thread's time
+ *   verdict?: {rejectReason, stage, message, txIndex, inputIndex, outputIndex, fee, subsidy,
+ *   sigopCost, notChecked}, rejected?: true, parseMs?: number, error?: string}>>} in `loaded`
+ *   order; `verdict`: the engine's reject reason ("" when valid), stage, full message, the
+ *   fault's tx / input / output (-1 where none), fee (null when unknown), subsidy, sigop cost
+ *   and rules not checked (null / [] for a `rejected` block); parseMs is the main thread's time
  *   in the engine for that block (parse, sighash, script evaluation of every round), in ms;
  *   `verdicts` are the rounds' verdicts of the final checks.
  */
-export async function validateBlocks(reload, loaded, pool, { batchSize, log, progress }) {
+export async function validateBlocks(reload, loaded, pool, { batchSize, skipProofOfWork = false, log, progress }) {
+  const options = skipProofOfWork ? { skipProofOfWork: true } : undefined;
   let engine = await reload();
   const t0 = performance.now();
   engine = await warmUp(engine, reload, loaded.find((b) => !b.error));
@@ -39,7 +47,7 @@ export async function validateBlocks(reload, loaded, pool, { batchSize, log, pro
     const t = performance.now();
     let v;
     try {
-      v = new engine.BlockValidation(b.block, b.spentOutputsJson, b.hash, b.height);
+      v = new engine.BlockValidation(b.block, b.spentOutputsJson, b.hash, b.height, options);
     } catch (err) {
       states.push({ base, error: `${b.dir}: BlockValidation threw: ${err?.message ?? err}` });
       engine = await reload();
@@ -48,7 +56,8 @@ export async function validateBlocks(reload, loaded, pool, { batchSize, log, pro
     const status = v.status();
     if (!status.ok) {
       v.delete();
-      states.push({ base, error: `${b.dir}: ${status.error}` });
+      if (status.stage) states.push({ base, rejected: status, ms: performance.now() - t });
+      else states.push({ base, error: `${b.dir}: ${status.error}` });
       continue;
     }
     states.push({ base, b, v, engine, ms: performance.now() - t, done: false });
@@ -91,13 +100,15 @@ export async function validateBlocks(reload, loaded, pool, { batchSize, log, pro
     }
   }
 
-  const out = states.map((s) => finish(s));
+  const out = states.map((s) => (s.rejected ? rejectedEntry(s) : finish(s)));
   for (const s of states) if (s.v && !s.deleted) s.v.delete();
   const ok = out.filter((b) => !b.error);
   const checks = ok.reduce((n, b) => n + b.ecdsa + b.schnorr, 0);
   const failed = out.length - ok.length;
+  const rejected = ok.filter((b) => b.rejected).length;
   log(`validated ${countOf(ok.length, 'block')}, ${countOf(checks, 'check')} in ${countOf(round, 'validation round')}, ` +
-    `${((performance.now() - t0) / 1000).toFixed(2)} s${failed ? ` (${failed} failed, listed at the end)` : ''}`);
+    `${((performance.now() - t0) / 1000).toFixed(2)} s${failed ? ` (${failed} failed, listed at the end)` : ''}` +
+    `${rejected ? ` (${rejected} rejected before any input was connected)` : ''}`);
   return out;
 }
 
@@ -130,6 +141,30 @@ async function warmUp(engine, reload, block) {
     // The real validation of this block reports the problem; after a trap the module is unusable.
     return reload();
   }
+}
+
+/** The entry of a block Core rejects before ConnectBlock: invalid, with no checks. */
+function rejectedEntry(s) {
+  const f = s.rejected;
+  return {
+    ...s.base,
+    txCount: null,
+    checks: new Uint8Array(0),
+    origins: new Uint32Array(0),
+    types: new Uint8Array(0),
+    verdicts: new Uint8Array(0),
+    ecdsa: 0,
+    schnorr: 0,
+    inputsByType: {},
+    coverage: {},
+    rounds: 0,
+    blockValid: false,
+    rejected: true,
+    scriptError: null,
+    verdict: { rejectReason: f.rejectReason, stage: f.stage, message: f.error, txIndex: f.txIndex, inputIndex: f.inputIndex,
+      outputIndex: f.outputIndex, fee: null, subsidy: null, sigopCost: null, notChecked: [] },
+    parseMs: s.ms,
+  };
 }
 
 function fail(s, message) {
@@ -179,8 +214,11 @@ function finish(s) {
     coverage,
     rounds: res.rounds,
     blockValid: res.valid,
-    scriptError: res.valid ? null
+    scriptError: res.scriptError === '' ? null
       : { tx: res.txIndex, input: res.inputIndex, type: res.inputType, error: res.scriptError, message: res.error },
+    verdict: { rejectReason: res.rejectReason, stage: res.stage, message: res.error, txIndex: res.txIndex,
+      inputIndex: res.inputIndex, outputIndex: res.outputIndex, fee: res.fee < 0 ? null : res.fee, subsidy: res.subsidy,
+      sigopCost: res.sigopCost, notChecked: res.notChecked.map(({ rule, reason }) => ({ rule, reason })) },
     parseMs: s.ms,
   };
 }

@@ -193,8 +193,8 @@ export async function runSoak(options, log) {
     if (failed.length) failures.push(`${failed.length} block(s) failed to validate: ${failed.map((b) => b.error).join('; ')}`);
     const invalid = ok.filter((b) => b.blockValid === false);
     if (invalid.length) {
-      failures.push(`${invalid.length} invalid block(s) (a script fails): ${invalid.map((b) =>
-        `${b.height} ${b.hash} tx ${b.scriptError.tx} input ${b.scriptError.input}: ${b.scriptError.error}`).join('; ')}`);
+      failures.push(`${invalid.length} invalid block(s) (Core rejects them): ${invalid.map((b) =>
+        `${b.height} ${b.hash}: ${b.verdict.message}`).join('; ')}`);
     }
     if (!(rss.growth_percent < GROWTH_LIMIT_PERCENT)) failures.push(`RSS grew ${pct(rss.growth_percent)} (limit ${GROWTH_LIMIT_PERCENT}%)`);
     for (const w of wasm) {

@@ -83,7 +83,9 @@ Hash32 BlockWitnessMerkleRoot(const Block& block);
 int64_t WitnessCommitmentIndex(const Block& block);
 
 /** Context-free block checks, after Core's CheckBlock and the witness rules of
- *  ContextualCheckBlock, each throwing Error with Core's reject reason and the block hash:
+ *  ContextualCheckBlock, each throwing Error with Core's reject reason and the block hash
+ *  (validation/block_check.h adds the stage, and runs the rest of CheckBlock, the sigop limit,
+ *  and the rules that need the height: validation/block_rules.h):
  *    "bad-blk-length"           no transactions, or stripped size * 4 > 4,000,000;
  *    "bad-blk-weight"           weight > 4,000,000;
  *    "bad-txnmrklroot"          merkle root of the txids differs from the header's;
@@ -93,8 +95,10 @@ int64_t WitnessCommitmentIndex(const Block& block);
  *    "unexpected-witness"       witness data without a witness commitment;
  *    "bad-witness-nonce-size" / "bad-witness-merkle-match"  BIP141 commitment check, done when
  *                               a commitment is present and some transaction has witness data.
- *  Not checked (they need the chain): proof of work against the expected target, timestamps,
- *  BIP34 height, sigop limits, and the commitment of blocks without witness data. */
+ *  Not here: the legacy sigop limit (it needs the script code: validation/block_rules.h
+ *  CheckLegacySigOps), the rules by height (BIP34, versions, finality, the commitment of a
+ *  block without witness data: validation/block_rules.h), and what needs the chain (proof of
+ *  work, timestamps: validation/block_rules.h RulesNotChecked). */
 void CheckBlock(const Block& block);
 
 }  // namespace ibd

@@ -46,6 +46,7 @@ void ReadOutputs(Reader& r, std::vector<TxOut>& vout) {
     const size_t count = r.ReadCount("output count", kMinTxOutSize);
     vout.resize(count);
     for (size_t i = 0; i < count; ++i) {
+        vout[i].offset = r.offset();
         vout[i].value = r.ReadI64("output value");
         vout[i].script_pubkey = r.ReadVarBytes("scriptPubKey");
     }

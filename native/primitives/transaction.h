@@ -50,6 +50,7 @@ struct TxIn {
 struct TxOut {
     int64_t value = 0;  // satoshis
     std::vector<uint8_t> script_pubkey;
+    size_t offset = 0;  // absolute byte offset of the output (its nValue) in the parsed buffer; 0 for a spent output
 };
 
 /** A spent output: the CTxOut an input spends (Core's Coin::out; PrecomputedTransactionData and

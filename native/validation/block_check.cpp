@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "primitives/block.h"
 #include "primitives/hex.h"
 #include "script/consensus_flags.h"
 #include "util/error.h"
+#include "validation/block_rules.h"
 
 namespace ibd {
 
@@ -18,10 +20,26 @@ std::string ToLower(std::string s) {
     return s;
 }
 
+/** The Core function holding the check behind a reason CheckBlock (primitives/block.h) throws:
+ *  the weight and witness rules are ContextualCheckBlock's, the rest CheckBlock's. */
+const char* StageOfCheckBlockReason(const std::string& reason) {
+    for (const char* contextual : {"bad-blk-weight", "unexpected-witness", "bad-witness-nonce-size", "bad-witness-merkle-match"}) {
+        if (reason.rfind(contextual, 0) == 0) return "ContextualCheckBlock";
+    }
+    return "CheckBlock";
+}
+
+void ThrowIf(const std::optional<RuleFailure>& failure, const Location& at_block) {
+    if (!failure) return;
+    RuleFailure f = *failure;
+    if (f.where.block_hash.empty()) f.where.block_hash = at_block.block_hash;
+    throw Error(f);
+}
+
 }  // namespace
 
 Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
-                         const std::string& expected_hash_hex, int32_t height,
+                         const std::string& expected_hash_hex, int32_t height, const ChainContext& context,
                          std::vector<std::vector<const SpentOutput*>>& spent_by_tx) {
     Location at_block;
     if (height < 0) throw Error("block height is negative: " + std::to_string(height), at_block);
@@ -46,7 +64,14 @@ Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::
 
     const Block block = ParseBlock(block_raw, block_len);
     at_block.block_hash = block.hash_hex;
-    CheckBlock(block);
+    // CheckBlock starts with CheckBlockHeader: the proof of work.
+    if (!context.skip_proof_of_work) ThrowIf(CheckProofOfWork(block), at_block);
+    try {
+        CheckBlock(block);
+    } catch (const Error& e) {
+        throw e.with_stage(StageOfCheckBlockReason(e.reason()));
+    }
+    ThrowIf(CheckLegacySigOps(block), at_block);
 
     // BIP34 (Core's ContextualCheckBlock): the coinbase scriptSig starts with CScript() << height.
     if (height >= kBip34Height) {
@@ -63,9 +88,14 @@ Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::
                             " (BIP34 active from " + std::to_string(kBip34Height) +
                             ") but its coinbase scriptSig does not start with " + HexEncode(expect) +
                             " (it starts with " + HexEncode(cb_in.script_sig.data(), shown) + ")",
-                        at);
+                        at)
+                .with_stage("ContextualCheckBlock");
         }
     }
+    // After the BIP34 cross-check (Core checks the header first), so that a wrong height is
+    // named as such rather than as the version it would require.
+    ThrowIf(CheckContextualHeader(block, height, context), at_block);
+    ThrowIf(CheckContextualBlock(block, height, context), at_block);
 
     spent_by_tx.assign(block.txs.size(), {});
     size_t next = 0;  // index of the next unused entry of `spent`

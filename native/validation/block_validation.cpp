@@ -18,6 +18,7 @@
 #include "script/sighash.h"
 #include "validation/block_check.h"
 #include "util/error.h"
+#include "validation/block_rules.h"
 #include "verify/batch_verify.h"
 #include "verify/check_buffer.h"
 
@@ -53,6 +54,8 @@ struct BlockValidation::Impl {
     Block block;
     int32_t height = 0;
     uint32_t flags = 0;
+    ConnectBlockOutcome connect;          // the ConnectBlock-stage rules (block_rules.h)
+    std::vector<NotChecked> not_checked;  // RulesNotChecked
     std::vector<SpentOutput> spent_store;                      // copies, in input order
     std::vector<std::vector<const SpentOutput*>> spent_by_tx;  // into spent_store
     std::vector<std::unique_ptr<PrecomputedTxData>> pre;       // per tx (null for the coinbase)
@@ -137,11 +140,11 @@ void BlockValidation::Impl::Evaluate(size_t k) {
 }
 
 BlockValidation::BlockValidation(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
-                                 const std::string& expected_hash_hex, int32_t height)
+                                 const std::string& expected_hash_hex, int32_t height, const ChainContext& context)
     : impl_(std::make_unique<Impl>()) {
     Impl& m = *impl_;
     std::vector<std::vector<const SpentOutput*>> by_tx;
-    m.block = ParseAndCheckBlock(block_raw, block_len, spent, expected_hash_hex, height, by_tx);
+    m.block = ParseAndCheckBlock(block_raw, block_len, spent, expected_hash_hex, height, context, by_tx);
     m.height = height;
     m.flags = GetBlockScriptVerifyFlags(m.block.hash, height);
     // Own copies of the spent outputs (the caller's list need not outlive the constructor).
@@ -173,7 +176,9 @@ BlockValidation::BlockValidation(const uint8_t* block_raw, size_t block_len, con
             m.inputs.push_back(std::move(s));
         }
     }
-    // Round 1.
+    m.connect = CheckConnectBlockRules(m.block, m.spent_by_tx, height, m.flags);
+    m.not_checked = RulesNotChecked(m.block, height, context);
+    // Round 1. Every input is evaluated whatever the rules found, so counts cover the block.
     for (size_t k = 0; k < m.inputs.size(); ++k) m.Evaluate(k);
 }
 
@@ -241,6 +246,25 @@ BlockValidationResult BlockValidation::Result() const {
     r.evaluations = m.evaluations;
     r.verified_records = m.verified_records;
     r.sighashes = m.sighashes;
+    r.fee = m.connect.fee;
+    r.subsidy = m.connect.subsidy;
+    r.sigop_cost = m.connect.sigop_cost;
+    r.not_checked = m.not_checked;
+    if (m.connect.failure) {
+        const RuleFailure& f = *m.connect.failure;
+        r.valid = false;
+        r.reject_reason = f.reject_reason;
+        r.stage = f.stage;
+        r.error = f.message() + " (tx " + std::to_string(f.where.tx_index) +
+                  (f.where.input_index >= 0 ? " input " + std::to_string(f.where.input_index) : "") +
+                  (f.where.output_index >= 0 ? " output " + std::to_string(f.where.output_index) : "") +
+                  " in block " + m.block.hash_hex + ", byte " + std::to_string(f.where.byte_offset) + ")";
+        r.tx_index = f.where.tx_index;
+        r.input_index = f.where.input_index;
+        r.output_index = f.where.output_index;
+        r.byte_offset = f.where.byte_offset;
+    }
+    bool script_failed = false;
     for (const InputState& in : m.inputs) {
         const std::string& type = m.type_names[in.type];
         ScriptTypeCoverage& cov = r.coverage[type];
@@ -259,8 +283,10 @@ BlockValidationResult BlockValidation::Result() const {
         }
         if (!in.ok) {
             ++r.failed_inputs;
-            if (r.valid) {
+            if (!script_failed && !m.connect.failure) {
                 r.valid = false;
+                r.reject_reason = "mandatory-script-verify-flag-failed";
+                r.stage = "ConnectBlock";
                 r.script_error = ScriptErrorName(in.serror);
                 r.tx_index = in.tx;
                 r.input_index = in.input;
@@ -270,6 +296,7 @@ BlockValidationResult BlockValidation::Result() const {
                           std::to_string(in.input) + " (" + type + ") fails its script in block " + m.block.hash_hex +
                           " (input at byte " + std::to_string(r.byte_offset) + ")";
             }
+            script_failed = true;
         }
     }
     return r;
@@ -277,8 +304,8 @@ BlockValidationResult BlockValidation::Result() const {
 
 BlockValidationResult ValidateBlock(const uint8_t* block_raw, size_t block_len,
                                     const std::vector<SpentOutputEntry>& spent, const std::string& expected_hash_hex,
-                                    int32_t height) {
-    BlockValidation v(block_raw, block_len, spent, expected_hash_hex, height);
+                                    int32_t height, const ChainContext& context) {
+    BlockValidation v(block_raw, block_len, spent, expected_hash_hex, height, context);
     std::vector<uint8_t> verdicts;
     while (!v.Done()) {
         verdicts.assign(v.PendingCount(), static_cast<uint8_t>(Verdict::kInvalid));

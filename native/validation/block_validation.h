@@ -1,4 +1,6 @@
-// The engine's top level: one block and the outputs it spends in, signature checks out.
+// The engine's top level: one block and the outputs it spends in, signature checks out, and
+// the block's verdict against every consensus rule its bytes, height and spent outputs decide
+// (block_check.h, block_rules.h), with the rules it cannot decide listed (not_checked).
 // BlockValidation and ValidateBlock (block_validation.cpp).
 //
 // Data flow (../shared/DESIGN.md): block.raw + spent outputs -> parse and check -> every input
@@ -12,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "validation/block_rules.h"
+#include "util/error.h"
 #include "validation/spent_outputs.h"
 #include "verify/check_buffer.h"
 
@@ -68,24 +72,49 @@ struct ScriptTypeCoverage {
     uint32_t checks = 0;     // signature checks of their final evaluations
 };
 
-/** What BlockValidation concluded about one block (once Resolve returned true). */
+/** What BlockValidation concluded about one block (once Resolve returned true).
+ *
+ *  The verdict covers every rule of block_rules.h and block_check.h (the ones before any input
+ *  is connected throw instead: the constructor), the amounts, fees and sigop cost of
+ *  ConnectBlock (CheckConnectBlockRules) and every input's script; `not_checked` lists what it
+ *  does not cover (RulesNotChecked). When a ConnectBlock-stage rule and a script both fail,
+ *  the rule is the verdict, as in Core with parallel script checks (the rules of each tx are
+ *  checked while its scripts are queued, bad-cb-amount before the queue's result). */
 struct BlockValidationResult {
     std::string hash_hex;
     uint32_t tx_count = 0;
     uint32_t inputs = 0;  // non-coinbase inputs
-    /** Block verdict: every input's final evaluation succeeded. */
+    /** Block verdict: no rule failed and every input's final evaluation succeeded. */
     bool valid = true;
-    /** First failing input (block order) when !valid: Core's ScriptError name ("EVAL_FALSE",
-     *  "SIG_DER", "SCRIPT_SIZE" for a scriptSig / scriptPubKey / witness script over 10,000
-     *  bytes, ... ; ScriptErrorName), its location (tx, input, and byte_offset = the input's
-     *  offset in block_raw, where its prevout starts) and script type, and a message
-     *  "SCRIPT_ERR_<name>: tx T input I (<type>) fails its script in block <hash> (input at byte B)". */
+    /** Core's reject reason of the verdict ("" when valid): a rule's ("bad-blk-sigops",
+     *  "bad-txns-in-belowout", "bad-cb-amount", ...; block_rules.h), or for a script failure
+     *  "mandatory-script-verify-flag-failed" (Core's CheckInputScripts). */
+    std::string reject_reason;
+    /** The Core function whose check decided it: "CheckTxInputs" or "ConnectBlock" ("" when valid). */
+    std::string stage;
+    /** When the verdict is a script failure: the first failing input's (block order) Core
+     *  ScriptError name ("EVAL_FALSE", "SIG_DER", "SCRIPT_SIZE" for a scriptSig / scriptPubKey /
+     *  witness script over 10,000 bytes, ... ; ScriptErrorName) and script type; "" otherwise. */
     std::string script_error;
+    /** The verdict's message: "<reject reason>: <detail>" for a rule, "SCRIPT_ERR_<name>: tx T
+     *  input I (<type>) fails its script in block <hash> (input at byte B)" for a script. */
     std::string error;
+    /** Where the verdict's fault is: tx, input or output (-1 when not one of them) and the byte
+     *  offset in block_raw of that input (its prevout), output (its nValue) or tx; -1 when valid. */
     int64_t tx_index = -1;
     int64_t input_index = -1;
+    int64_t output_index = -1;
     int64_t byte_offset = -1;
     std::string input_type;
+    /** Sum of the block's fees in satoshis (inputs minus outputs of every non-coinbase tx), -1
+     *  when an amount rule failed before every tx was summed; the subsidy of the height
+     *  (GetBlockSubsidy); the block's sigop cost (GetTransactionSigOpCost summed, limit 80,000). */
+    int64_t fee = -1;
+    int64_t subsidy = 0;
+    int64_t sigop_cost = 0;
+    /** Rules Core applies that this verdict does not cover, with the reason (RulesNotChecked). */
+    std::vector<NotChecked> not_checked;
+    /** Inputs whose final evaluation failed (counted whatever the verdict). */
     uint32_t failed_inputs = 0;
     /** Per script type name (see above). */
     std::map<std::string, ScriptTypeCoverage> coverage;
@@ -118,17 +147,21 @@ public:
      *  call), then runs round 1.
      *
      *  `height` is the block's mainnet height (required, >= 0). It selects the consensus flags
-     *  (consensus_flags.h) and, from 227,931 (BIP34), requires the coinbase scriptSig to start
-     *  with SerializeScriptHeight(height) (Core's ContextualCheckBlock, "bad-cb-height"), which
-     *  also cross-checks the height given. Below 227,931 the height cannot be cross-checked: a
-     *  wrong one there only changes the flags (DERSIG and later).
+     *  (consensus_flags.h), the subsidy and the height rules (block_rules.h) and, from 227,931
+     *  (BIP34), requires the coinbase scriptSig to start with SerializeScriptHeight(height)
+     *  (Core's ContextualCheckBlock, "bad-cb-height"), which also cross-checks the height given.
+     *  Below 227,931 the height cannot be cross-checked: a wrong one there only changes the
+     *  flags (DERSIG and later) and the rules by height. `context` optionally gives the median
+     *  time past (ChainContext, block_rules.h).
      *
-     *  Throws Error naming block hash, tx index, input index and byte offset for a truncated or
-     *  malformed block, a hash or merkle mismatch, a negative height, a coinbase without the
-     *  BIP34 height or a spent-outputs list that does not match. A script failure is not an
-     *  Error: it is the block verdict in Result(). */
+     *  Throws Error naming block hash, tx index, input or output index and byte offset for a
+     *  truncated or malformed block, a hash mismatch, a negative height or a spent-outputs list
+     *  that does not match (no stage), and for a block breaking a rule of CheckBlock,
+     *  ContextualCheckBlockHeader or ContextualCheckBlock (ParseAndCheckBlock, block_check.h:
+     *  Error::stage() and Error::reject_reason() set). A rule of CheckTxInputs or ConnectBlock,
+     *  or a script failure, is not an Error: it is the block verdict in Result(). */
     BlockValidation(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
-                    const std::string& expected_hash_hex, int32_t height);
+                    const std::string& expected_hash_hex, int32_t height, const ChainContext& context = {});
     ~BlockValidation();
     BlockValidation(const BlockValidation&) = delete;
     BlockValidation& operator=(const BlockValidation&) = delete;
@@ -159,6 +192,6 @@ private:
  *  with VerifyBatch (batch_verify.h). For tools and tests. */
 BlockValidationResult ValidateBlock(const uint8_t* block_raw, size_t block_len,
                                     const std::vector<SpentOutputEntry>& spent, const std::string& expected_hash_hex,
-                                    int32_t height);
+                                    int32_t height, const ChainContext& context = {});
 
 }  // namespace ibd

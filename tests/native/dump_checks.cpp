@@ -5,7 +5,8 @@
 // this thread) and writes, for the native-vs-wasm parity test:
 //   <out_prefix>.checks    the FINAL checks of all inputs, packed (layout: native/verify/check_buffer.h)
 //   <out_prefix>.verdicts  one Verdict byte per final check
-// and prints a summary (block hash, verdict, rounds, coverage by script type) on stdout.
+// and prints a summary (block hash, verdict, rounds, coverage by script type, fee, subsidy,
+// sigop cost, reject reason and stage, the rules not checked) on stdout.
 // <height> is the block's height (decimal, 0..2147483647; block_validation.h).
 // Exit status: 0 done (whatever the verdicts and the block verdict), 1 usage or output file
 // error, 2 ibd::Error on
@@ -116,6 +117,12 @@ int main(int argc, char** argv) {
                   << "\n";
     }
     std::cout << "verdicts valid " << valid << ", invalid " << (count - valid) << "\n";
+    // The block rules' figures, compared with the wasm result by tests/native-wasm-parity.test.mjs.
+    std::cout << "fee " << bc.fee << " subsidy " << bc.subsidy << " sigop_cost " << bc.sigop_cost << "\n";
+    std::cout << "reject '" << bc.reject_reason << "' stage '" << bc.stage << "'\n";
+    std::cout << "not_checked";
+    for (const ibd::NotChecked& n : bc.not_checked) std::cout << " " << n.rule;
+    std::cout << "\n";
     std::cout << (bc.valid ? std::string("block valid") : "block INVALID: " + bc.error) << "\n";
     return 0;
 }

@@ -14,7 +14,9 @@ export const DUMP_TOOL = NATIVE_TOOLS.dumpChecks;
 /**
  * The native engine's check buffer and verdicts for one block.
  * @param {{dir: string, hash: string}} block a loaded fixture block (blocks-fixtures/loader.mjs)
- * @returns {Promise<{checks: Buffer, verdicts: Buffer}>}
+ * @returns {Promise<{checks: Buffer, verdicts: Buffer, summary: string}>} summary: the tool's
+ *   stdout (block, counts, verdict, "fee F subsidy S sigop_cost C", "reject 'R' stage 'S'",
+ *   "not_checked rule ...")
  * @throws Error when the tool is missing (with the build command), fails (with its stderr), or
  *   runs over 120 s.
  */
@@ -25,11 +27,11 @@ export async function nativeDump(block) {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'ibd-dump-'));
   try {
     const prefix = path.join(tmp, 'out');
-    await promisify(execFile)(DUMP_TOOL, [path.join(block.dir, 'block.raw'), path.join(block.dir, 'spent_outputs.json'), block.hash, String(block.height), prefix],
+    const { stdout } = await promisify(execFile)(DUMP_TOOL, [path.join(block.dir, 'block.raw'), path.join(block.dir, 'spent_outputs.json'), block.hash, String(block.height), prefix],
       { timeout: 120_000, maxBuffer: 16 << 20 }).catch((err) => {
       throw new Error(`ibd_dump_checks failed on ${block.dir}: ${err.stderr || err.message}`);
     });
-    return { checks: await readFile(`${prefix}.checks`), verdicts: await readFile(`${prefix}.verdicts`) };
+    return { checks: await readFile(`${prefix}.checks`), verdicts: await readFile(`${prefix}.verdicts`), summary: stdout };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

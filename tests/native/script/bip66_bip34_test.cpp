@@ -204,7 +204,7 @@ std::vector<uint8_t> PadR(const std::vector<uint8_t>& raw, const Target& target)
 
 Error ErrorOf(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent, int32_t height) {
     try {
-        ValidateBlock(raw.data(), raw.size(), spent, "", height);
+        ValidateBlock(raw.data(), raw.size(), spent, "", height, MutatedBlockContext());
     } catch (const Error& e) {
         return e;
     }
@@ -216,7 +216,7 @@ Error ErrorOf(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntr
 BlockValidationResult Validate(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent,
                                int32_t height) {
     try {
-        return ValidateBlock(raw.data(), raw.size(), spent, "", height);
+        return ValidateBlock(raw.data(), raw.size(), spent, "", height, MutatedBlockContext());
     } catch (const Error& e) {
         ADD_FAILURE() << "height " << height << ": " << e.what();
         return {};
@@ -240,15 +240,13 @@ TEST(Bip66Blocks, PaddedRInPostBip66BlockIsSigDer) {
     EXPECT_NE(r.error.find(r.hash_hex), std::string::npos);
     // Unchanged, the block is valid at its height.
     EXPECT_TRUE(Validate(l.raw, l.spent, 403200).valid);
-    // The height decides: below BIP34 and BIP66 the padded R is fine (lax DER) and verifies.
-    // (Its multisig walks keep their failing trial checks: the verdicts equal the unchanged
-    // block's, the padded signature's included.)
-    const BlockValidationResult lax = Validate(bad, l.spent, 200000);
-    EXPECT_TRUE(lax.valid) << lax.error;
-    const BlockValidationResult orig = Validate(l.raw, l.spent, 200000);
-    EXPECT_EQ(lax.origins.size(), 1301u);  // block_validation_test: 1301 checks at 403,200
-    EXPECT_EQ(lax.verdicts, orig.verdicts);
-    EXPECT_NE(lax.checks, orig.checks);
+    // Below BIP34 and BIP66 the padded R would be fine (lax DER: PaddedRInPreBip66BlockIsAccepted),
+    // but this block cannot be given such a height: tx 1's nLockTime 403,188 is a height, and
+    // IsFinalTx (ContextualCheckBlock) rejects it below that.
+    const Error e = ErrorOf(bad, l.spent, 200000);
+    EXPECT_EQ(e.reject_reason(), "bad-txns-nonfinal") << e.what();
+    EXPECT_EQ(e.stage(), "ContextualCheckBlock");
+    EXPECT_EQ(e.where().tx_index, 1);
 }
 
 TEST(Bip66Blocks, PaddedRInPreBip66BlockIsAccepted) {
@@ -320,8 +318,10 @@ TEST(Bip34, WrongHeightIsAnError) {
         EXPECT_NE(e.reason().find(HexEncodeReversed(ParseBlock(l.raw.data(), l.raw.size()).hash)), std::string::npos);
         EXPECT_EQ(e.where().tx_index, 0);
     }
-    // Below BIP34 the height cannot be cross-checked.
-    EXPECT_TRUE(Validate(l.raw, l.spent, kBip34Height - 1).valid);
+    // Below BIP34 the coinbase cannot cross-check the height; here a height nLockTime does
+    // (tx 1's 403,188: IsFinalTx), and just above it the block is valid.
+    EXPECT_EQ(ErrorOf(l.raw, l.spent, kBip34Height - 1).reject_reason(), "bad-txns-nonfinal");
+    EXPECT_TRUE(Validate(l.raw, l.spent, 403200).valid);
     // Negative: an Error, not a wrap-around.
     EXPECT_NE(std::string(ErrorOf(l.raw, l.spent, -1).what()).find("negative"), std::string::npos);
 }

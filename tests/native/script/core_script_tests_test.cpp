@@ -30,6 +30,7 @@
 #include "script/script.h"
 #include "script/script_checks.h"
 #include "script/script_asm.h"
+#include "support/block_mutation.h"
 #include "support/test_support.h"
 
 namespace ibd {
@@ -39,23 +40,6 @@ namespace {
 const std::map<size_t, std::string>& Excluded() {
     static const std::map<size_t, std::string> excluded = {};
     return excluded;
-}
-
-/** Core's SerializeTransaction without witness: the txid preimage. */
-std::vector<uint8_t> SerializeNoWitness(const Transaction& tx) {
-    std::vector<uint8_t> out;
-    VectorSink s{out};
-    WriteLE32(s, static_cast<uint32_t>(tx.version));
-    WriteCompactSize(s, tx.vin.size());
-    for (const TxIn& in : tx.vin) {
-        SerializeOutPoint(s, in.prevout);
-        WriteVarBytes(s, in.script_sig);
-        WriteLE32(s, in.sequence);
-    }
-    WriteCompactSize(s, tx.vout.size());
-    for (const TxOut& o : tx.vout) SerializeTxOut(s, o.value, o.script_pubkey);
-    WriteLE32(s, tx.lock_time);
-    return out;
 }
 
 /** Core's BuildCreditingTransaction: version 1, one null-prevout input with scriptSig
@@ -72,7 +56,7 @@ Transaction BuildCreditingTransaction(const std::vector<uint8_t>& script_pubkey,
     in.sequence = 0xffffffff;
     tx.vin.push_back(in);
     tx.vout.push_back(TxOut{value, script_pubkey});
-    const std::vector<uint8_t> ser = SerializeNoWitness(tx);
+    const std::vector<uint8_t> ser = test::SerializeTransaction(tx, /*with_witness=*/false);  // the txid preimage
     tx.txid = Sha256d(ser.data(), ser.size());
     return tx;
 }

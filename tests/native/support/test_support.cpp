@@ -33,10 +33,15 @@ std::string ReadFile(const std::string& path) {
 
 nlohmann::json ReadJsonFile(const std::string& path) { return nlohmann::json::parse(ReadFile(path)); }
 
+ChainContext MutatedBlockContext(ChainContext context) {
+    context.skip_proof_of_work = true;
+    return context;
+}
+
 Error ValidationError(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent,
                       const std::string& hash, int32_t height) {
     try {
-        ValidateBlock(raw.data(), raw.size(), spent, hash, height);
+        ValidateBlock(raw.data(), raw.size(), spent, hash, height, MutatedBlockContext());
     } catch (const Error& e) {
         return e;
     }

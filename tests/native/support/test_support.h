@@ -45,7 +45,13 @@ std::string ReadFile(const std::string& path);
 /** ReadFile + nlohmann::json::parse. */
 nlohmann::json ReadJsonFile(const std::string& path);
 
-/** Runs ValidateBlock (BlockValidation to the end) and returns its Error (a gtest failure, and a
+/** The ChainContext of a block mutated from a real one: proof of work skipped
+ *  (ChainContext::skip_proof_of_work), since the mutation breaks it. For tests whose point is
+ *  another rule. */
+ChainContext MutatedBlockContext(ChainContext context = {});
+
+/** Runs ValidateBlock (BlockValidation to the end; MutatedBlockContext: `raw` is usually a
+ *  mutated block) and returns its Error (a gtest failure, and a
  *  placeholder Error, if there is none). */
 Error ValidationError(const std::vector<uint8_t>& raw, const std::vector<SpentOutputEntry>& spent,
                       const std::string& hash, int32_t height);
@@ -58,6 +64,7 @@ using test::FixtureBlock;
 using test::FixturePath;
 using test::FixturesDir;
 using test::LoadFixtureBlock;
+using test::MutatedBlockContext;
 using test::ReadFile;
 using test::ReadFileBytes;
 using test::ReadJsonFile;

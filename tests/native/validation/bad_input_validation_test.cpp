@@ -146,7 +146,7 @@ TEST(BadInputValidation, ScriptSigOver10000BytesIsScriptSizeNamingTheInput) {
     const Block rebuilt = ParseBlock(raw.data(), raw.size());
     ASSERT_EQ(rebuilt.txs[1].vin[0].script_sig.size(), 10001u);
 
-    const BlockValidationResult r = ValidateBlock(raw.data(), raw.size(), f.spent, "", 24835);
+    const BlockValidationResult r = ValidateBlock(raw.data(), raw.size(), f.spent, "", 24835, MutatedBlockContext());
     EXPECT_FALSE(r.valid);
     EXPECT_EQ(r.failed_inputs, 1u);
     EXPECT_EQ(r.script_error, "SCRIPT_SIZE");

@@ -263,7 +263,8 @@ TEST(BlockValidation, FlippedMultisigSignatureFailsItsInput) {
             ASSERT_EQ(f.raw[sig_start], 0x30);
             f.raw[sig_start + 10] ^= 0x01;
             FixMerkleRoot(f.raw);
-            const BlockValidationResult r = ValidateBlock(f.raw.data(), f.raw.size(), f.spent, "", 403200);
+            const BlockValidationResult r =
+                ValidateBlock(f.raw.data(), f.raw.size(), f.spent, "", 403200, MutatedBlockContext());
             EXPECT_FALSE(r.valid);
             EXPECT_EQ(r.failed_inputs, 1u);
             EXPECT_EQ(r.tx_index, static_cast<int64_t>(t));

@@ -213,7 +213,7 @@ TEST(EngineBadInput, RandomCorruptionNeverCrashes) {
         for (int k = 0; k < flips; ++k) raw[80 + next() % (raw.size() - 80)] ^= static_cast<uint8_t>(1 + next() % 255);
         if (round % 3 == 0) raw.resize(80 + next() % (raw.size() - 80));
         try {
-            ValidateBlock(raw.data(), raw.size(), f.spent, "", f.height);
+            ValidateBlock(raw.data(), raw.size(), f.spent, "", f.height, MutatedBlockContext());
             ++ok;
         } catch (const Error&) {
             ++errors;

@@ -1,0 +1,318 @@
+// Implementation of block_rules.h.
+#include "validation/block_rules.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
+#include "script/consensus_flags.h"
+#include "script/interpreter.h"
+#include "validation/tx_verify.h"
+
+namespace ibd {
+
+namespace {
+
+constexpr int64_t kCoin = 100000000;
+constexpr int32_t kSubsidyHalvingInterval = 210000;
+/** BIP68: an input's nSequence with this bit set has no relative lock. */
+constexpr uint32_t kSequenceLockTimeDisableFlag = 1U << 31;
+
+Location TxLocation(const Block& block, size_t t) {
+    Location at;
+    at.tx_index = static_cast<int64_t>(t);
+    at.byte_offset = static_cast<int64_t>(block.txs[t].offset);
+    return at;
+}
+
+/** The place of a sigop part: the input (scriptSig, P2SH, witness) or the output (scriptPubKey). */
+Location PartLocation(const Block& block, size_t t, const SigOpPart& part) {
+    const Transaction& tx = block.txs[t];
+    Location at = TxLocation(block, t);
+    if (part.kind == SigOpPart::kOutputScriptPubKey) {
+        at.output_index = part.index;
+        at.byte_offset = static_cast<int64_t>(tx.vout[part.index].offset);
+    } else {
+        at.input_index = part.index;
+        at.byte_offset = static_cast<int64_t>(tx.vin[part.index].offset);
+    }
+    return at;
+}
+
+const char* PartName(SigOpPart::Kind kind) {
+    switch (kind) {
+        case SigOpPart::kInputScriptSig: return "scriptSig";
+        case SigOpPart::kOutputScriptPubKey: return "scriptPubKey";
+        case SigOpPart::kInputP2SH: return "P2SH redeem script";
+        case SigOpPart::kInputWitness: return "witness";
+    }
+    return "";
+}
+
+/** Adds each part of tx t to `total`; when `total` first passes the limit, sets `failure`
+ *  (stage `stage`) at that part. */
+void AddSigOps(const Block& block, size_t t, const std::vector<const SpentOutput*>& spent, uint32_t flags,
+               const char* stage, int64_t& total, std::optional<RuleFailure>& failure) {
+    ForEachSigOpCost(block.txs[t], spent, flags, [&](const SigOpPart& part) {
+        total += part.cost;
+        if (failure || total <= kMaxBlockSigOpsCost) return;
+        failure = RuleFailure{"bad-blk-sigops", stage,
+                              "sigop cost " + std::to_string(total) + " above " + std::to_string(kMaxBlockSigOpsCost) +
+                                  " once this " + PartName(part.kind) + " (cost " + std::to_string(part.cost) +
+                                  ") is counted",
+                              PartLocation(block, t, part)};
+    });
+}
+
+/** Whether IsFinalTx's verdict on `tx` depends on the time cutoff. */
+bool FinalityNeedsTime(const Transaction& tx) {
+    if (tx.lock_time == 0 || static_cast<int64_t>(tx.lock_time) < kLockTimeThreshold) return false;
+    for (const TxIn& in : tx.vin) {
+        if (in.sequence != kSequenceFinal) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+int64_t GetBlockSubsidy(int32_t height) {
+    const int halvings = height / kSubsidyHalvingInterval;
+    if (halvings >= 64) return 0;
+    return (50 * kCoin) >> halvings;
+}
+
+namespace {
+
+/** arith_uint256::SetCompact into a big-endian 32-byte `target`; sets `negative` and `overflow`
+ *  as Core does. */
+void SetCompact(uint32_t compact, std::array<uint8_t, 32>& target, bool& negative, bool& overflow) {
+    const uint32_t size = compact >> 24;
+    uint32_t word = compact & 0x007fffff;
+    target.fill(0);
+    negative = word != 0 && (compact & 0x00800000) != 0;
+    overflow = word != 0 && (size > 34 || (word > 0xff && size > 33) || (word > 0xffff && size > 32));
+    if (overflow) return;
+    if (size <= 3) {
+        word >>= 8 * (3 - size);
+        for (int i = 0; i < 3; ++i) target[31 - i] = static_cast<uint8_t>(word >> (8 * i));
+        return;
+    }
+    // word << 8 * (size - 3): its three bytes end at big-endian index 31 - (size - 3); bytes
+    // shifted past the top are dropped (only zero bytes, since not overflowing).
+    for (int i = 0; i < 3; ++i) {
+        const int at = 31 - static_cast<int>(size - 3) - i;
+        if (at >= 0) target[at] = static_cast<uint8_t>(word >> (8 * i));
+    }
+}
+
+}  // namespace
+
+std::optional<RuleFailure> CheckProofOfWork(const Block& block) {
+    std::array<uint8_t, 32> target{};
+    std::array<uint8_t, 32> limit{};
+    bool negative = false;
+    bool overflow = false;
+    bool unused = false;
+    SetCompact(kPowLimitCompact, limit, unused, unused);
+    SetCompact(block.header.bits, target, negative, overflow);
+    char bits[11];
+    std::snprintf(bits, sizeof bits, "0x%08x", block.header.bits);
+    const auto fail = [&](const std::string& why) {
+        return RuleFailure{"high-hash", "CheckBlockHeader", "proof of work failed: " + why, Location{}};
+    };
+    const bool zero = std::all_of(target.begin(), target.end(), [](uint8_t b) { return b == 0; });
+    if (negative) return fail("nBits " + std::string(bits) + " is negative");
+    if (overflow) return fail("nBits " + std::string(bits) + " overflows 256 bits");
+    if (zero) return fail("nBits " + std::string(bits) + " is a zero target");
+    if (std::lexicographical_compare(limit.begin(), limit.end(), target.begin(), target.end())) {
+        return fail("nBits " + std::string(bits) + " is above mainnet's powLimit (0x1d00ffff)");
+    }
+    std::array<uint8_t, 32> hash{};  // big-endian: the internal byte order reversed
+    std::reverse_copy(block.hash.begin(), block.hash.end(), hash.begin());
+    if (std::lexicographical_compare(target.begin(), target.end(), hash.begin(), hash.end())) {
+        return fail("block hash " + block.hash_hex + " is above the target of nBits " + bits);
+    }
+    return std::nullopt;
+}
+
+std::optional<RuleFailure> CheckContextualHeader(const Block& block, int32_t height, const ChainContext& context) {
+    const int32_t version = block.header.version;
+    const int32_t needed = height >= kBip65Height ? 4 : height >= kBip66Height ? 3 : height >= kBip34Height ? 2 : 0;
+    if (version < needed) {
+        char reason[32];
+        std::snprintf(reason, sizeof reason, "bad-version(0x%08x)", static_cast<uint32_t>(version));
+        return RuleFailure{reason, "ContextualCheckBlockHeader",
+                           "block version " + std::to_string(version) + " at height " + std::to_string(height) +
+                               ", where version " + std::to_string(needed) + " or above is required",
+                           Location{}};
+    }
+    if (context.median_time_past && static_cast<int64_t>(block.header.time) <= *context.median_time_past) {
+        return RuleFailure{"time-too-old", "ContextualCheckBlockHeader",
+                           "header time " + std::to_string(block.header.time) + " is not above the median time past " +
+                               std::to_string(*context.median_time_past),
+                           Location{}};
+    }
+    return std::nullopt;
+}
+
+std::optional<RuleFailure> CheckLegacySigOps(const Block& block) {
+    int64_t total = 0;
+    std::optional<RuleFailure> failure;
+    // SCRIPT_VERIFY_NONE: the legacy parts only (no spent outputs needed).
+    for (size_t t = 0; t < block.txs.size() && !failure; ++t) {
+        AddSigOps(block, t, {}, SCRIPT_VERIFY_NONE, "CheckBlock", total, failure);
+    }
+    if (failure) failure->detail = "legacy " + failure->detail + " (legacy sigops count 4 each)";
+    return failure;
+}
+
+std::optional<RuleFailure> CheckContextualBlock(const Block& block, int32_t height, const ChainContext& context) {
+    const bool bip113 = height >= kCsvHeight;
+    for (size_t t = 0; t < block.txs.size(); ++t) {
+        const Transaction& tx = block.txs[t];
+        int64_t cutoff = block.header.time;
+        if (bip113) {
+            if (!context.median_time_past && FinalityNeedsTime(tx)) continue;  // RulesNotChecked lists it
+            cutoff = context.median_time_past.value_or(0);
+        }
+        if (!IsFinalTx(tx, height, cutoff)) {
+            const bool by_height = static_cast<int64_t>(tx.lock_time) < kLockTimeThreshold;
+            return RuleFailure{"bad-txns-nonfinal", "ContextualCheckBlock",
+                               "nLockTime " + std::to_string(tx.lock_time) + " is not below the block's " +
+                                   (by_height ? "height " + std::to_string(height)
+                                              : std::string(bip113 ? "median time past " : "time ") +
+                                                    std::to_string(cutoff)) +
+                                   " and some input's nSequence is not 0xffffffff",
+                               TxLocation(block, t)};
+        }
+    }
+    bool any_witness = false;
+    for (const Transaction& tx : block.txs) any_witness = any_witness || tx.HasWitness();
+    if (height < kSegwitHeight && any_witness) {
+        for (size_t t = 0; t < block.txs.size(); ++t) {
+            if (block.txs[t].HasWitness()) {
+                return RuleFailure{"unexpected-witness", "ContextualCheckBlock",
+                                   "witness data at height " + std::to_string(height) + ", below segwit (" +
+                                       std::to_string(kSegwitHeight) + ")",
+                                   TxLocation(block, t)};
+            }
+        }
+    }
+    // With witness data CheckBlock (primitives/block.h) has checked the commitment; without,
+    // a commitment still needs its nonce, which a block without witness data cannot hold.
+    if (height >= kSegwitHeight && !any_witness && WitnessCommitmentIndex(block) >= 0) {
+        Location at = TxLocation(block, 0);
+        at.input_index = 0;
+        return RuleFailure{"bad-witness-nonce-size", "ContextualCheckBlock",
+                           "the coinbase has a witness commitment but no witness nonce (no witness data at all)", at};
+    }
+    return std::nullopt;
+}
+
+ConnectBlockOutcome CheckConnectBlockRules(const Block& block, const std::vector<std::vector<const SpentOutput*>>& spent_by_tx,
+                                           int32_t height, uint32_t flags) {
+    ConnectBlockOutcome out;
+    out.subsidy = GetBlockSubsidy(height);
+    int64_t fees = 0;
+    bool amounts_ok = true;
+    for (size_t t = 0; t < block.txs.size(); ++t) {
+        const Transaction& tx = block.txs[t];
+        if (t > 0 && amounts_ok) {
+            RuleFailure failure;
+            const std::optional<int64_t> fee = CheckTxInputAmounts(tx, static_cast<uint32_t>(t), spent_by_tx[t], failure);
+            if (!fee) {
+                amounts_ok = false;
+                if (!out.failure) out.failure = failure;
+            } else {
+                fees += *fee;  // both in range: no overflow
+                if (!MoneyRange(fees)) {
+                    amounts_ok = false;
+                    if (!out.failure) {
+                        out.failure = RuleFailure{"bad-txns-accumulated-fee-outofrange", "ConnectBlock",
+                                                  "the fees up to this tx sum to " + std::to_string(fees) +
+                                                      " sat, above 21,000,000 BTC",
+                                                  TxLocation(block, t)};
+                    }
+                }
+            }
+        }
+        AddSigOps(block, t, spent_by_tx[t], flags, "ConnectBlock", out.sigop_cost, out.failure);
+    }
+    if (!amounts_ok) return out;
+    out.fee = fees;
+    if (out.failure) return out;
+    const int64_t reward = out.subsidy + fees;
+    const Transaction& cb = block.txs[0];
+    int64_t paid = 0;
+    for (size_t o = 0; o < cb.vout.size(); ++o) {
+        paid += cb.vout[o].value;  // CheckTransaction: each and the sum in range
+        if (paid > reward) {
+            int64_t total = 0;
+            for (const TxOut& txout : cb.vout) total += txout.value;
+            Location at = TxLocation(block, 0);
+            at.output_index = static_cast<int64_t>(o);
+            at.byte_offset = static_cast<int64_t>(cb.vout[o].offset);
+            out.failure = RuleFailure{"bad-cb-amount", "ConnectBlock",
+                                      "coinbase pays " + std::to_string(total) + " sat, above subsidy " +
+                                          std::to_string(out.subsidy) + " + fees " + std::to_string(fees) + " = " +
+                                          std::to_string(reward) + " sat (passed at this output)",
+                                      at};
+            break;
+        }
+    }
+    return out;
+}
+
+std::vector<NotChecked> RulesNotChecked(const Block& block, int32_t height, const ChainContext& context) {
+    std::vector<NotChecked> out;
+    size_t inputs = 0, relative_locks = 0, time_locks = 0;
+    for (size_t t = 1; t < block.txs.size(); ++t) {
+        const Transaction& tx = block.txs[t];
+        inputs += tx.vin.size();
+        if (tx.version >= 2) {
+            for (const TxIn& in : tx.vin) relative_locks += (in.sequence & kSequenceLockTimeDisableFlag) == 0;
+        }
+    }
+    for (const Transaction& tx : block.txs) time_locks += FinalityNeedsTime(tx);
+    if (inputs > 0) {
+        out.push_back({"spent-outputs-unspent",
+                       "each spent output exists and is unspent (bad-txns-inputs-missingorspent): needs the UTXO set; "
+                       "the spent outputs given are taken as they are"});
+        out.push_back({"coinbase-maturity",
+                       "a coinbase output is spent 100 blocks after its own at the earliest "
+                       "(bad-txns-premature-spend-of-coinbase): needs the heights of the spent coins"});
+    }
+    out.push_back({"bip30",
+                   "no transaction overwrites an unspent output of the same txid (bad-txns-BIP30): needs the UTXO set "
+                   "(from BIP34 Core relies on the coinbase heights of its own chain instead)"});
+    if (height >= kCsvHeight && relative_locks > 0) {
+        out.push_back({"bip68-sequence-locks", std::to_string(relative_locks) +
+                                                   " inputs of version-2 transactions have relative lock-times "
+                                                   "(bad-txns-nonfinal in ConnectBlock): needs the heights and median "
+                                                   "times past of the blocks of the spent coins"});
+    }
+    if (height >= kCsvHeight && !context.median_time_past && time_locks > 0) {
+        out.push_back({"bip113-finality", std::to_string(time_locks) +
+                                              " transactions have a time nLockTime and an input that is not final: "
+                                              "from BIP113 their finality (bad-txns-nonfinal) is judged against the "
+                                              "median time past, which was not supplied"});
+    }
+    if (!context.median_time_past) {
+        out.push_back({"time-too-old", "the header's time is above the median time past of the 11 blocks before it: "
+                                       "needs the median time past, which was not supplied"});
+    }
+    out.push_back({"time-too-new", "the header's time is at most 2 hours ahead of the node's clock: needs a clock, "
+                                   "and is not a rule of the block alone"});
+    out.push_back({"expected-difficulty",
+                   "nBits is the difficulty the header chain expects at this height (bad-diffbits): needs the header "
+                   "chain (the header hash against its own nBits target, high-hash, is checked)"});
+    if (context.skip_proof_of_work) {
+        out.push_back({"proof-of-work", "the header hash against its own nBits target (high-hash) was skipped at the "
+                                        "caller's request (skipProofOfWork), as for a block mutated from a real one"});
+    }
+    out.push_back({"previous-block", "the previous block is known and valid (prev-blk-not-found, bad-prevblk) and no "
+                                     "checkpoint is forked from: needs the header chain"});
+    return out;
+}
+
+}  // namespace ibd
