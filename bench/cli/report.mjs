@@ -46,9 +46,13 @@ export function formatReport(doc) {
     out.push(row([b.height, b.hash, int(b.tx_count), int(b.inputs), int(b.checks.ecdsa), int(b.checks.schnorr),
       int(b.valid), int(b.invalid), b.parse_sighash_ms.toFixed(1)], widths));
     const pad = ' '.repeat(9);
-    out.push(`${pad}coverage (inputs evaluated / total, checks): ${coverageText(b.coverage)}`);
     const amounts = amountsText(b);
-    if (amounts) out.push(`${pad}${amounts}`);
+    if (!amounts) { // rejected before any input was connected: no coverage, amounts or rounds
+      out.push(`${pad}rejected before any input was connected; block ${verdictText(b)}`);
+      continue;
+    }
+    out.push(`${pad}coverage (inputs evaluated / total, checks): ${coverageText(b.coverage)}`);
+    out.push(`${pad}${amounts}`);
     out.push(`${pad}${countOf(b.rounds, 'validation round')}; block ${verdictText(b)}`);
     if (b.not_checked?.length) out.push(`${pad}not checked (docs/validation.md): ${b.not_checked.map((n) => n.rule).join(', ')}`);
   }
