@@ -8,14 +8,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
 import { fixturesDir, readManifest } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 import { verifyChecks } from './support/wasm.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const FIX = path.resolve(here, '../../shared/blocks-fixtures/mainnet');
+const FIX = path.join(fixturesDir(), 'mainnet'); // the loader's folder rule (--fixtures, IBD_FIXTURES)
 const engine = await loadEngine('simd');
 
 function load(height) {
