@@ -171,10 +171,20 @@ std::optional<RuleFailure> CheckContextualBlock(const Block& block, int32_t heig
     for (size_t t = 0; t < block.txs.size(); ++t) {
         const Transaction& tx = block.txs[t];
         int64_t cutoff = block.header.time;
-        if (bip113) {
-            if (!context.median_time_past && FinalityNeedsTime(tx)) continue;  // RulesNotChecked lists it
-            cutoff = context.median_time_past.value_or(0);
+        if (bip113 && !context.median_time_past && FinalityNeedsTime(tx)) {
+            // A valid header's time is above its median time past (time-too-old otherwise), so a
+            // time lock at or above the header's time is above the median time past too: not
+            // final whatever the median time past is. Below the header's time it depends on the
+            // median time past: not judged (RulesNotChecked lists it).
+            if (static_cast<int64_t>(tx.lock_time) < static_cast<int64_t>(block.header.time)) continue;
+            return RuleFailure{"bad-txns-nonfinal", "ContextualCheckBlock",
+                               "nLockTime " + std::to_string(tx.lock_time) + " is not below the block's time " +
+                                   std::to_string(block.header.time) +
+                                   ", so not below its median time past either (BIP113), and some input's "
+                                   "nSequence is not 0xffffffff",
+                               TxLocation(block, t)};
         }
+        if (bip113) cutoff = context.median_time_past.value_or(0);
         if (!IsFinalTx(tx, height, cutoff)) {
             const bool by_height = static_cast<int64_t>(tx.lock_time) < kLockTimeThreshold;
             return RuleFailure{"bad-txns-nonfinal", "ContextualCheckBlock",
@@ -273,7 +283,11 @@ std::vector<NotChecked> RulesNotChecked(const Block& block, int32_t height, cons
             for (const TxIn& in : tx.vin) relative_locks += (in.sequence & kSequenceLockTimeDisableFlag) == 0;
         }
     }
-    for (const Transaction& tx : block.txs) time_locks += FinalityNeedsTime(tx);
+    // Only the time locks below the header's time depend on the median time past (the others
+    // are not final whatever it is: CheckContextualBlock rejects them).
+    for (const Transaction& tx : block.txs) {
+        time_locks += FinalityNeedsTime(tx) && static_cast<int64_t>(tx.lock_time) < static_cast<int64_t>(block.header.time);
+    }
     if (inputs > 0) {
         out.push_back({"spent-outputs-unspent",
                        "each spent output exists and is unspent (bad-txns-inputs-missingorspent): needs the UTXO set; "

@@ -546,6 +546,12 @@ TEST(BlockRules, FromBip113FinalityNeedsTheMedianTimePast) {
     ExpectAccepted(Validate(f, ctx));
     ctx.median_time_past = lock;
     ExpectRejected(Validate(f, ctx), "bad-txns-nonfinal", "ContextualCheckBlock", {0, -1, -1});
+    // A time lock at the header's time is above any median time past a valid header allows:
+    // not final even without it. One second below the header's time it is not judged.
+    f.block.txs[0].lock_time = f.block.header.time;
+    ExpectRejected(Validate(f), "bad-txns-nonfinal", "ContextualCheckBlock", {0, -1, -1});
+    f.block.txs[0].lock_time = f.block.header.time - 1;
+    ExpectAccepted(Validate(f));
 }
 
 TEST(BlockRules, HeaderTimeAboveTheMedianTimePastAndVersionByHeight) {
