@@ -126,6 +126,19 @@ test('result() carries the fee, subsidy, sigop cost and the rules not checked; a
   assert.deepEqual([bad.rejectReason, bad.stage, bad.txIndex, bad.inputIndex, bad.outputIndex, bad.fee, bad.scriptError],
     ['bad-txns-in-belowout', 'CheckTxInputs', 1, -1, 1, -1, '']);
   assert.match(bad.error, /^bad-txns-in-belowout: value in 4999999999 sat < value out 5000000000 sat/);
+
+  // A spent value out of range in the JSON is Core's verdict, not a load failure: -1 sat, and
+  // 21,000,000 BTC + 1 sat; 21,000,000 BTC itself is in range.
+  for (const [value, reason] of [[-1, 'bad-txns-inputvalues-outofrange'], [2100000000000001, 'bad-txns-inputvalues-outofrange'],
+    [2100000000000000, '']]) {
+    doc.spent_outputs[0].value = value;
+    v = new engine.BlockValidation(c.block, JSON.stringify(doc), c.hash, c.height);
+    assert.equal(v.status().ok, true, `${value}: ${v.status().error}`);
+    const r = finish(v);
+    v.delete();
+    assert.deepEqual([r.valid, r.rejectReason, r.stage || ''], [reason === '', reason, reason ? 'CheckTxInputs' : ''], `value ${value}`);
+    if (reason) assert.deepEqual([r.txIndex, r.inputIndex], [1, 0], `value ${value}`);
+  }
 });
 
 /** `b` with the header's little-endian uint32 at byte `at` (72 nBits, 76 nonce) passed through

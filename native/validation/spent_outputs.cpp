@@ -5,6 +5,7 @@
 #include "validation/spent_outputs.h"
 
 #include <cctype>
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -60,10 +61,14 @@ SpentOutputEntry ParseEntry(const json& entry, size_t index) {
     if (n > 0xffffffffULL) FailField(index, "vout", "above 4294967295");
     out.vout = static_cast<uint32_t>(n);
 
+    // Any 64-bit amount is taken: whether it is in range (0 to 21,000,000 BTC) is a consensus
+    // rule, Consensus::CheckTxInputs' bad-txns-inputvalues-outofrange, judged with the block.
     const json& value = Field(entry, index, "value");
-    const uint64_t sats = NonNegativeInteger(value, index, "value");
-    if (sats > static_cast<uint64_t>(kMaxMoney)) FailField(index, "value", "above 21,000,000 BTC");
-    out.out.value = static_cast<int64_t>(sats);
+    if (!value.is_number_integer()) FailField(index, "value", "not an integer");
+    if (value.is_number_unsigned() && value.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) {
+        FailField(index, "value", "above 2^63-1 satoshis (not a 64-bit amount)");
+    }
+    out.out.value = value.get<int64_t>();
 
     const json& script = Field(entry, index, "script_pubkey");
     if (!script.is_string()) FailField(index, "script_pubkey", "not a string");

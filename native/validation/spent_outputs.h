@@ -15,9 +15,10 @@ namespace ibd {
  *  object with `spent_outputs`, an array of {txid, vout, value, script_pubkey}) into the list
  *  of spent outputs, one per non-coinbase input in block order. `txid`/`vout` are kept for the
  *  outpoint cross-check of BlockValidation.
- *  Throws Error whose reason names the entry and field ("spent_outputs[2].value: negative") on
- *  malformed JSON, a missing or mistyped field, a negative or over-21e6-BTC value, or non-hex
- *  script. The location's input_index stays -1: an entry index is not an input index (entry k
+ *  Throws Error whose reason names the entry and field ("spent_outputs[2].vout: negative") on
+ *  malformed JSON, a missing or mistyped field, a value that is not a 64-bit integer, or a
+ *  non-hex script. A value out of money range (negative, above 21e6 BTC) is kept: it is
+ *  Consensus::CheckTxInputs' bad-txns-inputvalues-outofrange, a verdict on the block. The location's input_index stays -1: an entry index is not an input index (entry k
  *  is the k-th non-coinbase input of the block, counted across transactions). JSON syntax
  *  errors carry the byte offset. Allocation failure is let through as std::bad_alloc. */
 struct SpentOutputEntry {
