@@ -135,7 +135,7 @@ int64_t WitnessCommitmentIndex(const Block& block) {
     return index;
 }
 
-void CheckBlock(const Block& block) {
+void CheckBlock(const Block& block, bool segwit_active) {
     Location at;
     at.block_hash = block.hash_hex;
     if (block.txs.empty() || block.txs.size() * kWitnessScaleFactor > kMaxBlockWeight ||
@@ -168,7 +168,7 @@ void CheckBlock(const Block& block) {
 
     bool any_witness = false;
     for (const Transaction& tx : block.txs) any_witness = any_witness || tx.HasWitness();
-    if (!any_witness) return;
+    if (!any_witness || !segwit_active) return;
     const int64_t commit = WitnessCommitmentIndex(block);
     Location at_cb = at;
     at_cb.tx_index = 0;

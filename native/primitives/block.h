@@ -95,10 +95,13 @@ int64_t WitnessCommitmentIndex(const Block& block);
  *    "unexpected-witness"       witness data without a witness commitment;
  *    "bad-witness-nonce-size" / "bad-witness-merkle-match"  BIP141 commitment check, done when
  *                               a commitment is present and some transaction has witness data.
+ *  The last three are ContextualCheckBlock's and need segwit active: with
+ *  `segwit_active` false (below its height) they are skipped, and witness data is
+ *  validation/block_rules.h's "unexpected-witness" by height, as Core reports it.
  *  Not here: the legacy sigop limit (it needs the script code: validation/block_rules.h
  *  CheckLegacySigOps), the rules by height (BIP34, versions, finality, the commitment of a
  *  block without witness data: validation/block_rules.h), and what needs the chain (proof of
  *  work, timestamps: validation/block_rules.h RulesNotChecked). */
-void CheckBlock(const Block& block);
+void CheckBlock(const Block& block, bool segwit_active = true);
 
 }  // namespace ibd

@@ -67,7 +67,7 @@ Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::
     // CheckBlock starts with CheckBlockHeader: the proof of work.
     if (!context.skip_proof_of_work) ThrowIf(CheckProofOfWork(block), at_block);
     try {
-        CheckBlock(block);
+        CheckBlock(block, height >= kSegwitHeight);  // below it, witness data is unexpected-witness
     } catch (const Error& e) {
         throw e.with_stage(StageOfCheckBlockReason(e.reason()));
     }
