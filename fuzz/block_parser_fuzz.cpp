@@ -49,8 +49,8 @@
 #include "primitives/serialize.h"
 #include "primitives/transaction.h"
 #include "support/block_mutation.h"
-#include "validation/block_validation.h"
 #include "util/error.h"
+#include "validation/block_validation.h"
 #include "verify/batch_verify.h"
 #include "verify/check_buffer.h"
 

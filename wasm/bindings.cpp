@@ -12,8 +12,8 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include "validation/block_validation.h"
 #include "util/error.h"
+#include "validation/block_validation.h"
 #include "verify/batch_verify.h"
 
 namespace {

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "validation/block_rules.h"
 #include "util/error.h"
+#include "validation/block_rules.h"
 #include "validation/spent_outputs.h"
 #include "verify/check_buffer.h"
 

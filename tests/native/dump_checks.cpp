@@ -23,8 +23,8 @@
 #include <vector>
 
 #include "file_bytes.h"
-#include "validation/block_validation.h"
 #include "util/error.h"
+#include "validation/block_validation.h"
 #include "validation/spent_outputs.h"
 
 namespace {

@@ -16,8 +16,8 @@
 #include "script/interpreter.h"
 #include "support/test_support.h"
 #include "support/tx_checks.h"
-#include "validation/block_validation.h"
 #include "util/error.h"
+#include "validation/block_validation.h"
 #include "verify/batch_verify.h"
 #include "verify/ecdsa_lax_der.h"
 

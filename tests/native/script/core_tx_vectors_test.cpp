@@ -26,8 +26,8 @@
 #include "primitives/hex.h"
 #include "primitives/transaction.h"
 #include "script/interpreter.h"
-#include "script/script_checks.h"
 #include "script/script_asm.h"
+#include "script/script_checks.h"
 #include "support/test_support.h"
 #include "util/error.h"
 

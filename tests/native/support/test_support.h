@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "validation/block_validation.h"
 #include "util/error.h"
+#include "validation/block_validation.h"
 #include "validation/spent_outputs.h"
 
 namespace ibd::test {

@@ -14,8 +14,8 @@
 
 #include "primitives/block.h"
 #include "support/test_support.h"
-#include "validation/block_validation.h"
 #include "util/error.h"
+#include "validation/block_validation.h"
 
 namespace ibd {
 namespace {

@@ -10,8 +10,8 @@
 
 #include "primitives/block.h"
 #include "support/test_support.h"
-#include "validation/block_validation.h"
 #include "util/error.h"
+#include "validation/block_validation.h"
 #include "verify/check_buffer.h"
 
 namespace ibd {
