@@ -97,9 +97,9 @@ test('a height that the coinbase contradicts (BIP34) is an error naming the bloc
   const right = validate(raw, json, hash, 403200);
   assert.equal(right.ok, true);
   assert.equal(right.valid, true);
-  const wrong = validate(raw, json, hash, 403199);
+  const wrong = validate(raw, json, hash, 403201);
   assert.equal(wrong.ok, false);
-  assert.match(wrong.error, new RegExp(`bad-cb-height: block ${hash} given height 403199`));
+  assert.match(wrong.error, new RegExp(`bad-cb-height: block ${hash} given height 403201`));
   assert.deepEqual([wrong.txIndex, wrong.inputIndex], [0, 0]);
   assert.match(validate(raw, json, hash, 1.5).error, /height must be an integer/);
   assert.match(validate(raw, json, hash, '403200').error, /height must be a number/);
@@ -231,6 +231,30 @@ test('an invalid check of a failing input is counted apart from the trials valid
   assert.ok(text.stdout.includes('\ntotals: 1 block (0 failed), 3 inputs (3 evaluated), 3 checks: 2 valid, 1 invalid, ' +
     'in invalid block 553724 (checks of its failing input); 1 invalid block, up to 1 validation round\n'), text.stdout);
   assert.doesNotMatch(text.stdout, /tolerate/);
+});
+
+test('a block invalid by a rule with succeeding scripts lists no invalid check as a fault: its trials are counted apart, exit 3', async () => {
+  // 403200 with every spent value 0 (its legacy sighashes do not cover amounts): tx 1 spends
+  // less than it pays, bad-txns-in-belowout, while every script still succeeds, its 115 failed
+  // CHECKMULTISIG trials included.
+  const dir = tempFixtures('in-belowout', [403200], (h, to) => {
+    const file = path.join(to, 'spent_outputs.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    for (const e of doc.spent_outputs) e.value = 0;
+    writeFileSync(file, JSON.stringify(doc));
+  });
+  const json = await run(['--fixtures', dir, '--workers', '1', '--rounds', '1', '--json']);
+  assert.equal(json.code, 3, json.stderr);
+  const bad = JSON.parse(json.stdout).blocks[0];
+  assert.deepEqual([bad.block_valid, bad.reject_reason, bad.stage, bad.tx], [false, 'bad-txns-in-belowout', 'CheckTxInputs', 1]);
+  assert.deepEqual(bad.failed_inputs, []);
+  assert.equal(bad.invalid_checks.length, 115);
+  assert.ok(bad.invalid_checks.every((c) => !c.of_failed_input));
+  const text = await run(['--fixtures', dir, '--workers', '1', '--rounds', '1']);
+  assert.equal(text.code, 3, text.stderr);
+  const tail = text.stdout.slice(text.stdout.indexOf('INVALID BLOCKS'));
+  assert.doesNotMatch(tail, /invalid check \d+:/);
+  assert.match(tail, /block 403200: 115 invalid checks of inputs whose scripts succeed \(CHECKMULTISIG trials/);
 });
 
 test('--workers 0 and --workers abc are refused with a clear message', async () => {
@@ -506,7 +530,11 @@ test('the main job reports a block whose nonce was changed as invalid, high-hash
   assert.deepEqual([bad.height, bad.hash, bad.error, bad.block_valid, bad.reject_reason, bad.stage, bad.tx, bad.input, bad.output],
     [181, hash, null, false, 'high-hash', 'CheckBlockHeader', -1, -1, -1]);
   assert.match(bad.reject_message, new RegExp(`^high-hash: proof of work failed: block hash ${hash} is above the target of nBits 0x1d00ffff`));
-  assert.deepEqual([bad.fee, bad.subsidy, bad.sigop_cost, bad.not_checked, bad.script_error], [null, null, null, [], null]);
+  assert.deepEqual([bad.fee, bad.subsidy, bad.sigop_cost, bad.script_error], [null, null, null, null]);
+  // Rejected, it still says what was not checked; the proof of work was (and failed).
+  const rules = bad.not_checked.map((n) => n.rule);
+  assert.ok(rules.includes('expected-difficulty') && rules.includes('bip30'), rules.join());
+  assert.ok(!rules.includes('proof-of-work'), rules.join());
   assert.deepEqual(doc.errors, []);
   assert.deepEqual(doc.invalid_blocks.map((b) => [b.height, b.reject_reason, b.stage]), [[181, 'high-hash', 'CheckBlockHeader']]);
   assert.equal(doc.blocks[0].block_valid, true);

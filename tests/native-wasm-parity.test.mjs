@@ -1,9 +1,13 @@
 // The same engine, two targets: for every fixture block, the native build's validation
 // (ibd_dump_checks: BlockValidation to the end, final checks and their verdicts) equals the wasm
 // build's BlockValidation byte for byte, for both wasm variants, with the same block verdict,
-// fee, subsidy, sigop cost and rules not checked.
+// fee, subsidy, sigop cost and rules not checked; and invalid blocks (a rule broken before any
+// input is connected, one broken after, a failing script) get the same verdict in both.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 import { VARIANTS } from '../wasm/variants.mjs';
@@ -43,6 +47,68 @@ for (const block of blocks) {
       const lines = [`fee ${res.fee} subsidy ${res.subsidy} sigop_cost ${res.sigopCost}`,
         `reject '${res.rejectReason}' stage '${res.stage}'`, `not_checked ${res.notChecked.map((n) => n.rule).join(' ')}`.trimEnd()];
       for (const line of lines) assert.ok(native.summary.split('\n').includes(line), `${variant}: native lacks "${line}":\n${native.summary}`);
+    }
+  });
+}
+
+/** The wasm verdict of `block` in the dump tool's words (tests/native/dump_checks.cpp). */
+async function wasmVerdictLines(engine, block) {
+  const v = new engine.BlockValidation(block.block, block.spentOutputsJson, block.hash, block.height);
+  try {
+    const status = v.status();
+    if (!status.ok) {
+      return [`reject '${status.rejectReason}' stage '${status.stage}'`,
+        `at tx ${status.txIndex} input ${status.inputIndex} output ${status.outputIndex}`,
+        `not_checked ${(status.notChecked ?? []).map((n) => n.rule).join(' ')}`.trimEnd()];
+    }
+    v.delete();
+    const res = await validateFixture(engine, block);
+    return [`reject '${res.rejectReason}' stage '${res.stage}'`,
+      `at tx ${res.txIndex} input ${res.inputIndex} output ${res.outputIndex}`,
+      `failed_inputs ${res.inputFailures.map((f) => `${f.tx}:${f.input}:${f.scriptError}`).join(' ')}`.trimEnd(),
+      `not_checked ${res.notChecked.map((n) => n.rule).join(' ')}`.trimEnd()];
+  } finally {
+    if (!v.isDeleted()) v.delete();
+  }
+}
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'ibd-parity-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A copy of fixture block `height` in tmp, its spent outputs through `alter`, to be validated at `at`. */
+function invalidCase(name, height, at, alter = () => {}) {
+  const source = blocks.find((b) => b.height === height);
+  const dir = path.join(tmp, name);
+  mkdirSync(dir, { recursive: true });
+  const doc = JSON.parse(source.spentOutputsJson);
+  alter(doc.spent_outputs);
+  const spentOutputsJson = JSON.stringify(doc);
+  writeFileSync(path.join(dir, 'block.raw'), source.block);
+  writeFileSync(path.join(dir, 'spent_outputs.json'), spentOutputsJson);
+  return { ...source, dir, height: at, spentOutputsJson, block: new Uint8Array(readFileSync(path.join(dir, 'block.raw'))) };
+}
+
+const INVALID = [
+  // Every spent value 0: tx 1 pays more than it spends (CheckTxInputs), scripts all succeed.
+  ['bad-txns-in-belowout', () => invalidCase('in-belowout', 403200, 403200, (outs) => { for (const o of outs) o.value = 0; })],
+  // A P2WPKH spend's amount raised by 1: its BIP143 sighash changes, the script fails.
+  ['mandatory-script-verify-flag-failed', () => invalidCase('bip143-amount', 553724, 553724, (outs) => {
+    outs.find((o) => /^0014[0-9a-f]{40}$/.test(o.script_pubkey)).value += 1;
+  })],
+  // Claimed one block higher: the coinbase's BIP34 height contradicts it (ContextualCheckBlock).
+  ['bad-cb-height', () => invalidCase('bip34', 403200, 403201)],
+];
+
+for (const [reason, make] of INVALID) {
+  test(`an invalid block (${reason}): native and wasm (${VARIANTS.join(', ')}) give the same verdict`, async () => {
+    const block = make();
+    const native = await nativeDump(block);
+    const lines = native.summary.split('\n');
+    assert.ok(lines.some((l) => l.startsWith(`reject '${reason}'`)), native.summary);
+    for (const variant of VARIANTS) {
+      for (const line of await wasmVerdictLines(engines[variant], block)) {
+        assert.ok(lines.includes(line), `${variant}: native lacks "${line}":\n${native.summary}`);
+      }
     }
   });
 }

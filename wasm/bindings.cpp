@@ -13,6 +13,7 @@
 #include <emscripten/val.h>
 
 #include "util/error.h"
+#include "validation/block_check.h"
 #include "validation/block_validation.h"
 #include "verify/batch_verify.h"
 
@@ -53,6 +54,18 @@ val Failure(const std::string& message, const std::string& reason, const ibd::Lo
     r.set("outputIndex", static_cast<double>(where.output_index));
     r.set("byteOffset", static_cast<double>(where.byte_offset));
     return r;
+}
+
+/** [{ rule, reason }] of RulesNotChecked (validation/block_rules.h). */
+val NotCheckedArray(const std::vector<ibd::NotChecked>& list) {
+    val out = val::array();
+    for (const ibd::NotChecked& n : list) {
+        val o = val::object();
+        o.set("rule", n.rule);
+        o.set("reason", n.reason);
+        out.call<void>("push", o);
+    }
+    return out;
 }
 
 /** A failure naming a wrong argument: reason = message. */
@@ -198,6 +211,9 @@ public:
             std::vector<ibd::SpentOutputEntry> spent;
             if (!ParseSpentOutputs(spent_outputs_json, spent, failure_)) return;
             v_ = std::make_unique<ibd::BlockValidation>(raw.data(), raw.size(), spent, expected_hash_hex, height, context);
+        } catch (const ibd::BlockRejected& e) {
+            failure_ = Failure(e.what(), e.reason(), e.where(), e.reject_reason(), e.stage());
+            failure_.set("notChecked", NotCheckedArray(e.not_checked()));
         } catch (const ibd::Error& e) {
             failure_ = Failure(e.what(), e.reason(), e.where(), e.reject_reason(), e.stage());
         } catch (const std::bad_alloc&) {
@@ -300,14 +316,17 @@ public:
         r.set("fee", static_cast<double>(res.fee));
         r.set("subsidy", static_cast<double>(res.subsidy));
         r.set("sigopCost", static_cast<double>(res.sigop_cost));
-        val not_checked = val::array();
-        for (const ibd::NotChecked& n : res.not_checked) {
+        r.set("notChecked", NotCheckedArray(res.not_checked));
+        val input_failures = val::array();
+        for (const ibd::InputFailure& f : res.input_failures) {
             val o = val::object();
-            o.set("rule", n.rule);
-            o.set("reason", n.reason);
-            not_checked.call<void>("push", o);
+            o.set("tx", f.tx);
+            o.set("input", f.input);
+            o.set("type", f.input_type);
+            o.set("scriptError", f.script_error);
+            input_failures.call<void>("push", o);
         }
-        r.set("notChecked", not_checked);
+        r.set("inputFailures", input_failures);
         val coverage = val::object();
         for (const auto& [name, c] : res.coverage) {
             val o = val::object();

@@ -49,6 +49,7 @@ export function formatReport(doc) {
     const amounts = amountsText(b);
     if (!amounts) { // rejected before any input was connected: no coverage, amounts or rounds
       out.push(`${pad}rejected before any input was connected; block ${verdictText(b)}`);
+      if (b.not_checked?.length) out.push(`${pad}not checked (docs/validation.md): ${b.not_checked.map((n) => n.rule).join(', ')}`);
       continue;
     }
     out.push(`${pad}coverage (inputs evaluated / total, checks): ${coverageText(b.coverage)}`);
@@ -90,11 +91,12 @@ function invalidText(doc) {
   const inInvalid = t.invalid - inValid;
   // Checks of the named failing input of each invalid block, and the others (further failing
   // inputs, or trials of inputs that succeeded: which, the result does not say).
-  const named = bad.reduce((n, b) => n + b.invalid_checks
-    .filter((c) => c.tx === b.script_error?.tx && c.input === b.script_error?.input).length, 0);
-  const what = named === inInvalid ? `checks of ${bad.length === 1 ? 'its failing input' : 'their first failing inputs'}`
-    : named > 0 ? 'including checks of failing inputs'
-      : 'of inputs other than the first failing one';
+  const ofFailed = bad.reduce((n, b) => n + b.invalid_checks.filter((c) => c.of_failed_input).length, 0);
+  const failedInputs = bad.reduce((n, b) => n + (b.failed_inputs?.length ?? 0), 0);
+  const whose = bad.length === 1 ? (failedInputs === 1 ? 'its failing input' : 'its failing inputs') : 'their failing inputs';
+  const what = ofFailed === inInvalid ? `checks of ${whose}`
+    : ofFailed > 0 ? `${int(ofFailed)} of failing inputs, ${int(inInvalid - ofFailed)} tolerated by succeeding scripts`
+      : `tolerated by succeeding scripts (${TOLERATED.split(';')[0]})`;
   const heights = bad.slice(0, 5).map((b) => b.height).join(', ') + (bad.length > 5 ? ` and ${bad.length - 5} more` : '');
   const where = `in invalid block${bad.length === 1 ? '' : 's'} ${heights} (${what})`;
   return inValid ? `: ${int(inValid)} in valid blocks (${TOLERATED}), ${int(inInvalid)} ${where}` : `, ${where}`;
@@ -181,11 +183,24 @@ function tailLines(doc) {
     out.push(`INVALID BLOCKS on mainnet data (${invalidBlocks.length}):`);
     for (const b of invalidBlocks) out.push(`  block ${b.height} ${b.hash}: ${b.reject_message} (${b.stage})`);
     for (const b of invalidBlocks) {
-      for (const c of b.invalid_checks.slice(0, MAX_INVALID_LISTED)) {
+      const failed = b.failed_inputs ?? [];
+      for (const f of failed.slice(0, MAX_INVALID_LISTED)) {
+        out.push(`  block ${b.height}: tx ${f.tx}, input ${f.input} (${f.type}) fails its script: SCRIPT_ERR_${f.error}`);
+      }
+      if (failed.length > MAX_INVALID_LISTED) {
+        out.push(`  block ${b.height}: ${failed.length - MAX_INVALID_LISTED} more failing inputs (all listed with --json)`);
+      }
+      // Only the checks of failing inputs: a succeeding script's tolerated trials are no fault.
+      const ofFailed = b.invalid_checks.filter((c) => c.of_failed_input);
+      for (const c of ofFailed.slice(0, MAX_INVALID_LISTED)) {
         out.push(`  block ${b.height}: invalid check ${c.index}: tx ${c.tx}, input ${c.input} (${c.type})`);
       }
-      if (b.invalid_checks.length > MAX_INVALID_LISTED) {
-        out.push(`  block ${b.height}: ${b.invalid_checks.length - MAX_INVALID_LISTED} more invalid checks (all listed with --json)`);
+      if (ofFailed.length > MAX_INVALID_LISTED) {
+        out.push(`  block ${b.height}: ${ofFailed.length - MAX_INVALID_LISTED} more invalid checks of failing inputs (all listed with --json)`);
+      }
+      const tolerated = b.invalid_checks.length - ofFailed.length;
+      if (tolerated) {
+        out.push(`  block ${b.height}: ${countOf(tolerated, 'invalid check')} of inputs whose scripts succeed (${TOLERATED}), listed with --json`);
       }
     }
   }

@@ -54,11 +54,14 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   (where the fault is, -1 where none), fee, subsidy, sigop_cost (satoshis, satoshis, cost
  *   units; null when the block was rejected before ConnectBlock, fee also when an amount rule
  *   failed before every tx was summed), not_checked ([{rule, reason}]: the rules Core applies
- *   that this verdict does not cover; [] when the block was rejected), script_error ({tx,
+ *   that this verdict does not cover, rejected blocks included), script_error ({tx,
  *   input, type, error, message} of the first failing input when the verdict is a script
- *   failure, else null), parse_sighash_ms (main-thread engine time: parse, sighash, script
- *   evaluation of every validation round; the report's `engine ms`), invalid_checks: [{index,
- *   type, tx, input}], error (why the block failed to load or validate, else null)}.
+ *   failure, else null), failed_inputs ([{tx, input, type, error}]: every input whose script
+ *   failed, whatever the verdict), parse_sighash_ms (main-thread engine time: parse, sighash,
+ *   script evaluation of every validation round; the report's `engine ms`), invalid_checks:
+ *   [{index, type, tx, input, of_failed_input}] (of_failed_input: the check belongs to an
+ *   input of failed_inputs; otherwise a check its succeeding script tolerates, such as a
+ *   CHECKMULTISIG trial), error (why the block failed to load or validate, else null)}.
  *   Totals: counts (`invalid_in_valid_blocks`: the invalid checks of valid blocks, i.e. checks
  *   that succeeding scripts tolerate, such as CHECKMULTISIG trials), `seconds` (combined pass
  *   wall time, median over the timed rounds, s), `rounds_seconds` (each timed round's, s),
@@ -224,7 +227,8 @@ function errorBlock(b) {
   return {
     height: b.height, hash: b.hash, tx_count: null, inputs: b.inputs, checks: null, valid: null,
     invalid: null, inputs_by_type: null, unsupported_by_type: null, coverage: null, rounds: null,
-    block_valid: null, ...verdictFields(null), script_error: null, parse_sighash_ms: null, invalid_checks: [],
+    block_valid: null, ...verdictFields(null), script_error: null, failed_inputs: [], parse_sighash_ms: null,
+    invalid_checks: [],
     error: b.error,
   };
 }
@@ -243,10 +247,13 @@ function verdictFields(v) {
  *  in an invalid block also those of failing inputs) are listed with their index within
  *  the block's records and their origin (tx, input). */
 function blockResult(b, verdicts) {
+  const failing = new Set(b.inputFailures.map((f) => `${f.tx}:${f.input}`));
   const invalidChecks = [];
   verdicts.forEach((v, i) => {
     if (v !== 1) {
-      invalidChecks.push({ index: i, type: checkTypeName(b.types[i]), tx: b.origins[2 * i], input: b.origins[2 * i + 1] });
+      const tx = b.origins[2 * i];
+      const input = b.origins[2 * i + 1];
+      invalidChecks.push({ index: i, type: checkTypeName(b.types[i]), tx, input, of_failed_input: failing.has(`${tx}:${input}`) });
     }
   });
   return {
@@ -264,6 +271,7 @@ function blockResult(b, verdicts) {
     block_valid: b.blockValid,
     ...verdictFields(b.verdict),
     script_error: b.scriptError,
+    failed_inputs: b.inputFailures,
     parse_sighash_ms: b.parseMs,
     invalid_checks: invalidChecks,
     error: null,

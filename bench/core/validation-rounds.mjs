@@ -24,6 +24,7 @@ import { countOf } from './format.mjs';
  *   txCount?: number, checks?: Uint8Array, origins?: Uint32Array, types?: Uint8Array,
  *   verdicts?: Uint8Array, ecdsa?: number, schnorr?: number, inputsByType?: object,
  *   coverage?: object, rounds?: number, blockValid?: boolean, scriptError?: object|null,
+ *   inputFailures?: [{tx, input, type, error}] (every input whose script failed, block order),
  *   verdict?: {rejectReason, stage, message, txIndex, inputIndex, outputIndex, fee, subsidy,
  *   sigopCost, notChecked}, rejected?: true, parseMs?: number, error?: string}>>} in `loaded`
  *   order; `verdict`: the engine's reject reason ("" when valid), stage, full message, the
@@ -161,8 +162,10 @@ function rejectedEntry(s) {
     blockValid: false,
     rejected: true,
     scriptError: null,
+    inputFailures: [],
     verdict: { rejectReason: f.rejectReason, stage: f.stage, message: f.error, txIndex: f.txIndex, inputIndex: f.inputIndex,
-      outputIndex: f.outputIndex, fee: null, subsidy: null, sigopCost: null, notChecked: [] },
+      outputIndex: f.outputIndex, fee: null, subsidy: null, sigopCost: null,
+      notChecked: (f.notChecked ?? []).map(({ rule, reason }) => ({ rule, reason })) },
     parseMs: s.ms,
   };
 }
@@ -214,6 +217,7 @@ function finish(s) {
     coverage,
     rounds: res.rounds,
     blockValid: res.valid,
+    inputFailures: res.inputFailures.map(({ tx, input, type, scriptError }) => ({ tx, input, type, error: scriptError })),
     scriptError: res.scriptError === '' ? null
       : { tx: res.txIndex, input: res.inputIndex, type: res.inputType, error: res.scriptError, message: res.error },
     verdict: { rejectReason: res.rejectReason, stage: res.stage, message: res.error, txIndex: res.txIndex,

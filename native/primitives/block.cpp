@@ -135,15 +135,9 @@ int64_t WitnessCommitmentIndex(const Block& block) {
     return index;
 }
 
-void CheckBlock(const Block& block, bool segwit_active) {
+void CheckBlock(const Block& block) {
     Location at;
     at.block_hash = block.hash_hex;
-    if (block.txs.empty() || block.txs.size() * kWitnessScaleFactor > kMaxBlockWeight ||
-        block.stripped_size * kWitnessScaleFactor > kMaxBlockWeight) {
-        throw Error("bad-blk-length", at);
-    }
-    if (block.weight() > kMaxBlockWeight) throw Error("bad-blk-weight", at);
-
     bool mutated = false;
     const Hash32 root = BlockMerkleRoot(block, &mutated);
     if (root != block.header.merkle_root) {
@@ -153,40 +147,76 @@ void CheckBlock(const Block& block, bool segwit_active) {
     }
     if (mutated) throw Error("bad-txns-duplicate: merkle tree mutated (CVE-2012-2459)", at);
 
-    for (size_t i = 0; i < block.txs.size(); ++i) {
+    if (block.txs.empty() || block.txs.size() * kWitnessScaleFactor > kMaxBlockWeight ||
+        block.stripped_size * kWitnessScaleFactor > kMaxBlockWeight) {
+        throw Error("bad-blk-length", at);
+    }
+    const auto tx_location = [&](size_t i) {
         Location at_tx = at;
         at_tx.tx_index = static_cast<int64_t>(i);
         at_tx.byte_offset = static_cast<int64_t>(block.txs[i].offset);
-        if (i == 0 && !block.txs[0].IsCoinBase()) throw Error("bad-cb-missing: first transaction is not a coinbase", at_tx);
-        if (i > 0 && block.txs[i].IsCoinBase()) throw Error("bad-cb-multiple: more than one coinbase", at_tx);
+        return at_tx;
+    };
+    if (!block.txs[0].IsCoinBase()) throw Error("bad-cb-missing: first transaction is not a coinbase", tx_location(0));
+    for (size_t i = 1; i < block.txs.size(); ++i) {
+        if (block.txs[i].IsCoinBase()) throw Error("bad-cb-multiple: more than one coinbase", tx_location(i));
+    }
+    for (size_t i = 0; i < block.txs.size(); ++i) {
         try {
             CheckTransaction(block.txs[i]);
         } catch (const Error& e) {
-            throw e.with_context(at_tx);
+            throw e.with_context(tx_location(i));
         }
     }
+}
 
-    bool any_witness = false;
-    for (const Transaction& tx : block.txs) any_witness = any_witness || tx.HasWitness();
-    if (!any_witness || !segwit_active) return;
-    const int64_t commit = WitnessCommitmentIndex(block);
-    Location at_cb = at;
-    at_cb.tx_index = 0;
-    if (commit < 0) throw Error("unexpected-witness: witness data in a block without a witness commitment", at);
-    const std::vector<std::vector<uint8_t>>& nonce = block.txs[0].vin[0].witness;
-    if (nonce.size() != 1 || nonce[0].size() != 32) {
-        throw Error("bad-witness-nonce-size: coinbase witness must be one 32-byte item", at_cb);
+void CheckWitnessMalleation(const Block& block, bool expect_witness_commitment) {
+    Location at;
+    at.block_hash = block.hash_hex;
+    const int64_t commit = expect_witness_commitment ? WitnessCommitmentIndex(block) : -1;
+    if (commit >= 0) {
+        Location at_cb = at;
+        at_cb.tx_index = 0;
+        at_cb.input_index = 0;
+        at_cb.byte_offset = static_cast<int64_t>(block.txs[0].vin[0].offset);
+        const std::vector<std::vector<uint8_t>>& nonce = block.txs[0].vin[0].witness;  // CheckBlock: a coinbase
+        if (nonce.size() != 1 || nonce[0].size() != 32) {
+            throw Error("bad-witness-nonce-size: the coinbase witness must be one 32-byte item (the witness reserved "
+                        "value), it has " + std::to_string(nonce.size()) + " items",
+                        at_cb);
+        }
+        // BIP141: commitment = SHA256d(witness root || witness reserved value).
+        const Hash32 witness_root = BlockWitnessMerkleRoot(block);
+        uint8_t buf[64];
+        std::memcpy(buf, witness_root.data(), 32);
+        std::memcpy(buf + 32, nonce[0].data(), 32);
+        const Hash32 commitment = Sha256d(buf, sizeof(buf));
+        const TxOut& out = block.txs[0].vout[static_cast<size_t>(commit)];
+        if (std::memcmp(commitment.data(), out.script_pubkey.data() + 6, 32) != 0) {
+            Location at_out = at;
+            at_out.tx_index = 0;
+            at_out.output_index = commit;
+            at_out.byte_offset = static_cast<int64_t>(out.offset);
+            throw Error("bad-witness-merkle-match: witness commitment does not match the wtxids", at_out);
+        }
+        return;
     }
-    // BIP141: commitment = SHA256d(witness root || witness reserved value).
-    const Hash32 witness_root = BlockWitnessMerkleRoot(block);
-    uint8_t buf[64];
-    std::memcpy(buf, witness_root.data(), 32);
-    std::memcpy(buf + 32, nonce[0].data(), 32);
-    const Hash32 commitment = Sha256d(buf, sizeof(buf));
-    const std::vector<uint8_t>& spk = block.txs[0].vout[static_cast<size_t>(commit)].script_pubkey;
-    if (std::memcmp(commitment.data(), spk.data() + 6, 32) != 0) {
-        throw Error("bad-witness-merkle-match: witness commitment does not match the wtxids", at_cb);
+    for (size_t i = 0; i < block.txs.size(); ++i) {
+        if (!block.txs[i].HasWitness()) continue;
+        Location at_tx = at;
+        at_tx.tx_index = static_cast<int64_t>(i);
+        at_tx.byte_offset = static_cast<int64_t>(block.txs[i].offset);
+        throw Error(std::string("unexpected-witness: witness data in a block ") +
+                        (expect_witness_commitment ? "without a witness commitment" : "below segwit's activation"),
+                    at_tx);
     }
+}
+
+void CheckBlockWeight(const Block& block) {
+    if (block.weight() <= kMaxBlockWeight) return;
+    Location at;
+    at.block_hash = block.hash_hex;
+    throw Error("bad-blk-weight: weight " + std::to_string(block.weight()) + " above " + std::to_string(kMaxBlockWeight), at);
 }
 
 }  // namespace ibd

@@ -82,26 +82,31 @@ Hash32 BlockWitnessMerkleRoot(const Block& block);
  *  commitment header). -1 when there is none (Core's GetWitnessCommitmentIndex). */
 int64_t WitnessCommitmentIndex(const Block& block);
 
-/** Context-free block checks, after Core's CheckBlock and the witness rules of
- *  ContextualCheckBlock, each throwing Error with Core's reject reason and the block hash
- *  (validation/block_check.h adds the stage, and runs the rest of CheckBlock, the sigop limit,
- *  and the rules that need the height: validation/block_rules.h):
- *    "bad-blk-length"           no transactions, or stripped size * 4 > 4,000,000;
- *    "bad-blk-weight"           weight > 4,000,000;
+/** Core's CheckBlock (validation.cpp) after CheckBlockHeader and before the legacy sigop limit,
+ *  in Core's order, throwing Error with Core's reject reason and the block hash (and the tx
+ *  index and byte offset where one tx is at fault):
  *    "bad-txnmrklroot"          merkle root of the txids differs from the header's;
  *    "bad-txns-duplicate"       the merkle tree is mutated (CVE-2012-2459);
- *    "bad-cb-missing" / "bad-cb-multiple"  the first and only the first tx is a coinbase;
- *    CheckTransaction's reasons, with the tx index;
- *    "unexpected-witness"       witness data without a witness commitment;
- *    "bad-witness-nonce-size" / "bad-witness-merkle-match"  BIP141 commitment check, done when
- *                               a commitment is present and some transaction has witness data.
- *  The last three are ContextualCheckBlock's and need segwit active: with
- *  `segwit_active` false (below its height) they are skipped, and witness data is
- *  validation/block_rules.h's "unexpected-witness" by height, as Core reports it.
- *  Not here: the legacy sigop limit (it needs the script code: validation/block_rules.h
- *  CheckLegacySigOps), the rules by height (BIP34, versions, finality, the commitment of a
- *  block without witness data: validation/block_rules.h), and what needs the chain (proof of
- *  work, timestamps: validation/block_rules.h RulesNotChecked). */
-void CheckBlock(const Block& block, bool segwit_active = true);
+ *    "bad-blk-length"           no transactions, or tx count * 4 or stripped size * 4 > 4,000,000;
+ *    "bad-cb-missing"           the first tx is not a coinbase;
+ *    "bad-cb-multiple"          a later tx is (the first such);
+ *    CheckTransaction's reasons, for the first tx that fails them.
+ *  The proof of work and the legacy sigop limit are validation/block_rules.h's (the latter
+ *  needs the script code); the rules of ContextualCheckBlock are CheckWitnessMalleation and
+ *  CheckBlockWeight below, which validation/block_rules.h runs in Core's order. */
+void CheckBlock(const Block& block);
+
+/** Core's CheckWitnessMalleation (validation.cpp, BIP141 "Commitment structure"), for a block
+ *  that passed CheckBlock. When `expect_witness_commitment` (segwit active) and the coinbase
+ *  has a commitment (WitnessCommitmentIndex), the coinbase witness must be one 32-byte item
+ *  ("bad-witness-nonce-size", tx 0 input 0) and SHA256d(witness merkle root || that item) must
+ *  equal the 32 bytes after the commitment header ("bad-witness-merkle-match", tx 0 and the
+ *  commitment's output). Otherwise no tx may have witness data ("unexpected-witness", the
+ *  first tx that has). Throws Error with the block hash. */
+void CheckWitnessMalleation(const Block& block, bool expect_witness_commitment);
+
+/** ContextualCheckBlock's last rule: weight (BIP141: stripped size * 3 + total size) at most
+ *  4,000,000 weight units, else Error "bad-blk-weight" with the block hash. */
+void CheckBlockWeight(const Block& block);
 
 }  // namespace ibd

@@ -156,25 +156,54 @@ void CheckTransaction(const Transaction& tx) {
     if (tx.stripped_size * kWitnessScaleFactor > kMaxBlockWeight) throw Error("bad-txns-oversize", where);
 
     // Check for negative or overflow output values.
+    const auto at_output = [&](size_t o) {
+        Location at;
+        at.output_index = static_cast<int64_t>(o);
+        at.byte_offset = static_cast<int64_t>(tx.vout[o].offset);
+        return at;
+    };
     int64_t total = 0;
-    for (const TxOut& out : tx.vout) {
-        if (out.value < 0) throw Error("bad-txns-vout-negative", where);
-        if (out.value > kMaxMoney) throw Error("bad-txns-vout-toolarge", where);
-        total += out.value;  // both <= kMaxMoney: no overflow
-        if (total > kMaxMoney) throw Error("bad-txns-txouttotal-toolarge", where);
+    for (size_t o = 0; o < tx.vout.size(); ++o) {
+        const int64_t value = tx.vout[o].value;
+        if (value < 0) throw Error("bad-txns-vout-negative: output value " + std::to_string(value) + " sat", at_output(o));
+        if (value > kMaxMoney) {
+            throw Error("bad-txns-vout-toolarge: output value " + std::to_string(value) + " sat, above 21,000,000 BTC",
+                        at_output(o));
+        }
+        total += value;  // both <= kMaxMoney: no overflow
+        if (total > kMaxMoney) {
+            throw Error("bad-txns-txouttotal-toolarge: the outputs up to this one sum to " + std::to_string(total) +
+                            " sat, above 21,000,000 BTC",
+                        at_output(o));
+        }
     }
 
-    // Check for duplicate inputs (CVE-2018-17144).
-    std::vector<const OutPoint*> sorted;
-    sorted.reserve(tx.vin.size());
-    for (const TxIn& in : tx.vin) sorted.push_back(&in.prevout);
-    auto less = [](const OutPoint* a, const OutPoint* b) {
-        if (a->txid != b->txid) return a->txid < b->txid;
-        return a->n < b->n;
+    // Check for duplicate inputs (CVE-2018-17144): input indices sorted by prevout, then index,
+    // so that equal neighbours are a repeat of the earlier input.
+    std::vector<size_t> order(tx.vin.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    auto less = [&](size_t a, size_t b) {
+        const OutPoint& pa = tx.vin[a].prevout;
+        const OutPoint& pb = tx.vin[b].prevout;
+        if (pa.txid != pb.txid) return pa.txid < pb.txid;
+        if (pa.n != pb.n) return pa.n < pb.n;
+        return a < b;
     };
-    std::sort(sorted.begin(), sorted.end(), less);
-    for (size_t i = 1; i < sorted.size(); ++i) {
-        if (!less(sorted[i - 1], sorted[i])) throw Error("bad-txns-inputs-duplicate", where);
+    std::sort(order.begin(), order.end(), less);
+    size_t repeat = tx.vin.size(), first = 0;  // the lowest input index that repeats an earlier one
+    for (size_t k = 1; k < order.size(); ++k) {
+        if (tx.vin[order[k - 1]].prevout == tx.vin[order[k]].prevout && order[k] < repeat) {
+            repeat = order[k];
+            first = order[k - 1];
+        }
+    }
+    if (repeat < tx.vin.size()) {
+        Location at;
+        at.input_index = static_cast<int64_t>(repeat);
+        at.byte_offset = static_cast<int64_t>(tx.vin[repeat].offset);
+        throw Error("bad-txns-inputs-duplicate: input " + std::to_string(repeat) + " spends the same prevout as input " +
+                        std::to_string(first),
+                    at);
     }
 
     if (tx.IsCoinBase()) {

@@ -35,6 +35,7 @@ struct OutPoint {
     uint32_t n = 0;      // output index
     /** Core's COutPoint::IsNull: all-zero txid and n == 0xffffffff (the coinbase's prevout). */
     bool IsNull() const;
+    bool operator==(const OutPoint& other) const { return txid == other.txid && n == other.n; }
 };
 
 /** Core's CTxIn plus its witness stack (CScriptWitness). */
@@ -91,8 +92,11 @@ Transaction ParseTransaction(const uint8_t* data, size_t len);
 /** Core's CheckTransaction (consensus/tx_check.cpp), context-free transaction rules: non-empty
  *  vin and vout, stripped size * 4 <= 4,000,000, each output value and their sum within
  *  0..MAX_MONEY, no duplicate prevouts, coinbase scriptSig of 2..100 bytes, no null prevout in
- *  a non-coinbase. Throws Error with Core's reject reason ("bad-txns-vin-empty", ...) and, where
- *  one input is at fault, its input_index and byte offset. */
+ *  a non-coinbase. Throws Error with Core's reject reason ("bad-txns-vin-empty", ...) and the
+ *  place at fault: the output and its byte offset for bad-txns-vout-negative, -vout-toolarge and
+ *  -txouttotal-toolarge (the output where the sum passes MAX_MONEY); the input for
+ *  bad-txns-inputs-duplicate (the lowest-indexed input repeating an earlier one's prevout) and
+ *  bad-txns-prevout-null; otherwise the tx's byte offset. */
 void CheckTransaction(const Transaction& tx);
 
 /** 21,000,000 BTC in satoshis (Core's MAX_MONEY, consensus/amount.h). */

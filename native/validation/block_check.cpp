@@ -7,7 +7,6 @@
 
 #include "primitives/block.h"
 #include "primitives/hex.h"
-#include "script/consensus_flags.h"
 #include "util/error.h"
 #include "validation/block_rules.h"
 
@@ -20,15 +19,6 @@ std::string ToLower(std::string s) {
     return s;
 }
 
-/** The Core function holding the check behind a reason CheckBlock (primitives/block.h) throws:
- *  the weight and witness rules are ContextualCheckBlock's, the rest CheckBlock's. */
-const char* StageOfCheckBlockReason(const std::string& reason) {
-    for (const char* contextual : {"bad-blk-weight", "unexpected-witness", "bad-witness-nonce-size", "bad-witness-merkle-match"}) {
-        if (reason.rfind(contextual, 0) == 0) return "ContextualCheckBlock";
-    }
-    return "CheckBlock";
-}
-
 void ThrowIf(const std::optional<RuleFailure>& failure, const Location& at_block) {
     if (!failure) return;
     RuleFailure f = *failure;
@@ -37,6 +27,9 @@ void ThrowIf(const std::optional<RuleFailure>& failure, const Location& at_block
 }
 
 }  // namespace
+
+BlockRejected::BlockRejected(const Error& failure, std::vector<NotChecked> not_checked)
+    : Error(failure), not_checked_(std::move(not_checked)) {}
 
 Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
                          const std::string& expected_hash_hex, int32_t height, const ChainContext& context,
@@ -64,38 +57,23 @@ Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::
 
     const Block block = ParseBlock(block_raw, block_len);
     at_block.block_hash = block.hash_hex;
-    // CheckBlock starts with CheckBlockHeader: the proof of work.
-    if (!context.skip_proof_of_work) ThrowIf(CheckProofOfWork(block), at_block);
     try {
-        CheckBlock(block, height >= kSegwitHeight);  // below it, witness data is unexpected-witness
-    } catch (const Error& e) {
-        throw e.with_stage(StageOfCheckBlockReason(e.reason()));
-    }
-    ThrowIf(CheckLegacySigOps(block), at_block);
-
-    // BIP34 (Core's ContextualCheckBlock): the coinbase scriptSig starts with CScript() << height.
-    if (height >= kBip34Height) {
-        const std::vector<uint8_t> expect = SerializeScriptHeight(height);
-        const TxIn& cb_in = block.txs[0].vin[0];  // CheckBlock: txs[0] is a coinbase, one input
-        if (cb_in.script_sig.size() < expect.size() ||
-            !std::equal(expect.begin(), expect.end(), cb_in.script_sig.begin())) {
-            Location at = at_block;
-            at.tx_index = 0;
-            at.input_index = 0;
-            at.byte_offset = static_cast<int64_t>(cb_in.offset);
-            const size_t shown = std::min<size_t>(cb_in.script_sig.size(), 8);
-            throw Error("bad-cb-height: block " + block.hash_hex + " given height " + std::to_string(height) +
-                            " (BIP34 active from " + std::to_string(kBip34Height) +
-                            ") but its coinbase scriptSig does not start with " + HexEncode(expect) +
-                            " (it starts with " + HexEncode(cb_in.script_sig.data(), shown) + ")",
-                        at)
-                .with_stage("ContextualCheckBlock");
+        // Core's ProcessNewBlock order: CheckBlock (CheckBlockHeader's proof of work first, its
+        // legacy sigop limit last), then AcceptBlock's ContextualCheckBlockHeader and
+        // ContextualCheckBlock.
+        if (!context.skip_proof_of_work) ThrowIf(CheckProofOfWork(block), at_block);
+        try {
+            CheckBlock(block);
+        } catch (const Error& e) {
+            throw e.with_stage("CheckBlock");
         }
+        ThrowIf(CheckLegacySigOps(block), at_block);
+        ThrowIf(CheckContextualHeader(block, height, context), at_block);
+        ThrowIf(CheckContextualBlock(block, height, context), at_block);
+    } catch (const Error& e) {
+        if (e.stage().empty()) throw;
+        throw BlockRejected(e, RulesNotChecked(block, height, context));
     }
-    // After the BIP34 cross-check (Core checks the header first), so that a wrong height is
-    // named as such rather than as the version it would require.
-    ThrowIf(CheckContextualHeader(block, height, context), at_block);
-    ThrowIf(CheckContextualBlock(block, height, context), at_block);
 
     spent_by_tx.assign(block.txs.size(), {});
     size_t next = 0;  // index of the next unused entry of `spent`

@@ -13,25 +13,38 @@
 
 namespace ibd {
 
+/** A block that breaks a consensus rule checked before any input is connected: the Error
+ *  (reject reason, stage, location) with the rules this engine could not check for the block
+ *  (RulesNotChecked), so that a rejected block's verdict says what was left out, as a valid
+ *  one's does. */
+class BlockRejected : public Error {
+public:
+    BlockRejected(const Error& failure, std::vector<NotChecked> not_checked);
+    const std::vector<NotChecked>& not_checked() const { return not_checked_; }
+
+private:
+    std::vector<NotChecked> not_checked_;
+};
+
 /** Compares `expected_hash_hex` (if non-empty) with the header's hash, parses the block, runs
  *  the rules that come before any input is connected, and aligns `spent` with the
  *  non-coinbase inputs (outpoints must match; one entry per input). Fills `spent_by_tx[t]`
  *  with pointers into `spent` (entry t = 0, the coinbase, stays empty).
  *
- *  The rules, in this order, each thrown as an Error with Core's reject reason and stage
- *  (Error::reject_reason(), Error::stage()):
+ *  The rules, in the order of Core's ProcessNewBlock (CheckBlock, then AcceptBlock's
+ *  ContextualCheckBlockHeader and ContextualCheckBlock), each thrown as a BlockRejected with
+ *  Core's reject reason and stage (Error::reject_reason(), Error::stage()):
  *    CheckBlockHeader's proof of work (CheckProofOfWork, "high-hash"; skipped when
  *      context.skip_proof_of_work);
- *    CheckBlock (primitives/block.h: sizes, merkle root and mutation, coinbase shape,
- *      CheckTransaction, with the weight and witness commitment rules under stage
- *      ContextualCheckBlock as in Core), then its legacy sigop limit (CheckLegacySigOps);
- *    ContextualCheckBlock's BIP34 coinbase height (from kBip34Height, "bad-cb-height"), which
- *      cross-checks the height given;
+ *    CheckBlock (primitives/block.h: merkle root and mutation, sizes, coinbase shape,
+ *      CheckTransaction), then its legacy sigop limit (CheckLegacySigOps);
  *    ContextualCheckBlockHeader's version and time-too-old (CheckContextualHeader);
- *    ContextualCheckBlock's finality and witness rules (CheckContextualBlock).
- *  Core checks the header before the block; here BIP34 comes first so that a wrong height is
- *  reported as one. Other errors (parse, hash, spent outputs) have no stage. Throws as the
- *  BlockValidation constructor documents (block_validation.h). */
+ *    ContextualCheckBlock's finality, BIP34 coinbase height, witness commitment and weight
+ *      (CheckContextualBlock).
+ *  A node syncing headers first rejects a bad-version or time-too-old header before it asks
+ *  for the block; for a whole block (submitblock, a block announced in full) Core's order is
+ *  this one. Other errors (parse, hash, spent outputs) are plain Errors, with no stage. Throws
+ *  as the BlockValidation constructor documents (block_validation.h). */
 Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
                          const std::string& expected_hash_hex, int32_t height, const ChainContext& context,
                          std::vector<std::vector<const SpentOutput*>>& spent_by_tx);

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 
+#include "primitives/hex.h"
 #include "script/consensus_flags.h"
 #include "script/interpreter.h"
 #include "validation/tx_verify.h"
@@ -196,25 +197,35 @@ std::optional<RuleFailure> CheckContextualBlock(const Block& block, int32_t heig
                                TxLocation(block, t)};
         }
     }
-    bool any_witness = false;
-    for (const Transaction& tx : block.txs) any_witness = any_witness || tx.HasWitness();
-    if (height < kSegwitHeight && any_witness) {
-        for (size_t t = 0; t < block.txs.size(); ++t) {
-            if (block.txs[t].HasWitness()) {
-                return RuleFailure{"unexpected-witness", "ContextualCheckBlock",
-                                   "witness data at height " + std::to_string(height) + ", below segwit (" +
-                                       std::to_string(kSegwitHeight) + ")",
-                                   TxLocation(block, t)};
-            }
+    // BIP34: the coinbase scriptSig starts with CScript() << height.
+    if (height >= kBip34Height) {
+        const std::vector<uint8_t> expect = SerializeScriptHeight(height);
+        const TxIn& cb_in = block.txs[0].vin[0];  // CheckBlock: txs[0] is a coinbase, one input
+        if (cb_in.script_sig.size() < expect.size() ||
+            !std::equal(expect.begin(), expect.end(), cb_in.script_sig.begin())) {
+            Location at = TxLocation(block, 0);
+            at.input_index = 0;
+            at.byte_offset = static_cast<int64_t>(cb_in.offset);
+            const size_t shown = std::min<size_t>(cb_in.script_sig.size(), 8);
+            return RuleFailure{"bad-cb-height", "ContextualCheckBlock",
+                               "block " + block.hash_hex + " given height " + std::to_string(height) + " (BIP34 active from " +
+                                   std::to_string(kBip34Height) + ") but its coinbase scriptSig does not start with " +
+                                   HexEncode(expect) + " (it starts with " + HexEncode(cb_in.script_sig.data(), shown) +
+                                   ")",
+                               at};
         }
     }
-    // With witness data CheckBlock (primitives/block.h) has checked the commitment; without,
-    // a commitment still needs its nonce, which a block without witness data cannot hold.
-    if (height >= kSegwitHeight && !any_witness && WitnessCommitmentIndex(block) >= 0) {
-        Location at = TxLocation(block, 0);
-        at.input_index = 0;
-        return RuleFailure{"bad-witness-nonce-size", "ContextualCheckBlock",
-                           "the coinbase has a witness commitment but no witness nonce (no witness data at all)", at};
+    try {
+        CheckWitnessMalleation(block, height >= kSegwitHeight);
+        CheckBlockWeight(block);
+    } catch (const Error& e) {
+        const Error staged = e.with_stage("ContextualCheckBlock");
+        RuleFailure f{staged.reject_reason(), staged.stage(), "", e.where()};
+        const std::string& reason = e.reason();
+        const size_t colon = reason.find(':');
+        if (colon != std::string::npos) f.detail = reason.substr(colon + 1);
+        if (!f.detail.empty() && f.detail[0] == ' ') f.detail.erase(0, 1);
+        return f;
     }
     return std::nullopt;
 }

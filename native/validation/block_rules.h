@@ -12,8 +12,11 @@
 //     past (only when it is supplied)
 //   legacy sigops * 4 <= 80,000           CheckBlock                      bad-blk-sigops
 //   every tx final (IsFinalTx)            ContextualCheckBlock            bad-txns-nonfinal
-//   witness data only from segwit, and    ContextualCheckBlock            unexpected-witness,
-//     a commitment always with its nonce                                  bad-witness-nonce-size
+//   BIP34 coinbase height                 ContextualCheckBlock            bad-cb-height
+//   witness commitment (BIP141), and no   ContextualCheckBlock            bad-witness-nonce-size,
+//     witness data without one                                            bad-witness-merkle-match,
+//                                                                         unexpected-witness
+//   weight <= 4,000,000                   ContextualCheckBlock            bad-blk-weight
 //   spent values and their sum in range   Consensus::CheckTxInputs        bad-txns-inputvalues-outofrange
 //   inputs >= outputs                     Consensus::CheckTxInputs        bad-txns-in-belowout
 //   fee in range                          Consensus::CheckTxInputs        bad-txns-fee-outofrange
@@ -22,8 +25,8 @@
 //     <= 80,000 (GetTransactionSigOpCost)
 //   coinbase <= subsidy + fees            ConnectBlock                    bad-cb-amount
 //
-// The rules of CheckBlock / CheckTransaction already in primitives/block.h and BIP34 stay where
-// they are (validation/block_check.h runs them all). What needs more of the chain than this is
+// The rules of CheckBlock / CheckTransaction, the witness commitment and the weight are
+// primitives/block.h's (validation/block_check.h runs them all, in Core's order). What needs more of the chain than this is
 // listed by RulesNotChecked, with the reason.
 #pragma once
 
@@ -76,13 +79,18 @@ std::optional<RuleFailure> CheckContextualHeader(const Block& block, int32_t hei
  *  (scriptPubKey) where the running count passes the limit. */
 std::optional<RuleFailure> CheckLegacySigOps(const Block& block);
 
-/** ContextualCheckBlock's rules this engine had not checked: every transaction IsFinalTx at
- *  `height` with the cutoff Core uses (the header's time below kCsvHeight; from it, BIP113, the
- *  median time past: when `context` lacks it, a transaction whose finality depends on it (a
- *  time nLockTime and some input not final) is skipped and RulesNotChecked says so),
- *  "bad-txns-nonfinal" at that tx; no witness data below kSegwitHeight ("unexpected-witness");
- *  from it, a witness commitment in a block without witness data has no witness nonce
- *  ("bad-witness-nonce-size", tx 0). */
+/** Core's ContextualCheckBlock, in its order, for a block that passed CheckBlock:
+ *    every transaction IsFinalTx at `height` with the cutoff Core uses (the header's time below
+ *      kCsvHeight; from it, BIP113, the median time past: when `context` lacks it, a time lock
+ *      at or above the header's time is still not final, one below it is skipped and
+ *      RulesNotChecked says so), "bad-txns-nonfinal" at that tx;
+ *    from kBip34Height the coinbase scriptSig starts with SerializeScriptHeight(height)
+ *      ("bad-cb-height", tx 0 input 0: also what a wrong height given by the caller shows as);
+ *    the witness commitment (primitives/block.h CheckWitnessMalleation, with the commitment
+ *      expected from kSegwitHeight: "bad-witness-nonce-size", "bad-witness-merkle-match",
+ *      "unexpected-witness");
+ *    the weight (CheckBlockWeight, "bad-blk-weight").
+ *  Returns the first failure, stage "ContextualCheckBlock". */
 std::optional<RuleFailure> CheckContextualBlock(const Block& block, int32_t height, const ChainContext& context);
 
 /** What the ConnectBlock-stage rules found (CheckConnectBlockRules). */

@@ -283,6 +283,7 @@ BlockValidationResult BlockValidation::Result() const {
         }
         if (!in.ok) {
             ++r.failed_inputs;
+            r.input_failures.push_back({in.tx, in.input, type, ScriptErrorName(in.serror)});
             if (!script_failed && !m.connect.failure) {
                 r.valid = false;
                 r.reject_reason = "mandatory-script-verify-flag-failed";

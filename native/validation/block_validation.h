@@ -80,6 +80,14 @@ struct ScriptTypeCoverage {
  *  does not cover (RulesNotChecked). When a ConnectBlock-stage rule and a script both fail,
  *  the rule is the verdict, as in Core with parallel script checks (the rules of each tx are
  *  checked while its scripts are queued, bad-cb-amount before the queue's result). */
+/** An input whose script failed (BlockValidationResult::input_failures). */
+struct InputFailure {
+    uint32_t tx = 0;
+    uint32_t input = 0;
+    std::string input_type;
+    std::string script_error;
+};
+
 struct BlockValidationResult {
     std::string hash_hex;
     uint32_t tx_count = 0;
@@ -116,6 +124,10 @@ struct BlockValidationResult {
     std::vector<NotChecked> not_checked;
     /** Inputs whose final evaluation failed (counted whatever the verdict). */
     uint32_t failed_inputs = 0;
+    /** Each of them, in block order: tx index, input index, script type name (as in
+     *  coverage) and ScriptErrorName of its ScriptError ("EVAL_FALSE", ...). The first is the
+     *  one a mandatory-script-verify-flag-failed verdict names. */
+    std::vector<InputFailure> input_failures;
     /** Per script type name (see above). */
     std::map<std::string, ScriptTypeCoverage> coverage;
     /** The final checks: packed records (check_buffer.h), origin and verdict of each. */
@@ -158,7 +170,8 @@ public:
      *  truncated or malformed block, a hash mismatch, a negative height or a spent-outputs list
      *  that does not match (no stage), and for a block breaking a rule of CheckBlock,
      *  ContextualCheckBlockHeader or ContextualCheckBlock (ParseAndCheckBlock, block_check.h:
-     *  Error::stage() and Error::reject_reason() set). A rule of CheckTxInputs or ConnectBlock,
+     *  a BlockRejected, with Error::stage() and Error::reject_reason() set and the rules not
+     *  checked for the block). A rule of CheckTxInputs or ConnectBlock,
      *  or a script failure, is not an Error: it is the block verdict in Result(). */
     BlockValidation(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
                     const std::string& expected_hash_hex, int32_t height, const ChainContext& context = {});

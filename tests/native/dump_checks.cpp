@@ -6,7 +6,9 @@
 //   <out_prefix>.checks    the FINAL checks of all inputs, packed (layout: native/verify/check_buffer.h)
 //   <out_prefix>.verdicts  one Verdict byte per final check
 // and prints a summary (block hash, verdict, rounds, coverage by script type, fee, subsidy,
-// sigop cost, reject reason and stage, the rules not checked) on stdout.
+// sigop cost, reject reason and stage, "at tx T input I output O", "failed_inputs tx:input:ERROR
+// ...", the rules not checked) on stdout. A block rejected before any input is connected
+// (BlockRejected) writes empty files and prints its block, reject, at and not_checked lines.
 // <height> is the block's height (decimal, 0..2147483647; block_validation.h).
 // Exit status: 0 done (whatever the verdicts and the block verdict), 1 usage or output file
 // error, 2 ibd::Error on
@@ -24,6 +26,7 @@
 
 #include "file_bytes.h"
 #include "util/error.h"
+#include "validation/block_check.h"
 #include "validation/block_validation.h"
 #include "validation/spent_outputs.h"
 
@@ -82,6 +85,20 @@ int main(int argc, char** argv) {
         }
         try {
             bc = ibd::ValidateBlock(block.data(), block.size(), spent, expected, height);
+        } catch (const ibd::BlockRejected& e) {
+            // Rejected before any input is connected: a verdict, with no checks.
+            if (!WriteFile(prefix + ".checks", nullptr, 0) || !WriteFile(prefix + ".verdicts", nullptr, 0)) {
+                std::cerr << "cannot write " << prefix << ".checks / .verdicts\n";
+                return 1;
+            }
+            std::cout << "block " << e.where().block_hash << "\n"
+                      << "reject '" << e.reject_reason() << "' stage '" << e.stage() << "'\n"
+                      << "at tx " << e.where().tx_index << " input " << e.where().input_index << " output "
+                      << e.where().output_index << "\n"
+                      << "not_checked";
+            for (const ibd::NotChecked& n : e.not_checked()) std::cout << " " << n.rule;
+            std::cout << "\nblock INVALID: " << e.what() << "\n";
+            return 0;
         } catch (const ibd::Error& e) {
             ibd::Location at;
             at.file = block_path;
@@ -120,6 +137,10 @@ int main(int argc, char** argv) {
     // The block rules' figures, compared with the wasm result by tests/native-wasm-parity.test.mjs.
     std::cout << "fee " << bc.fee << " subsidy " << bc.subsidy << " sigop_cost " << bc.sigop_cost << "\n";
     std::cout << "reject '" << bc.reject_reason << "' stage '" << bc.stage << "'\n";
+    std::cout << "at tx " << bc.tx_index << " input " << bc.input_index << " output " << bc.output_index << "\n";
+    std::cout << "failed_inputs";
+    for (const ibd::InputFailure& f : bc.input_failures) std::cout << " " << f.tx << ":" << f.input << ":" << f.script_error;
+    std::cout << "\n";
     std::cout << "not_checked";
     for (const ibd::NotChecked& n : bc.not_checked) std::cout << " " << n.rule;
     std::cout << "\n";

@@ -100,6 +100,8 @@ TEST(Block, BlocksWithoutPrevoutsParseAndCheck) {
         EXPECT_EQ(segwit, entry["segwit_tx_count"].get<size_t>()) << height;
         // Merkle root, coinbase rules, CheckTransaction and (segwit blocks) the commitment.
         EXPECT_NO_THROW(CheckBlock(b)) << height;
+        EXPECT_NO_THROW(CheckWitnessMalleation(b, height >= 481824)) << height;
+        EXPECT_NO_THROW(CheckBlockWeight(b)) << height;
         if (segwit > 0) {
             EXPECT_GE(WitnessCommitmentIndex(b), 0) << height;
         }
@@ -158,6 +160,7 @@ TEST(Block, AlteredWitnessFailsTheCommitment) {
     std::vector<uint8_t> raw = LoadFixtureBlock(553724).raw;
     Block b = ParseBlock(raw.data(), raw.size());
     ASSERT_NO_THROW(CheckBlock(b));
+    ASSERT_NO_THROW(CheckWitnessMalleation(b, true));
     size_t t = 1;
     auto last_item_nonempty = [](const Transaction& tx) {
         return !tx.vin.back().witness.empty() && !tx.vin.back().witness.back().empty();
@@ -169,8 +172,9 @@ TEST(Block, AlteredWitnessFailsTheCommitment) {
     raw[b.txs[t].offset + b.txs[t].size - 5] ^= 1;
     b = ParseBlock(raw.data(), raw.size());
     EXPECT_EQ(HexEncodeReversed(BlockMerkleRoot(b)), HexEncodeReversed(b.header.merkle_root));
+    EXPECT_NO_THROW(CheckBlock(b));  // witness bytes are outside CheckBlock's merkle tree
     try {
-        CheckBlock(b);
+        CheckWitnessMalleation(b, true);
         FAIL() << "no error";
     } catch (const Error& e) {
         EXPECT_EQ(e.reason().rfind("bad-witness-merkle-match", 0), 0u) << e.what();

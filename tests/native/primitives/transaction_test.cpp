@@ -124,7 +124,9 @@ TEST(Transaction, CheckTransactionRules) {
         CheckTransaction(Parse(dup));
         FAIL() << "no error";
     } catch (const Error& e) {
-        EXPECT_EQ(e.reason(), "bad-txns-inputs-duplicate");
+        EXPECT_EQ(e.reason(), "bad-txns-inputs-duplicate: input 1 spends the same prevout as input 0");
+        EXPECT_EQ(e.where().input_index, 1);
+        EXPECT_EQ(e.where().byte_offset, 5 + 41);  // nVersion, input count, input 0
     }
     // Negative output value.
     std::string neg = unsigned_hex;
@@ -134,7 +136,9 @@ TEST(Transaction, CheckTransactionRules) {
         CheckTransaction(Parse(neg));
         FAIL() << "no error";
     } catch (const Error& e) {
-        EXPECT_EQ(e.reason(), "bad-txns-vout-negative");
+        EXPECT_EQ(e.reason(), "bad-txns-vout-negative: output value -1 sat");
+        EXPECT_EQ(e.where().output_index, 0);
+        EXPECT_EQ(e.where().byte_offset, static_cast<int64_t>(out0 / 2));
     }
 }
 

@@ -260,10 +260,14 @@ TEST(Bip66Blocks, PaddedRInPreBip66BlockIsAccepted) {
     size_t valid = 0;
     for (uint8_t v : r.verdicts) valid += v == static_cast<uint8_t>(Verdict::kValid);
     EXPECT_EQ(valid, r.verdicts.size());
-    // The same bytes claimed to be at a post-BIP66 height: the BIP34 cross-check catches the lie
-    // before any signature is looked at.
+    // The same bytes claimed to be at a post-BIP66 height are refused before any signature is
+    // looked at: first, in Core's order, by ContextualCheckBlockHeader (a version-2 block at
+    // BIP66's height), then, at a height whose version rule it meets, by the BIP34 cross-check.
     const Error e = ErrorOf(lax, l.spent, kBip66Height);
-    EXPECT_EQ(e.reason().rfind("bad-cb-height", 0), 0u) << e.what();
+    EXPECT_EQ(e.reject_reason(), "bad-version(0x00000002)") << e.what();
+    EXPECT_EQ(e.stage(), "ContextualCheckBlockHeader") << e.what();
+    const Error e2 = ErrorOf(lax, l.spent, kBip66Height - 1);
+    EXPECT_EQ(e2.reject_reason(), "bad-cb-height") << e2.what();
 }
 
 TEST(Bip66Blocks, SegwitSignaturesAreCheckedToo) {
@@ -311,12 +315,19 @@ TEST(Bip66Blocks, SegwitSignaturesAreCheckedToo) {
 
 TEST(Bip34, WrongHeightIsAnError) {
     const Loaded l = Load(403200);
-    for (const int32_t h : {403199, 403201, 227931, 1000000}) {
+    for (const int32_t h : {403201, 403300, 1000000}) {
         const Error e = ErrorOf(l.raw, l.spent, h);
         EXPECT_EQ(e.reason().rfind("bad-cb-height: block ", 0), 0u) << e.what();
         EXPECT_NE(e.reason().find("given height " + std::to_string(h)), std::string::npos) << e.what();
         EXPECT_NE(e.reason().find(HexEncodeReversed(ParseBlock(l.raw.data(), l.raw.size()).hash)), std::string::npos);
         EXPECT_EQ(e.where().tx_index, 0);
+    }
+    // A height below a tx's height nLockTime fails finality first: ContextualCheckBlock checks
+    // it before BIP34, as Core does (tx 37's 403,199; tx 1's 403,188).
+    for (const auto& [h, tx] : {std::pair<int32_t, int64_t>{403199, 37}, {227931, 1}}) {
+        const Error e = ErrorOf(l.raw, l.spent, h);
+        EXPECT_EQ(e.reject_reason(), "bad-txns-nonfinal") << e.what();
+        EXPECT_EQ(e.where().tx_index, tx) << e.what();
     }
     // Below BIP34 the coinbase cannot cross-check the height; here a height nLockTime does
     // (tx 1's 403,188: IsFinalTx), and just above it the block is valid.

@@ -21,6 +21,7 @@
 #include "support/block_mutation.h"
 #include "script/script_asm.h"
 #include "support/test_support.h"
+#include "validation/block_check.h"
 #include "validation/block_rules.h"
 #include "validation/block_validation.h"
 #include "validation/tx_verify.h"
@@ -588,6 +589,61 @@ TEST(BlockRules, WitnessDataOnlyFromSegwitAndACommitmentNeedsItsNonce) {
     ExpectRejected(Validate(g), "unexpected-witness", "ContextualCheckBlock", {0, -1, -1});
 }
 
+// --- the order of the checks ------------------------------------------------------------------
+
+TEST(BlockRules, ABlockBreakingTwoRulesGetsCoresFirstReason) {
+    // ContextualCheckBlockHeader before ContextualCheckBlock: a version-1 block at a BIP65
+    // height whose coinbase holds another height is bad-version, not bad-cb-height.
+    Fixture f = Load(403200);
+    f.height = 403201;
+    ExpectRejected(Validate(f), "bad-cb-height", "ContextualCheckBlock", {0, 0, -1});
+    f.block.header.version = 1;
+    ExpectRejected(Validate(f), "bad-version(0x00000001)", "ContextualCheckBlockHeader", {-1, -1, -1});
+    // Inside CheckBlock, the coinbase shape of every tx before any CheckTransaction: tx 1 with
+    // a duplicate input and a second coinbase at tx 2 is bad-cb-multiple.
+    Fixture g = Load(170);
+    g.block.txs[1].vin.push_back(g.block.txs[1].vin[0]);
+    ExpectRejected(Validate(g), "bad-txns-inputs-duplicate", "CheckBlock", {1, 1, -1});
+    Transaction second = g.block.txs[0];
+    second.vin[0].script_sig.push_back(OP_1);
+    g.block.txs.push_back(second);
+    ExpectRejected(Validate(g), "bad-cb-multiple", "CheckBlock", {2, -1, -1});
+    // Inside ContextualCheckBlock, finality before BIP34 (Bip34.WrongHeightIsAnError has it on
+    // the unmutated block), and the witness commitment before the weight: 553724 with its
+    // commitment broken and over 4,000,000 weight units is bad-witness-merkle-match.
+    Fixture h = Load(553724);
+    h.block.txs[1].vin[0].witness.push_back(std::vector<uint8_t>(4000000, 0));
+    std::vector<uint8_t> raw = test::SerializeBlock(h.block);  // commitments made to match
+    Block heavy = ParseBlock(raw.data(), raw.size());
+    ASSERT_GT(heavy.weight(), 4000000u);
+    ASSERT_NO_THROW(CheckWitnessMalleation(heavy, true));
+    raw[heavy.txs[2].offset - 5] ^= 1;  // tx 1's last witness byte (before its nLockTime): wtxid only
+    try {
+        ValidateBlock(raw.data(), raw.size(), h.spent, "", h.height, MutatedBlockContext({}));
+        FAIL() << "accepted";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.reject_reason(), "bad-witness-merkle-match") << e.what();
+    }
+}
+
+TEST(BlockRules, ARejectedBlockSaysWhatWasNotChecked) {
+    // A block refused before any input is connected carries the rules not checked, as a
+    // verdict does: here proof-of-work (skipped) and what needs the chain.
+    Fixture f = Load(170);
+    f.block.txs.erase(f.block.txs.begin());
+    const std::vector<uint8_t> raw = test::SerializeBlock(f.block);
+    try {
+        ValidateBlock(raw.data(), raw.size(), {}, "", f.height, MutatedBlockContext({}));
+        FAIL() << "accepted";
+    } catch (const BlockRejected& e) {
+        EXPECT_EQ(e.reject_reason(), "bad-cb-missing");
+        std::vector<std::string> rules;
+        for (const NotChecked& n : e.not_checked()) rules.push_back(n.rule);
+        EXPECT_NE(std::find(rules.begin(), rules.end(), "proof-of-work"), rules.end());
+        EXPECT_NE(std::find(rules.begin(), rules.end(), "bip30"), rules.end());
+    }
+}
+
 // --- Core's tx_invalid.json through the block path ---------------------------------------------
 
 TEST(BlockRules, CoreTxInvalidBadTxCasesFailCheckBlockWithTheirReason) {
@@ -601,12 +657,22 @@ TEST(BlockRules, CoreTxInvalidBadTxCasesFailCheckBlockWithTheirReason) {
         const std::vector<uint8_t> raw = HexDecode(c[1].get<std::string>());
         const Transaction tx = ParseTransaction(raw.data(), raw.size());
         std::string expected;
+        Location where;
         try {
             CheckTransaction(tx);
         } catch (const Error& e) {
-            expected = e.reason();
+            expected = e.reason().substr(0, e.reason().find(':'));
+            where = e.where();
         }
         ASSERT_FALSE(expected.empty()) << c[1];
+        // The output or input at fault is named, for the rules about one.
+        if (expected == "bad-txns-vout-negative" || expected == "bad-txns-vout-toolarge" ||
+            expected == "bad-txns-txouttotal-toolarge") {
+            EXPECT_GE(where.output_index, 0) << expected;
+        }
+        if (expected == "bad-txns-inputs-duplicate" || expected == "bad-txns-prevout-null") {
+            EXPECT_GE(where.input_index, 0) << expected;
+        }
         Fixture f = base;
         f.spent.clear();
         int64_t at = 1;
@@ -617,8 +683,7 @@ TEST(BlockRules, CoreTxInvalidBadTxCasesFailCheckBlockWithTheirReason) {
             f.block.txs = {base.block.txs[0], tx};
         }
         SCOPED_TRACE(expected + " " + c[1].get<std::string>());
-        ExpectRejected(Validate(f), expected, "CheckBlock",
-                       {at, expected == "bad-txns-prevout-null" ? Validate(f).error->where().input_index : -1, -1});
+        ExpectRejected(Validate(f), expected, "CheckBlock", {at, where.input_index, where.output_index});
         ++cases;
     }
     EXPECT_EQ(cases, 9u);
