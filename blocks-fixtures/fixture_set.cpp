@@ -97,6 +97,19 @@ std::string EntryProblem(const json& entry, size_t index) {
         start = stop + 1;
     }
     if (outside) return at + ": dir " + dir + " leads outside the fixtures directory";
+    // A folder named by a height must hold that height (manifest-entry.mjs says why).
+    const size_t end = dir.find_last_not_of("/\\");
+    if (end != std::string::npos) {
+        const size_t begin = dir.find_last_of("/\\", end);
+        const std::string last = dir.substr(begin == std::string::npos ? 0 : begin + 1,
+                                            end - (begin == std::string::npos ? 0 : begin + 1) + 1);
+        const bool digits = !last.empty() && last.size() <= 10 &&
+                            last.find_first_not_of("0123456789") == std::string::npos;
+        if (digits && std::stoll(last) != height) {
+            return at + ": dir " + dir + " names height " + std::to_string(std::stoll(last)) + ", not the entry's " +
+                   std::to_string(height);
+        }
+    }
     return "";
 }
 

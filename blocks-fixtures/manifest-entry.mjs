@@ -6,7 +6,8 @@ const HEX64 = /^[0-9a-f]{64}$/;
 /**
  * Checks one manifest entry: an object with an integer `height` >= 0, a 64-hex `hash`,
  * `block_raw_sha256` and `spent_outputs_sha256`, an integer `inputs` >= 0, and a relative `dir`
- * ('mainnet/170') none of whose segments is '..', so that it stays inside the fixture set.
+ * ('mainnet/170') none of whose segments is '..', so that it stays inside the fixture set, and
+ * whose last segment, when it is a number, is the entry's height.
  * @param {*} entry one element of the manifest's `blocks` array
  * @param {number} index its position in that array
  * @returns {string|null} what is wrong, naming the entry index (and its height once known), or
@@ -25,6 +26,12 @@ export function manifestEntryProblem(entry, index) {
   // An absolute path (/etc, \\server, C:) or a '..' segment could lead out of the fixture set.
   if (/^([\\/]|[A-Za-z]:)/.test(entry.dir) || entry.dir.split(/[\\/]/).includes('..')) {
     return `${at}: dir ${entry.dir} leads outside the fixtures directory`;
+  }
+  // A folder named by a height ('mainnet/170') must hold that height: a wrong height silently
+  // changes the rules a block is judged by (before BIP34 nothing in the block contradicts it).
+  const last = entry.dir.split(/[\\/]/).filter(Boolean).pop();
+  if (/^[0-9]+$/.test(last) && Number(last) !== entry.height) {
+    return `${at}: dir ${entry.dir} names height ${Number(last)}, not the entry's ${entry.height}`;
   }
   return null;
 }

@@ -239,12 +239,10 @@ void FuzzBlock(uint8_t options, Input& in) {
     while (in.left() > 0) {
         ibd::SpentOutputEntry e;
         e.out.value = static_cast<int64_t>(in.LE(8));
-        e.vout = static_cast<uint32_t>(in.LE(4));
+        e.prevout.n = static_cast<uint32_t>(in.LE(4));
         size_t got = 0;
         const uint8_t* txid = in.Take(32, got);
-        ibd::Hash32 h{};
-        std::copy(txid, txid + got, h.begin());
-        e.txid_hex = ibd::HexEncodeReversed(h);
+        std::copy(txid, txid + got, e.prevout.txid.begin());
         const uint8_t* script = in.Take(static_cast<size_t>(in.LE(2)), got);
         e.out.script_pubkey.assign(script, script + got);
         spent.push_back(std::move(e));
@@ -258,8 +256,7 @@ void FuzzBlock(uint8_t options, Input& in) {
             for (size_t t = 1; t < parsed.txs.size(); ++t) {
                 for (const ibd::TxIn& txin : parsed.txs[t].vin) {
                     if (next == spent.size()) break;
-                    spent[next].txid_hex = ibd::HexEncodeReversed(txin.prevout.txid);
-                    spent[next].vout = txin.prevout.n;
+                    spent[next].prevout = txin.prevout;
                     ++next;
                 }
             }

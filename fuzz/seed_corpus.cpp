@@ -112,10 +112,8 @@ json ReadVectors(const std::string& path) {
 void AppendSpentEntry(Bytes& out, const SpentOutputEntry& e) {
     VectorSink s{out};
     WriteLE64(s, static_cast<uint64_t>(e.out.value));
-    WriteLE32(s, e.vout);
-    Hash32 txid{};
-    if (!TryParseHashDisplayHex(e.txid_hex, txid)) throw std::runtime_error("spent entry txid is not 64 hex digits");
-    Append(out, txid.data(), txid.size());
+    WriteLE32(s, e.prevout.n);
+    Append(out, e.prevout.txid.data(), e.prevout.txid.size());
     WriteLE16(s, static_cast<uint16_t>(e.out.script_pubkey.size()));
     Append(out, e.out.script_pubkey);
 }

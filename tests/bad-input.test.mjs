@@ -614,3 +614,16 @@ test('make-manifest.mjs needs --out, writes only there (never the tracked manife
   assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), JSON.parse(before));
   assert.equal(readFileSync(tracked, 'utf8'), before);
 });
+
+test('a manifest height that its folder name contradicts is that block\'s error, not a verdict at the wrong height', async () => {
+  const dir = tempFixtures('height-vs-folder', [170, 181]);
+  const file = path.join(dir, 'manifest.json');
+  const doc = JSON.parse(readFileSync(file, 'utf8'));
+  doc.blocks.find((b) => b.height === 170).height = 211000;
+  writeFileSync(file, JSON.stringify(doc));
+  const r = await run(['--fixtures', dir, '--workers', '1', '--rounds', '1', '--json']);
+  const out = JSON.parse(r.stdout);
+  assert.equal(r.code, 1, r.stderr);
+  assert.ok(out.errors.some((e) => /dir mainnet\/170 names height 170, not the entry's 211000/.test(e.error)), JSON.stringify(out.errors));
+  assert.deepEqual(out.invalid_blocks, []);
+});

@@ -172,6 +172,69 @@ bool ParseOptions(const val& options, ibd::ChainContext& context, val& failure) 
     return true;
 }
 
+/** A BlockValidationResult as the JS result object (wasm/API.md, BlockValidation.result()). */
+val ResultObject(const ibd::BlockValidationResult& res) {
+    val r = val::object();
+    r.set("ok", true);
+    r.set("hash", res.hash_hex);
+    r.set("txCount", res.tx_count);
+    r.set("inputs", res.inputs);
+    r.set("valid", res.valid);
+    r.set("scriptError", res.script_error);
+    r.set("error", res.error);
+    r.set("blockHash", res.hash_hex);
+    r.set("txIndex", static_cast<double>(res.tx_index));
+    r.set("inputIndex", static_cast<double>(res.input_index));
+    r.set("byteOffset", static_cast<double>(res.byte_offset));
+    r.set("outputIndex", static_cast<double>(res.output_index));
+    r.set("inputType", res.input_type);
+    r.set("failedInputs", res.failed_inputs);
+    r.set("rejectReason", res.reject_reason);
+    r.set("stage", res.stage);
+    // Satoshis as JS numbers: exact, since every amount is at most 21e14 < 2^53.
+    r.set("fee", static_cast<double>(res.fee));
+    r.set("subsidy", static_cast<double>(res.subsidy));
+    r.set("sigopCost", static_cast<double>(res.sigop_cost));
+    r.set("notChecked", NotCheckedArray(res.not_checked));
+    val input_failures = val::array();
+    for (const ibd::InputFailure& f : res.input_failures) {
+        val o = val::object();
+        o.set("tx", f.tx);
+        o.set("input", f.input);
+        o.set("type", f.input_type);
+        o.set("scriptError", f.script_error);
+        input_failures.call<void>("push", o);
+    }
+    r.set("inputFailures", input_failures);
+    val coverage = val::object();
+    for (const auto& [name, c] : res.coverage) {
+        val o = val::object();
+        o.set("inputs", c.inputs);
+        o.set("evaluated", c.evaluated);
+        o.set("checks", c.checks);
+        coverage.set(name, o);
+    }
+    r.set("coverage", coverage);
+    r.set("checks", CopyOut("Uint8Array", res.checks.data(), res.checks.size()));
+    r.set("origins", OriginsArray(res.origins));
+    r.set("verdicts", CopyOut("Uint8Array", res.verdicts.data(), res.verdicts.size()));
+    r.set("ecdsa", res.ecdsa_checks);
+    r.set("schnorr", res.schnorr_checks);
+    r.set("rounds", res.rounds);
+    r.set("evaluations", res.evaluations);
+    r.set("verifiedRecords", res.verified_records);
+    r.set("blockRulesChecked", res.block_rules_checked);
+    r.set("txBegin", res.tx_begin);
+    r.set("txEnd", res.tx_end);
+    val times = val::object();
+    times.set("parseMs", static_cast<double>(res.times.parse_ns) / 1e6);
+    times.set("sighashMs", static_cast<double>(res.times.sighash_ns) / 1e6);
+    times.set("scriptMs", static_cast<double>(res.times.script_ns) / 1e6);
+    times.set("verifyMs", static_cast<double>(res.times.verify_ns) / 1e6);
+    r.set("times", times);
+    return r;
+}
+
 /** new BlockValidation(block, spentOutputsJson, expectedHashHex, height[, options]):
  *  BlockValidation (native/validation/block_validation.h) behind Embind. The constructor never
  *  throws: a wrong argument (type or value, any argument count from 0 to 5) or a block that
@@ -294,63 +357,103 @@ public:
             ThrowJs(StringJs("BlockValidation.result: ")
                         .call<val>("concat", val(v_->PendingCount()), val(" checks are still pending")));
         }
-        const ibd::BlockValidationResult res = v_->Result();
-        val r = val::object();
-        r.set("ok", true);
-        r.set("hash", res.hash_hex);
-        r.set("txCount", res.tx_count);
-        r.set("inputs", res.inputs);
-        r.set("valid", res.valid);
-        r.set("scriptError", res.script_error);
-        r.set("error", res.error);
-        r.set("blockHash", res.hash_hex);
-        r.set("txIndex", static_cast<double>(res.tx_index));
-        r.set("inputIndex", static_cast<double>(res.input_index));
-        r.set("byteOffset", static_cast<double>(res.byte_offset));
-        r.set("outputIndex", static_cast<double>(res.output_index));
-        r.set("inputType", res.input_type);
-        r.set("failedInputs", res.failed_inputs);
-        r.set("rejectReason", res.reject_reason);
-        r.set("stage", res.stage);
-        // Satoshis as JS numbers: exact, since every amount is at most 21e14 < 2^53.
-        r.set("fee", static_cast<double>(res.fee));
-        r.set("subsidy", static_cast<double>(res.subsidy));
-        r.set("sigopCost", static_cast<double>(res.sigop_cost));
-        r.set("notChecked", NotCheckedArray(res.not_checked));
-        val input_failures = val::array();
-        for (const ibd::InputFailure& f : res.input_failures) {
-            val o = val::object();
-            o.set("tx", f.tx);
-            o.set("input", f.input);
-            o.set("type", f.input_type);
-            o.set("scriptError", f.script_error);
-            input_failures.call<void>("push", o);
-        }
-        r.set("inputFailures", input_failures);
-        val coverage = val::object();
-        for (const auto& [name, c] : res.coverage) {
-            val o = val::object();
-            o.set("inputs", c.inputs);
-            o.set("evaluated", c.evaluated);
-            o.set("checks", c.checks);
-            coverage.set(name, o);
-        }
-        r.set("coverage", coverage);
-        r.set("checks", CopyOut("Uint8Array", res.checks.data(), res.checks.size()));
-        r.set("origins", OriginsArray(res.origins));
-        r.set("verdicts", CopyOut("Uint8Array", res.verdicts.data(), res.verdicts.size()));
-        r.set("ecdsa", res.ecdsa_checks);
-        r.set("schnorr", res.schnorr_checks);
-        r.set("rounds", res.rounds);
-        r.set("evaluations", res.evaluations);
-        r.set("verifiedRecords", res.verified_records);
-        return r;
+        return ResultObject(v_->Result());
     }
 
 private:
     std::unique_ptr<ibd::BlockValidation> v_;
     val failure_ = val::null();
 };
+
+/** validateBlock's own options beyond ParseOptions': txBegin / txEnd (integers >= 0; the
+ *  BlockScope range), blockRules (boolean), verify ("synchronous", the default, or "rounds").
+ *  Sets `options`, or sets `failure` and returns false. */
+bool ParseJobOptions(const val& o, ibd::ValidationOptions& options, val& failure) {
+    options.verify = ibd::VerifyMode::kSynchronous;
+    if (o.isUndefined() || o.isNull()) return true;
+    for (const char* name : {"txBegin", "txEnd"}) {
+        const val v = o[name];
+        if (v.isUndefined()) continue;
+        const double d = v.isNumber() ? v.as<double>() : -1;
+        if (!v.isNumber() || !(d >= 0 && d <= 4294967295.0) || d != static_cast<double>(static_cast<int64_t>(d))) {
+            failure = ArgumentFailure(std::string("options.") + name + " must be an integer in [0, 4294967295], got " +
+                                      (v.isNumber() ? val::global("String")(v).as<std::string>() : DescribeString(v)));
+            return false;
+        }
+        (name[2] == 'B' ? options.scope.tx_begin : options.scope.tx_end) = static_cast<uint32_t>(d);
+    }
+    const val rules = o["blockRules"];
+    if (!rules.isUndefined()) {
+        if (!rules.typeOf().strictlyEquals(val("boolean"))) {
+            failure = ArgumentFailure("options.blockRules must be a boolean, got " + DescribeString(rules));
+            return false;
+        }
+        options.scope.block_rules = rules.as<bool>();
+    }
+    const val verify = o["verify"];
+    if (!verify.isUndefined()) {
+        const std::string mode = verify.isString() ? verify.as<std::string>() : "";
+        if (mode == "rounds") {
+            options.verify = ibd::VerifyMode::kRounds;
+        } else if (mode != "synchronous") {
+            failure = ArgumentFailure("options.verify must be \"synchronous\" or \"rounds\", got " +
+                                      (verify.isString() ? "\"" + mode + "\"" : DescribeString(verify)));
+            return false;
+        }
+    }
+    return true;
+}
+
+/** validateBlock(block, spentOutputs, expectedHashHex, height[, options]) -> the result object
+ *  of BlockValidation.result() plus blockRulesChecked, txBegin, txEnd and times, or the
+ *  failure object; never throws (wasm/API.md). One call validates the block (or its range)
+ *  end to end in this instance: parse, rules, sighash, scripts, and every signature verified
+ *  here (ValidateBlock, block_validation.h). `spentOutputs` is the binary form
+ *  (ParseSpentOutputsBinary, spent_outputs.h) as a Uint8Array, or the JSON text. */
+val ValidateBlockJs(val block, val spent_val, val expected_hash_val, val height_val, val options_val) {
+    try {
+        if (!block.instanceof(val::global("Uint8Array"))) {
+            return ArgumentFailure("block must be a Uint8Array (the block's bytes), got " + DescribeString(block));
+        }
+        const bool binary = spent_val.instanceof(val::global("Uint8Array"));
+        if (!binary && !spent_val.isString()) {
+            return ArgumentFailure("spentOutputs must be a Uint8Array (the binary form) or a string (spent_outputs.json's "
+                                   "text), got " + DescribeString(spent_val));
+        }
+        if (!expected_hash_val.isString()) {
+            return ArgumentFailure("expectedHashHex must be a string (64 hex digits, or \"\" for no check), got " +
+                                   DescribeString(expected_hash_val));
+        }
+        val failure = val::null();
+        int32_t height = 0;
+        if (!CheckHeight(height_val, height, failure)) return failure;
+        ibd::ChainContext context;
+        if (!ParseOptions(options_val, context, failure)) return failure;
+        ibd::ValidationOptions options;
+        if (!ParseJobOptions(options_val, options, failure)) return failure;
+        std::vector<ibd::SpentOutputEntry> spent;
+        if (binary) {
+            const std::vector<uint8_t> bytes = CopyIn(spent_val);
+            spent = ibd::ParseSpentOutputsBinary(bytes.data(), bytes.size());
+        } else if (!ParseSpentOutputs(spent_val.as<std::string>(), spent, failure)) {
+            return failure;
+        }
+        const std::vector<uint8_t> raw = CopyIn(block);
+        return ResultObject(
+            ibd::ValidateBlock(raw.data(), raw.size(), spent, expected_hash_val.as<std::string>(), height, context, options));
+    } catch (const ibd::BlockRejected& e) {
+        val f = Failure(e.what(), e.reason(), e.where(), e.reject_reason(), e.stage());
+        f.set("notChecked", NotCheckedArray(e.not_checked()));
+        return f;
+    } catch (const ibd::Error& e) {
+        return Failure(e.what(), e.reason(), e.where(), e.reject_reason(), e.stage());
+    } catch (const std::bad_alloc&) {
+        const std::string msg = "out of memory while validating the block";
+        return Failure(msg, msg, ibd::Location{});
+    } catch (const std::exception& e) {
+        return Failure(e.what(), e.what(), ibd::Location{});
+    }
+}
 
 /** verifyBatch(checksPtr, checksLen, count, verdictsPtr) -> { error, errorOffset, errorRecord }.
  *  Pointers are offsets into the module's memory (from _malloc). */
@@ -383,6 +486,7 @@ val EngineInfo() {
 EMSCRIPTEN_BINDINGS(ibd) {
     emscripten::function("verifyBatch", &VerifyBatch);
     emscripten::function("engineInfo", &EngineInfo);
+    emscripten::function("validateBlock", &ValidateBlockJs);
     emscripten::class_<BlockValidationJs>("BlockValidation")
         .constructor<>()
         .constructor<val>()

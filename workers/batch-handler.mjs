@@ -10,13 +10,21 @@
 //             verdict bytes are written to ring[offset + length, offset + length + count).
 //             `ring` comes with the first batch of each buffer a worker sees (job-ring.mjs).
 //   transfer  {id, count, checks: ArrayBuffer}   the records, transferred
+//   validate  {id, kind: 'validate', jobs: [{block: ArrayBuffer, spentOutputs: ArrayBuffer,
+//             hash, height, options}]}    whole blocks or ranges of blocks, transferred: each
+//             validated end to end in this worker's engine (validateBlock, wasm/API.md: parse,
+//             rules, sighash, scripts, signatures verified synchronously), one call per job
 // Worker -> pool:
 //   {type: 'ready', info, heapBytes}    engine loaded, check-buffer region reserved; info = engineInfo()
 //   {type: 'load-error', message}       the engine could not be loaded (nothing else follows)
 //   {id, status: {error, errorOffset, errorRecord}, heapBytes, verdicts?: ArrayBuffer}
 //                                       verifyBatch's status; verdicts on the transfer path only
 //                                       (transferred); heapBytes = wasm memory size after it
-//   {id, error: string}                 verifyBatch threw (a wasm trap): the pool retires the worker
+//   {id, results: object[], heapBytes}  a validate message's validateBlock result (or failure)
+//                                       objects, one per job in order; their checks / origins /
+//                                       verdicts buffers transferred
+//   {id, error: string}                 verifyBatch or validateBlock threw (a wasm trap): the pool
+//                                       retires the worker and retries the message elsewhere
 // Nothing per signature is structured-cloned on either path: a message holds a few numbers and
 // at most one buffer handle.
 //
@@ -34,16 +42,18 @@ export const MAX_BATCH_RECORDS = 8192;
 export const CHECK_BUFFER_RESERVE_BYTES = MAX_BATCH_RECORDS * (MAX_RECORD_BYTES + 1);
 
 /**
- * The worker side of the protocol (file header) over one verifier.
+ * The worker side of the protocol (file header) over one verifier and its engine.
  * @param {{verify: Function, heapBytes: Function}} verifier from createBatchVerifier
  *   (wasm/batch-verifier.mjs)
+ * @param {object} [engine] the wasm module the verifier runs on (its validateBlock serves
+ *   validate messages; without it they get an error reply)
  * @returns {{records: (msg: object) => Uint8Array, handle: (msg: object) => {reply: object,
  *   transfer: ArrayBuffer[]}}} records: the batch's packed records (a view into the ring on the
  *   shared path, no copy); handle: verifies one batch message and returns the reply to post and
  *   the buffers to transfer with it; any exception (a wasm trap, a shared batch before any
  *   ring) becomes the reply's `error`, after which the pool retires the worker.
  */
-export function createBatchHandler(verifier) {
+export function createBatchHandler(verifier, engine) {
   let ring = null; // the last SharedArrayBuffer the pool sent
   const records = (msg) => {
     if (msg.checks) return new Uint8Array(msg.checks);
@@ -54,6 +64,7 @@ export function createBatchHandler(verifier) {
   return {
     records,
     handle(msg) {
+      if (msg?.kind === 'validate') return validateJobs(engine, verifier, msg);
       try {
         const checks = records(msg);
         const shared = !msg.checks;
@@ -68,6 +79,22 @@ export function createBatchHandler(verifier) {
       }
     },
   };
+}
+
+/** Answers a validate message (file header): each job through engine.validateBlock. */
+function validateJobs(engine, verifier, msg) {
+  try {
+    if (typeof engine?.validateBlock !== 'function') throw new Error('this worker has no engine with validateBlock');
+    const transfer = [];
+    const results = msg.jobs.map((j) => {
+      const r = engine.validateBlock(new Uint8Array(j.block), new Uint8Array(j.spentOutputs), j.hash, j.height, j.options);
+      if (r.ok) for (const k of ['checks', 'origins', 'verdicts']) transfer.push(r[k].buffer);
+      return r;
+    });
+    return { reply: { id: msg.id, results, heapBytes: verifier.heapBytes() }, transfer };
+  } catch (err) {
+    return { reply: { id: msg.id, error: String(err?.stack ?? err) }, transfer: [] };
+  }
 }
 
 /**
@@ -87,7 +114,7 @@ export async function serveVerifyWorker(loadEngine, { post, listen }) {
   try {
     const engine = await loadEngine();
     const verifier = createBatchVerifier(engine, { reserveBytes: CHECK_BUFFER_RESERVE_BYTES });
-    handler = createBatchHandler(verifier);
+    handler = createBatchHandler(verifier, engine);
     ready = { type: 'ready', info: { ...engine.engineInfo() }, heapBytes: verifier.heapBytes() };
   } catch (err) {
     post({ type: 'load-error', message: String(err?.message ?? err) }, []);

@@ -63,6 +63,16 @@ export function sharedMemoryUsable() {
 /** Longest timer setTimeout keeps, in milliseconds (2^31 - 1); a longer one fires at once. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
+/** "blocks 170, 181 (tx 0-99)" for a validation group's error messages. */
+function describeGroup(group) {
+  const parts = group.slice(0, 5).map((j) => {
+    const o = j.options ?? {};
+    const range = o.txBegin !== undefined || o.txEnd !== undefined ? ` (tx ${o.txBegin ?? 0}-${o.txEnd ?? 'end'})` : '';
+    return `${j.height}${range}`;
+  });
+  return `block${group.length === 1 ? '' : 's'} ${parts.join(', ')}${group.length > 5 ? ` and ${group.length - 5} more` : ''}`;
+}
+
 /** A value for an error message: strings quoted, so "2" and 2 read differently. */
 const shown = (v) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
@@ -214,6 +224,59 @@ export class VerifyPool {
     });
   }
 
+  /**
+   * Validates whole blocks, or ranges of their transactions, in the workers: each job runs end
+   * to end in one worker's wasm instance (the engine's validateBlock, wasm/API.md: parse, block
+   * rules, sighash, scripts, every signature verified there, synchronously). One worker message
+   * per group; a group whose worker dies, traps or times out is re-run on another worker, with
+   * the same fault handling and attempts as a verify batch. The caller's buffers are copied
+   * when validate() is called, never modified nor detached.
+   * @param {Array<Array<{block: Uint8Array, spentOutputs: Uint8Array, hash: string, height: number,
+   *   options?: object}>>} groups jobs grouped per worker message: validateBlock's arguments
+   *   (spentOutputs in the binary form, wasm/spent-outputs.mjs; options: txBegin, txEnd,
+   *   blockRules, verify, medianTimePast, skipProofOfWork)
+   * @param {{onProgress?: (groupsDone: number) => void}} [options] called after each group's
+   *   results arrive; an exception it throws is ignored
+   * @returns {Promise<object[][]>} per group, per job in order, validateBlock's result object or
+   *   its failure object (a bad block fails alone)
+   * @throws (rejects) TypeError when a job's block or spentOutputs is not a Uint8Array; Error
+   *   naming the group's blocks and its workers' last error when a group failed maxAttempts
+   *   times; Error when the pool is closed or a worker failed to start.
+   */
+  validate(groups, options = {}) {
+    if (this._failure) return Promise.reject(this._failure);
+    const { onProgress } = options ?? {};
+    const copies = [];
+    try {
+      if (!Array.isArray(groups)) throw new TypeError('validate(groups): groups must be an array of arrays of jobs');
+      groups.forEach((group, g) => {
+        if (!Array.isArray(group) || group.length === 0) throw new TypeError(`validate(groups): group ${g} must be a non-empty array of jobs`);
+        copies.push(group.map((j, k) => {
+          for (const field of ['block', 'spentOutputs']) {
+            if (typedArrayName.call(j?.[field]) !== 'Uint8Array') {
+              throw new TypeError(`validate(groups): group ${g} job ${k}: ${field} must be a Uint8Array`);
+            }
+          }
+          return { block: copyBytes(j.block), spentOutputs: copyBytes(j.spentOutputs), hash: j.hash, height: j.height, options: j.options };
+        }));
+      });
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const results = new Array(copies.length);
+    if (copies.length === 0) return Promise.resolve(results);
+    return new Promise((resolve, reject) => {
+      const job = { results, remaining: copies.length, done: 0, onProgress, resolve, reject, failed: false, tasks: [] };
+      this._jobs.add(job);
+      copies.forEach((group, index) => {
+        const bytes = group.reduce((n, j) => n + j.block.length + j.spentOutputs.length, 0);
+        job.tasks.push({ job, kind: 'validate', group, index, bytes, id: 0, attempts: 0, lastError: null, inFlight: false, region: null });
+      });
+      this._queue.push(...job.tasks);
+      this._dispatch();
+    });
+  }
+
   // A task: one batch of `job` with its own copy of the records (a ring region, shared; an
   // ArrayBuffer, transfer; never a view of the caller's possibly shared memory). inFlight: a
   // worker holds it (its region must not be freed yet).
@@ -324,8 +387,9 @@ export class VerifyPool {
       return;
     }
     if (task.attempts >= this._maxAttempts) {
-      const { first, count } = task.batch;
-      this._failJob(task.job, new Error(`batch of ${count} records starting at record ${first} failed ` +
+      const what = task.kind === 'validate' ? `validation group ${task.index} (${describeGroup(task.group)})`
+        : `batch of ${task.batch.count} records starting at record ${task.batch.first}`;
+      this._failJob(task.job, new Error(`${what} failed ` +
         `${task.attempts} times (${this._maxAttempts} attempts allowed); last error: ${reason}`));
       return;
     }
@@ -357,6 +421,10 @@ export class VerifyPool {
       // An exception out of verifyBatch (wasm trap, out of memory): the instance may be
       // corrupt (e.g. its stack pointer is not restored), so the worker is never reused.
       this._retire(slot, `verify worker ${slot.index}: ${msg.error}`);
+      return;
+    }
+    if (task.kind === 'validate') {
+      this._onValidateReply(slot, task, msg);
       return;
     }
     const { job, batch } = task;
@@ -393,6 +461,32 @@ export class VerifyPool {
     this._dispatch();
   }
 
+  // A validate reply (batch-handler.mjs): one result object per job of the group.
+  _onValidateReply(slot, task, msg) {
+    const { job, group } = task;
+    if (!Array.isArray(msg.results) || msg.results.length !== group.length) {
+      this._retire(slot, `verify worker ${slot.index}: malformed reply to validation group ${task.index} ` +
+        `(not ${group.length} results)`);
+      return;
+    }
+    clearTimeout(slot.timer);
+    slot.task = null;
+    task.inFlight = false;
+    if (Number.isFinite(msg.heapBytes)) slot.heapBytes = msg.heapBytes;
+    if (!job.failed) {
+      job.results[task.index] = msg.results;
+      job.done++;
+      if (job.onProgress) {
+        try { job.onProgress(job.done); } catch { /* progress display only */ }
+      }
+      if (--job.remaining === 0) {
+        this._jobs.delete(job);
+        job.resolve(job.results);
+      }
+    }
+    this._dispatch();
+  }
+
   _dispatch() {
     for (const slot of this._slots) {
       while (!this._failure && slot.ready && !slot.dead && !slot.task) {
@@ -412,6 +506,10 @@ export class VerifyPool {
   _send(slot, task) {
     task.id = this._nextId++;
     task.attempts++;
+    if (task.kind === 'validate') {
+      this._sendValidate(slot, task);
+      return;
+    }
     const { count, byteLength } = task.batch;
     try {
       slot.endpoint.ref();
@@ -437,6 +535,35 @@ export class VerifyPool {
       if (slot.task === task) this._retire(slot, `verify worker ${slot.index} timed out after ${ms} ms`);
     }, ms);
     slot.timer.unref?.(); // the busy worker (ref'd) keeps the process alive
+  }
+
+  // _send for a validate task: fresh copies of its jobs' bytes, transferred (the task keeps its
+  // own for a retry). Deadline: batchTimeoutMs plus recordTimeoutMs per 40 bytes of spent
+  // outputs (about one input each) and per 250 bytes of block.
+  _sendValidate(slot, task) {
+    const transfer = [];
+    const jobs = task.group.map((j) => {
+      const block = copyBytes(j.block).buffer;
+      const spentOutputs = copyBytes(j.spentOutputs).buffer;
+      transfer.push(block, spentOutputs);
+      return { block, spentOutputs, hash: j.hash, height: j.height, options: j.options };
+    });
+    try {
+      slot.endpoint.ref();
+      slot.endpoint.post({ id: task.id, kind: 'validate', jobs }, transfer);
+    } catch (err) {
+      this._failJob(task.job, new Error(`could not send validation group ${task.index} (${describeGroup(task.group)}) ` +
+        `to verify worker ${slot.index}: ${err?.message ?? err}`, { cause: err }));
+      return;
+    }
+    slot.task = task;
+    task.inFlight = true;
+    const units = task.group.reduce((n, j) => n + j.spentOutputs.length / 40 + j.block.length / 250, 0);
+    const ms = Math.min(MAX_TIMEOUT_MS, Math.ceil(this._batchTimeoutMs + units * this._recordTimeoutMs));
+    slot.timer = setTimeout(() => {
+      if (slot.task === task) this._retire(slot, `verify worker ${slot.index} timed out after ${ms} ms`);
+    }, ms);
+    slot.timer.unref?.();
   }
 
   _failJob(job, err) {

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "primitives/serialize.h"
+#include "util/stage_times.h"
 #include "verify/batch_verify.h"
 
 namespace ibd {
@@ -134,6 +135,7 @@ bool TransactionSignatureChecker::CheckECDSASignature(const StackElement& sig, c
                               ? memo_->Find(kind, static_cast<uint32_t>(hash_type), script_code.data(), script_code.size())
                               : nullptr;
     Hash32 sighash;
+    const int64_t started = known == nullptr && memo_ != nullptr ? MonotonicNanos() : 0;
     if (known != nullptr) {
         sighash = *known;
     } else if (sigversion == SigVersion::WITNESS_V0) {
@@ -152,6 +154,7 @@ bool TransactionSignatureChecker::CheckECDSASignature(const StackElement& sig, c
     }
     if (known == nullptr && memo_ != nullptr) {
         ++memo_->computed;
+        memo_->sighash_ns += MonotonicNanos() - started;
         memo_->Insert(kind, static_cast<uint32_t>(hash_type), script_code.data(), script_code.size(), sighash);
     }
     // Core's VerifyECDSASignature -> CPubKey::Verify (lax DER, low-S normalization).
@@ -207,12 +210,14 @@ bool TransactionSignatureChecker::CheckSchnorrSignature(const StackElement& sig,
     if (known != nullptr) {
         sighash = *known;
     } else {
+        const int64_t started = memo_ != nullptr ? MonotonicNanos() : 0;
         if (!SignatureHashSchnorr(tx_, n_in_, hash_type, pre_, have_annex ? &execdata.annex_hash : nullptr, ext_ptr,
                                   sighash)) {
             return fail(ScriptError::SCHNORR_SIG_HASHTYPE);
         }
         if (memo_ != nullptr) {
             ++memo_->computed;
+            memo_->sighash_ns += MonotonicNanos() - started;
             memo_->Insert(kind, hash_type, key, sizeof key, sighash);
         }
     }

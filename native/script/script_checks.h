@@ -56,6 +56,8 @@ public:
     void Insert(uint8_t kind, uint32_t hash_type, const uint8_t* data, size_t len, const Hash32& sighash);
     /** Sighashes computed by checkers using this memo (misses). */
     uint32_t computed = 0;
+    /** Nanoseconds those computations took (steady clock, util/stage_times.h). */
+    int64_t sighash_ns = 0;
 
 private:
     struct Entry {

@@ -43,10 +43,12 @@ private:
  *      (CheckContextualBlock).
  *  A node syncing headers first rejects a bad-version or time-too-old header before it asks
  *  for the block; for a whole block (submitblock, a block announced in full) Core's order is
- *  this one. Other errors (parse, hash, spent outputs) are plain Errors, with no stage. Throws
+ *  this one. With `run_rules` false (a range of a block whose rules another BlockValidation
+ *  runs: BlockScope) the rules are skipped. Other errors (parse, hash, spent outputs) are plain
+ *  Errors, with no stage. Throws
  *  as the BlockValidation constructor documents (block_validation.h). */
 Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
                          const std::string& expected_hash_hex, int32_t height, const ChainContext& context,
-                         std::vector<std::vector<const SpentOutput*>>& spent_by_tx);
+                         std::vector<std::vector<const SpentOutput*>>& spent_by_tx, bool run_rules = true);
 
 }  // namespace ibd

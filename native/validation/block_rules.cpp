@@ -90,11 +90,12 @@ void SetCompact(uint32_t compact, std::array<uint8_t, 32>& target, bool& negativ
     const uint32_t size = compact >> 24;
     uint32_t word = compact & 0x007fffff;
     target.fill(0);
+    // As Core, the sign and overflow are judged on the mantissa after a small size's shift.
+    if (size <= 3) word >>= 8 * (3 - size);
     negative = word != 0 && (compact & 0x00800000) != 0;
     overflow = word != 0 && (size > 34 || (word > 0xff && size > 33) || (word > 0xffff && size > 32));
     if (overflow) return;
     if (size <= 3) {
-        word >>= 8 * (3 - size);
         for (int i = 0; i < 3; ++i) target[31 - i] = static_cast<uint8_t>(word >> (8 * i));
         return;
     }
@@ -137,6 +138,13 @@ std::optional<RuleFailure> CheckProofOfWork(const Block& block) {
 }
 
 std::optional<RuleFailure> CheckContextualHeader(const Block& block, int32_t height, const ChainContext& context) {
+    // Core's order: the time (time-too-old) before the version.
+    if (context.median_time_past && static_cast<int64_t>(block.header.time) <= *context.median_time_past) {
+        return RuleFailure{"time-too-old", "ContextualCheckBlockHeader",
+                           "header time " + std::to_string(block.header.time) + " is not above the median time past " +
+                               std::to_string(*context.median_time_past),
+                           Location{}};
+    }
     const int32_t version = block.header.version;
     const int32_t needed = height >= kBip65Height ? 4 : height >= kBip66Height ? 3 : height >= kBip34Height ? 2 : 0;
     if (version < needed) {
@@ -145,12 +153,6 @@ std::optional<RuleFailure> CheckContextualHeader(const Block& block, int32_t hei
         return RuleFailure{reason, "ContextualCheckBlockHeader",
                            "block version " + std::to_string(version) + " at height " + std::to_string(height) +
                                ", where version " + std::to_string(needed) + " or above is required",
-                           Location{}};
-    }
-    if (context.median_time_past && static_cast<int64_t>(block.header.time) <= *context.median_time_past) {
-        return RuleFailure{"time-too-old", "ContextualCheckBlockHeader",
-                           "header time " + std::to_string(block.header.time) + " is not above the median time past " +
-                               std::to_string(*context.median_time_past),
                            Location{}};
     }
     return std::nullopt;
@@ -290,7 +292,8 @@ std::vector<NotChecked> RulesNotChecked(const Block& block, int32_t height, cons
     for (size_t t = 1; t < block.txs.size(); ++t) {
         const Transaction& tx = block.txs[t];
         inputs += tx.vin.size();
-        if (tx.version >= 2) {
+        // BIP68 applies from nVersion 2 read as unsigned (Core's CalculateSequenceLocks casts).
+        if (static_cast<uint32_t>(tx.version) >= 2) {
             for (const TxIn& in : tx.vin) relative_locks += (in.sequence & kSequenceLockTimeDisableFlag) == 0;
         }
     }

@@ -7,9 +7,9 @@
 //     (CheckProofOfWork; nBits neither
 //     negative, zero, overflowing nor
 //     above mainnet's powLimit)
-//   block version by height               ContextualCheckBlockHeader      bad-version(0x%08x)
 //   header time above the median time     ContextualCheckBlockHeader      time-too-old
 //     past (only when it is supplied)
+//   block version by height               ContextualCheckBlockHeader      bad-version(0x%08x)
 //   legacy sigops * 4 <= 80,000           CheckBlock                      bad-blk-sigops
 //   every tx final (IsFinalTx)            ContextualCheckBlock            bad-txns-nonfinal
 //   BIP34 coinbase height                 ContextualCheckBlock            bad-cb-height
@@ -69,9 +69,10 @@ std::optional<RuleFailure> CheckProofOfWork(const Block& block);
  *  shift), 0 from the 64th halving on. Satoshis. */
 int64_t GetBlockSubsidy(int32_t height);
 
-/** ContextualCheckBlockHeader's rules that need no earlier header: nVersion at least 2 from
- *  BIP34 (227,931), 3 from BIP66 (363,725), 4 from BIP65 (388,381) ("bad-version(0x%08x)"), and
- *  when `context` has the median time past, header time above it ("time-too-old"). */
+/** ContextualCheckBlockHeader's rules that need no earlier header, in Core's order: when
+ *  `context` has the median time past, header time above it ("time-too-old"); then nVersion at
+ *  least 2 from BIP34 (227,931), 3 from BIP66 (363,725), 4 from BIP65 (388,381)
+ *  ("bad-version(0x%08x)"). */
 std::optional<RuleFailure> CheckContextualHeader(const Block& block, int32_t height, const ChainContext& context);
 
 /** CheckBlock's legacy sigop limit: the GetLegacySigOpCount of all transactions, times 4, at
@@ -126,7 +127,7 @@ struct NotChecked {
 /** The rules left unchecked for this block: "spent-outputs-unspent" (the spent outputs exist
  *  and are unspent: the UTXO set; the caller's list is taken as given) and
  *  "coinbase-maturity" (the spent coins' heights) when the block spends anything; "bip30"
- *  (the UTXO set); "bip68-sequence-locks" from kCsvHeight when some tx of version >= 2 has an
+ *  (the UTXO set); "bip68-sequence-locks" from kCsvHeight when some tx of version >= 2 (read as unsigned, as Core) has an
  *  input with sequence locks enabled (the spent coins' heights and times); "bip113-finality"
  *  from kCsvHeight when the median time past is missing and some tx's finality depends on it;
  *  "time-too-old" without the median time past; "time-too-new" (the node's clock);

@@ -17,6 +17,7 @@
 #include "script/script_type.h"
 #include "script/sighash.h"
 #include "util/error.h"
+#include "util/stage_times.h"
 #include "validation/block_check.h"
 #include "validation/block_rules.h"
 #include "verify/batch_verify.h"
@@ -74,6 +75,11 @@ struct BlockValidation::Impl {
     uint32_t verified_records = 0;
     uint32_t sighashes = 0;
 
+    ValidationOptions options;
+    uint32_t tx_begin = 0;  // options.scope clamped to the block
+    uint32_t tx_end = 0;
+    StageTimes times;
+
     void Evaluate(size_t k);
 };
 
@@ -97,6 +103,21 @@ public:
             in_.checks.push_back(std::move(key));
             in_.predicted.push_back(false);
             return hit->second == static_cast<uint8_t>(Verdict::kValid);
+        }
+        if (impl_.options.verify == VerifyMode::kSynchronous) {
+            // As Core: the verdict now, on this thread (and cached, for a repeat of the check).
+            uint8_t verdict = static_cast<uint8_t>(Verdict::kInvalid);
+            const int64_t started = MonotonicNanos();
+            const BatchStatus st = VerifyBatch(rec.data(), rec.size(), 1, &verdict);
+            impl_.times.verify_ns += MonotonicNanos() - started;
+            ++impl_.verified_records;
+            // A record this sink wrote is well formed; were it not, the check fails.
+            if (st.error != 0) verdict = static_cast<uint8_t>(Verdict::kInvalid);
+            if (verdict != static_cast<uint8_t>(Verdict::kValid)) verdict = static_cast<uint8_t>(Verdict::kInvalid);
+            impl_.cache.emplace(key, verdict);
+            in_.checks.push_back(std::move(key));
+            in_.predicted.push_back(false);
+            return verdict == static_cast<uint8_t>(Verdict::kValid);
         }
         if (impl_.pending.find(key) == impl_.pending.end()) {
             impl_.pending.emplace(key, static_cast<uint32_t>(impl_.pending_origins.size()));
@@ -125,10 +146,16 @@ void BlockValidation::Impl::Evaluate(size_t k) {
     RecordingSink sink(*this, in);
     if (!in.memo) in.memo = std::make_unique<SighashMemo>(&memo_budget);
     const uint32_t computed_before = in.memo->computed;
+    const int64_t sighash_before = in.memo->sighash_ns;
+    const int64_t verify_before = times.verify_ns;
+    const int64_t started = MonotonicNanos();
     TransactionSignatureChecker checker(tx, in.input, out.value, *pre[in.tx], sink, in.memo.get());
     in.serror = ScriptError::OK;
     const Stack* witness = txin.witness.empty() ? nullptr : &txin.witness;
     in.ok = VerifyScript(txin.script_sig, out.script_pubkey, witness, flags, checker, &in.serror);
+    const int64_t sighash_ns = in.memo->sighash_ns - sighash_before;
+    times.sighash_ns += sighash_ns;
+    times.script_ns += MonotonicNanos() - started - sighash_ns - (times.verify_ns - verify_before);
     ++evaluations;
     sighashes += in.memo->computed - computed_before;
     in.final = std::none_of(in.predicted.begin(), in.predicted.end(), [](bool p) { return p; });
@@ -140,31 +167,47 @@ void BlockValidation::Impl::Evaluate(size_t k) {
 }
 
 BlockValidation::BlockValidation(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
-                                 const std::string& expected_hash_hex, int32_t height, const ChainContext& context)
+                                 const std::string& expected_hash_hex, int32_t height, const ChainContext& context,
+                                 const ValidationOptions& options)
     : impl_(std::make_unique<Impl>()) {
     Impl& m = *impl_;
+    m.options = options;
+    const int64_t parse_started = MonotonicNanos();
     std::vector<std::vector<const SpentOutput*>> by_tx;
-    m.block = ParseAndCheckBlock(block_raw, block_len, spent, expected_hash_hex, height, context, by_tx);
+    m.block = ParseAndCheckBlock(block_raw, block_len, spent, expected_hash_hex, height, context, by_tx,
+                                 options.scope.block_rules);
     m.height = height;
     m.flags = GetBlockScriptVerifyFlags(m.block.hash, height);
+    const uint32_t tx_count = static_cast<uint32_t>(m.block.txs.size());
+    m.tx_end = std::min(options.scope.tx_end, tx_count);
+    m.tx_begin = std::min(options.scope.tx_begin, m.tx_end);
     // Own copies of the spent outputs (the caller's list need not outlive the constructor).
     m.spent_store.reserve(spent.size());
     for (const SpentOutputEntry& e : spent) m.spent_store.push_back(e.out);
     m.spent_by_tx.assign(m.block.txs.size(), {});
     m.pre.resize(m.block.txs.size());
-    std::unordered_map<std::string, uint16_t> type_index;
     size_t next = 0;
     for (size_t t = 1; t < m.block.txs.size(); ++t) {
+        for (size_t i = 0; i < m.block.txs[t].vin.size(); ++i, ++next) m.spent_by_tx[t].push_back(&m.spent_store[next]);
+    }
+    m.times.parse_ns += MonotonicNanos() - parse_started;
+    if (options.scope.block_rules) {
+        const int64_t rules_started = MonotonicNanos();
+        m.connect = CheckConnectBlockRules(m.block, m.spent_by_tx, height, m.flags);
+        m.not_checked = RulesNotChecked(m.block, height, context);
+        m.times.parse_ns += MonotonicNanos() - rules_started;
+    }
+    std::unordered_map<std::string, uint16_t> type_index;
+    for (size_t t = std::max<uint32_t>(m.tx_begin, 1); t < m.tx_end; ++t) {
         const Transaction& tx = m.block.txs[t];
         bool any_taproot = false;
-        for (size_t i = 0; i < tx.vin.size(); ++i, ++next) {
-            m.spent_by_tx[t].push_back(&m.spent_store[next]);
-            any_taproot = any_taproot || IsP2TR(m.spent_store[next].script_pubkey);
-        }
+        for (const SpentOutput* out : m.spent_by_tx[t]) any_taproot = any_taproot || IsP2TR(out->script_pubkey);
         // Core's PrecomputedTransactionData::Init: BIP143 hashes for transactions with
         // witnesses, BIP341 ones when some spent output is a v1 witness program.
+        const int64_t pre_started = MonotonicNanos();
         m.pre[t] = std::make_unique<PrecomputedTxData>();
         m.pre[t]->Init(tx, m.spent_by_tx[t], tx.HasWitness(), any_taproot);
+        m.times.sighash_ns += MonotonicNanos() - pre_started;
         for (size_t i = 0; i < tx.vin.size(); ++i) {
             InputState s;
             s.tx = static_cast<uint32_t>(t);
@@ -176,9 +219,8 @@ BlockValidation::BlockValidation(const uint8_t* block_raw, size_t block_len, con
             m.inputs.push_back(std::move(s));
         }
     }
-    m.connect = CheckConnectBlockRules(m.block, m.spent_by_tx, height, m.flags);
-    m.not_checked = RulesNotChecked(m.block, height, context);
-    // Round 1. Every input is evaluated whatever the rules found, so counts cover the block.
+    // Round 1 (or, synchronous, the only evaluation). Every input is evaluated whatever the
+    // rules found, so counts cover the block.
     for (size_t k = 0; k < m.inputs.size(); ++k) m.Evaluate(k);
 }
 
@@ -250,6 +292,15 @@ BlockValidationResult BlockValidation::Result() const {
     r.subsidy = m.connect.subsidy;
     r.sigop_cost = m.connect.sigop_cost;
     r.not_checked = m.not_checked;
+    r.block_rules_checked = m.options.scope.block_rules;
+    r.tx_begin = m.tx_begin;
+    r.tx_end = m.tx_end;
+    r.times = m.times;
+    if (!r.block_rules_checked) {
+        r.fee = -1;
+        r.subsidy = 0;
+        r.sigop_cost = 0;
+    }
     if (m.connect.failure) {
         const RuleFailure& f = *m.connect.failure;
         r.valid = false;
@@ -305,8 +356,8 @@ BlockValidationResult BlockValidation::Result() const {
 
 BlockValidationResult ValidateBlock(const uint8_t* block_raw, size_t block_len,
                                     const std::vector<SpentOutputEntry>& spent, const std::string& expected_hash_hex,
-                                    int32_t height, const ChainContext& context) {
-    BlockValidation v(block_raw, block_len, spent, expected_hash_hex, height, context);
+                                    int32_t height, const ChainContext& context, const ValidationOptions& options) {
+    BlockValidation v(block_raw, block_len, spent, expected_hash_hex, height, context, options);
     std::vector<uint8_t> verdicts;
     while (!v.Done()) {
         verdicts.assign(v.PendingCount(), static_cast<uint8_t>(Verdict::kInvalid));

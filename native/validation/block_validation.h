@@ -15,11 +15,44 @@
 #include <vector>
 
 #include "util/error.h"
+#include "util/stage_times.h"
 #include "validation/block_rules.h"
 #include "validation/spent_outputs.h"
 #include "verify/check_buffer.h"
 
 namespace ibd {
+
+/** How a BlockValidation gets its signature verdicts. */
+enum class VerifyMode {
+    /** Predicted verdicts in rounds (the class comment): the caller verifies each round's
+     *  PendingChecks() where it likes (a pool of workers) and hands them to Resolve(). */
+    kRounds,
+    /** Every check verified when the interpreter asks, on this thread (VerifyBatch on its one
+     *  record, batch_verify.h), as Core's script checks do: one evaluation per input, no rounds
+     *  and no predictions; Done() right after the constructor. For an engine inside a worker. */
+    kSynchronous,
+};
+
+/** What one BlockValidation covers of its block, so that a large block can be split over
+ *  workers by transaction ranges, its block-wide rules run exactly once. */
+struct BlockScope {
+    /** The transactions whose inputs are evaluated: [tx_begin, tx_end), clamped to the block's
+     *  tx count (tx 0, the coinbase, has none). */
+    uint32_t tx_begin = 0;
+    uint32_t tx_end = UINT32_MAX;
+    /** Runs the block-wide rules: those before any input is connected (ParseAndCheckBlock) and
+     *  ConnectBlock's amounts, fees and sigop cost (CheckConnectBlockRules), and lists
+     *  not_checked. Set it on exactly one range of a block. Without it only the parse and the
+     *  spent outputs' alignment are checked: Result() says block_rules_checked false, and its
+     *  verdict covers only the range's scripts. */
+    bool block_rules = true;
+};
+
+/** BlockValidation's options beyond the block and its context. */
+struct ValidationOptions {
+    VerifyMode verify = VerifyMode::kRounds;
+    BlockScope scope;
+};
 
 /** Which transaction input a check came from. */
 struct CheckOrigin {
@@ -124,6 +157,15 @@ struct BlockValidationResult {
     std::vector<NotChecked> not_checked;
     /** Inputs whose final evaluation failed (counted whatever the verdict). */
     uint32_t failed_inputs = 0;
+    /** Whether the block-wide rules ran (BlockScope::block_rules): when false, fee, subsidy,
+     *  sigop_cost and not_checked are unset and `valid` covers only the scripts of the range. */
+    bool block_rules_checked = true;
+    /** The range of transactions whose inputs this result covers (BlockScope, clamped). */
+    uint32_t tx_begin = 0;
+    uint32_t tx_end = 0;
+    /** Where the time went, in this thread (util/stage_times.h); parse_ns includes the block
+     *  rules. */
+    StageTimes times;
     /** Each of them, in block order: tx index, input index, script type name (as in
      *  coverage) and ScriptErrorName of its ScriptError ("EVAL_FALSE", ...). The first is the
      *  one a mandatory-script-verify-flag-failed verdict names. */
@@ -174,7 +216,8 @@ public:
      *  checked for the block). A rule of CheckTxInputs or ConnectBlock,
      *  or a script failure, is not an Error: it is the block verdict in Result(). */
     BlockValidation(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
-                    const std::string& expected_hash_hex, int32_t height, const ChainContext& context = {});
+                    const std::string& expected_hash_hex, int32_t height, const ChainContext& context = {},
+                    const ValidationOptions& options = {});
     ~BlockValidation();
     BlockValidation(const BlockValidation&) = delete;
     BlockValidation& operator=(const BlockValidation&) = delete;
@@ -202,9 +245,12 @@ private:
 };
 
 /** Runs a BlockValidation to the end on this thread, verifying each round's pending checks
- *  with VerifyBatch (batch_verify.h). For tools and tests. */
+ *  with VerifyBatch (batch_verify.h), or each check as it is asked for with
+ *  VerifyMode::kSynchronous (the same final checks, verdicts and block verdict). For workers,
+ *  tools and tests. Throws as the BlockValidation constructor. */
 BlockValidationResult ValidateBlock(const uint8_t* block_raw, size_t block_len,
                                     const std::vector<SpentOutputEntry>& spent, const std::string& expected_hash_hex,
-                                    int32_t height, const ChainContext& context = {});
+                                    int32_t height, const ChainContext& context = {},
+                                    const ValidationOptions& options = {});
 
 }  // namespace ibd

@@ -1,16 +1,17 @@
-// ParseSpentOutputsJson (spent_outputs.h): the fixtures' normalized spent_outputs.json, read with
-// nlohmann::json. Format (../shared/blocks-fixtures/README.md, "spent_outputs.json"):
+// ParseSpentOutputsJson and the binary form (spent_outputs.h). The fixtures' normalized
+// spent_outputs.json is read with nlohmann::json. Format (../shared/blocks-fixtures/README.md, "spent_outputs.json"):
 //   { ..., "spent_outputs": [ {"txid": "<64 hex, display order>", "vout": <uint32>,
 //                              "value": <satoshis>, "script_pubkey": "<hex>"}, ... ] }
 #include "validation/spent_outputs.h"
 
-#include <cctype>
+#include <cstring>
 #include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "primitives/hex.h"
+#include "primitives/serialize.h"
 #include "primitives/transaction.h"
 #include "util/error.h"
 
@@ -36,7 +37,10 @@ const json& Field(const json& entry, size_t index, const char* field) {
 
 /** An integer field that must be >= 0 (floats such as 1.5 or 1e3 are rejected). */
 uint64_t NonNegativeInteger(const json& v, size_t index, const char* field) {
-    if (!v.is_number_integer()) FailField(index, field, "not an integer");
+    if (!v.is_number_integer()) {
+        FailField(index, field, v.is_number_float() ? "not a 64-bit integer (a fraction, or outside -2^63..2^64-1)"
+                                                    : "not an integer");
+    }
     if (v.is_number_unsigned()) return v.get<uint64_t>();
     const int64_t signed_value = v.get<int64_t>();
     if (signed_value < 0) FailField(index, field, "negative");
@@ -51,20 +55,23 @@ SpentOutputEntry ParseEntry(const json& entry, size_t index) {
 
     const json& txid = Field(entry, index, "txid");
     if (!txid.is_string()) FailField(index, "txid", "not a string");
-    out.txid_hex = txid.get<std::string>();
-    Hash32 ignored;
-    if (!TryParseHashDisplayHex(out.txid_hex, ignored)) FailField(index, "txid", "not 64 hex digits");
-    for (char& c : out.txid_hex) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!TryParseHashDisplayHex(txid.get_ref<const std::string&>(), out.prevout.txid)) {
+        FailField(index, "txid", "not 64 hex digits");
+    }
 
     const json& vout = Field(entry, index, "vout");
     const uint64_t n = NonNegativeInteger(vout, index, "vout");
     if (n > 0xffffffffULL) FailField(index, "vout", "above 4294967295");
-    out.vout = static_cast<uint32_t>(n);
+    out.prevout.n = static_cast<uint32_t>(n);
 
     // Any 64-bit amount is taken: whether it is in range (0 to 21,000,000 BTC) is a consensus
     // rule, Consensus::CheckTxInputs' bad-txns-inputvalues-outofrange, judged with the block.
     const json& value = Field(entry, index, "value");
-    if (!value.is_number_integer()) FailField(index, "value", "not an integer");
+    if (!value.is_number_integer()) {
+        // nlohmann reads an integer beyond 64 bits as a float: say so rather than "not an integer".
+        FailField(index, "value", value.is_number_float() ? "not a 64-bit integer (a fraction, or outside -2^63..2^63-1)"
+                                                          : "not an integer");
+    }
     if (value.is_number_unsigned() && value.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) {
         FailField(index, "value", "above 2^63-1 satoshis (not a 64-bit amount)");
     }
@@ -107,6 +114,78 @@ std::vector<SpentOutputEntry> ParseSpentOutputsJson(std::string_view text) {
             throw Error("spent_outputs[" + std::to_string(i) + "]: " + e.what(), EntryLocation(i));
         }
     }
+    return entries;
+}
+
+namespace {
+
+void PutLE(std::vector<uint8_t>& out, uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+void PutCompactSize(std::vector<uint8_t>& out, uint64_t n) {
+    if (n < 0xfd) {
+        out.push_back(static_cast<uint8_t>(n));
+    } else if (n <= 0xffff) {
+        out.push_back(0xfd);
+        PutLE(out, n, 2);
+    } else if (n <= 0xffffffffu) {
+        out.push_back(0xfe);
+        PutLE(out, n, 4);
+    } else {
+        out.push_back(0xff);
+        PutLE(out, n, 8);
+    }
+}
+
+}  // namespace
+
+std::vector<uint8_t> SerializeSpentOutputs(const std::vector<SpentOutputEntry>& entries) {
+    std::vector<uint8_t> out(kSpentOutputsMagic, kSpentOutputsMagic + 4);
+    PutLE(out, entries.size(), 4);
+    for (const SpentOutputEntry& e : entries) {
+        out.insert(out.end(), e.prevout.txid.begin(), e.prevout.txid.end());
+        PutLE(out, e.prevout.n, 4);
+        PutLE(out, static_cast<uint64_t>(e.out.value), 8);
+        PutCompactSize(out, e.out.script_pubkey.size());
+        out.insert(out.end(), e.out.script_pubkey.begin(), e.out.script_pubkey.end());
+    }
+    return out;
+}
+
+std::vector<SpentOutputEntry> ParseSpentOutputsBinary(const uint8_t* data, size_t len) {
+    Reader r(data, len);
+    const auto fail = [&](const std::string& what) {
+        Location at;
+        at.byte_offset = static_cast<int64_t>(r.offset());
+        throw Error("spent outputs (binary): " + what, at);
+    };
+    if (len < 8 || std::memcmp(data, kSpentOutputsMagic, 4) != 0) {
+        Location at;
+        at.byte_offset = 0;
+        throw Error("spent outputs (binary): does not start with the magic \"IBS1\" and a count (" +
+                        std::to_string(len) + " bytes)",
+                    at);
+    }
+    r.ReadBytes(4, "magic");
+    const uint32_t count = r.ReadLE32("entry count");
+    // Each entry takes at least 45 bytes (outpoint 36, value 8, script length 1).
+    if (count > r.remaining() / 45) fail("entry count " + std::to_string(count) + " exceeds what " +
+                                        std::to_string(r.remaining()) + " bytes can hold");
+    std::vector<SpentOutputEntry> entries(count);
+    for (uint32_t i = 0; i < count; ++i) {
+        SpentOutputEntry& e = entries[i];
+        const std::string name = "spent output " + std::to_string(i);
+        try {
+            r.ReadArray(e.prevout.txid, "txid");
+            e.prevout.n = r.ReadLE32("vout");
+            e.out.value = r.ReadI64("value");
+            e.out.script_pubkey = r.ReadVarBytes("scriptPubKey");
+        } catch (const Error& err) {
+            throw Error(name + ": " + err.reason(), err.where());
+        }
+    }
+    if (!r.empty()) fail(std::to_string(r.remaining()) + " trailing bytes after " + std::to_string(count) + " entries");
     return entries;
 }
 

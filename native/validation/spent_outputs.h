@@ -1,5 +1,6 @@
-// The outputs a block spends, as the fixtures give them (spent_outputs.json), one per
-// non-coinbase input in block order: ParseSpentOutputsJson (spent_outputs.cpp).
+// The outputs a block spends, one per non-coinbase input in block order: as the fixtures give
+// them (spent_outputs.json, ParseSpentOutputsJson) and in the binary form the JS side passes
+// to the engine (ParseSpentOutputsBinary).
 #pragma once
 
 #include <cstdint>
@@ -13,8 +14,8 @@ namespace ibd {
 
 /** Parses a fixture `spent_outputs.json` (format in ../shared/blocks-fixtures/README.md:
  *  object with `spent_outputs`, an array of {txid, vout, value, script_pubkey}) into the list
- *  of spent outputs, one per non-coinbase input in block order. `txid`/`vout` are kept for the
- *  outpoint cross-check of BlockValidation.
+ *  of spent outputs, one per non-coinbase input in block order. `txid`/`vout` are kept (as the
+ *  prevout) for the outpoint cross-check of BlockValidation.
  *  Throws Error whose reason names the entry and field ("spent_outputs[2].vout: negative") on
  *  malformed JSON, a missing or mistyped field, a value that is not a 64-bit integer, or a
  *  non-hex script. A value out of money range (negative, above 21e6 BTC) is kept: it is
@@ -23,9 +24,26 @@ namespace ibd {
  *  errors carry the byte offset. Allocation failure is let through as std::bad_alloc. */
 struct SpentOutputEntry {
     SpentOutput out;
-    std::string txid_hex;  // display hex of the spent outpoint's txid
-    uint32_t vout = 0;
+    OutPoint prevout;  // the outpoint it was at, for the cross-check with the input's prevout
 };
 std::vector<SpentOutputEntry> ParseSpentOutputsJson(std::string_view json);
+
+/** The binary form's first 4 bytes. */
+inline constexpr uint8_t kSpentOutputsMagic[4] = {'I', 'B', 'S', '1'};
+
+/** The binary form of a spent outputs list, what the JS side hands the engine (no JSON in the
+ *  validation path):
+ *    magic "IBS1" (4 bytes) | entry count (uint32 LE) | entries
+ *    entry: prevout txid (32 bytes, internal byte order) | prevout n (uint32 LE) |
+ *           value (int64 LE, satoshis) | scriptPubKey length (CompactSize) | scriptPubKey
+ *  one entry per non-coinbase input in block order, as in the JSON form. */
+std::vector<uint8_t> SerializeSpentOutputs(const std::vector<SpentOutputEntry>& entries);
+
+/** Parses the binary form (SerializeSpentOutputs). Throws Error with the byte offset (and the
+ *  entry index in the reason: "spent output 3: truncated ...") for a wrong magic, a count
+ *  larger than the bytes can hold, a truncated entry, a non-canonical or oversized script
+ *  length, or trailing bytes. Any int64 value is kept (range is a verdict, as for the JSON
+ *  form). */
+std::vector<SpentOutputEntry> ParseSpentOutputsBinary(const uint8_t* data, size_t len);
 
 }  // namespace ibd

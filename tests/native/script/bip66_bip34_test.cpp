@@ -163,7 +163,7 @@ struct Target {
 Target FindP2pkhInput(const Loaded& l) {
     const Block b = ParseBlock(l.raw.data(), l.raw.size());
     std::vector<std::string> spent_txids;
-    for (const SpentOutputEntry& e : l.spent) spent_txids.push_back(e.txid_hex);
+    for (const SpentOutputEntry& e : l.spent) spent_txids.push_back(HexEncodeReversed(e.prevout.txid));
     size_t k = 0;
     for (size_t t = 1; t < b.txs.size(); ++t) {
         const Transaction& tx = b.txs[t];

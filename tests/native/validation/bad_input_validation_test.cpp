@@ -173,7 +173,7 @@ TEST(BadInputValidation, MissingOrMismatchedPrevout) {
     EXPECT_EQ(e.reason(), "spent outputs list too short: 73 entries, no entry for this input");
     // An entry whose outpoint is not the input's.
     Fixture g = Load(24835);
-    g.spent[40].vout += 1;
+    g.spent[40].prevout.n += 1;
     e = ValidationError(g.raw, g.spent, kHash24835, 24835);
     ExpectLocation(e, kHash24835, 1, 40, static_cast<int64_t>(b.txs[1].vin[40].offset));
     EXPECT_EQ(e.reason().rfind("spent output entry 40 is for outpoint ", 0), 0u) << e.what();

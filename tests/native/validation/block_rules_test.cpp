@@ -315,6 +315,13 @@ TEST(BlockRules, NBitsOutOfRangeIsHighHash) {
         ASSERT_TRUE(o.error);
         EXPECT_NE(std::string(o.error->what()).find("nBits"), std::string::npos) << o.error->what();
     }
+    // As Core's SetCompact, the sign bit counts only when the mantissa survives the shift:
+    // 0x01803456 is a zero target, not a negative one.
+    Fixture z = f;
+    z.block.header.bits = 0x01803456U;
+    const std::optional<RuleFailure> zero = CheckProofOfWork(z.block);
+    ASSERT_TRUE(zero);
+    EXPECT_NE(zero->detail.find("is a zero target"), std::string::npos) << zero->detail;
 }
 
 TEST(BlockRules, ProofOfWorkComparesTheHashWithTheTarget) {
@@ -567,6 +574,25 @@ TEST(BlockRules, HeaderTimeAboveTheMedianTimePastAndVersionByHeight) {
     ExpectAccepted(Validate(f));
     f.block.header.version = 3;
     ExpectRejected(Validate(f), "bad-version(0x00000003)", "ContextualCheckBlockHeader", {-1, -1, -1});
+    // Both: Core checks the time first.
+    ExpectRejected(Validate(f, ctx), "time-too-old", "ContextualCheckBlockHeader", {-1, -1, -1});
+}
+
+TEST(BlockRules, Bip68IsListedForEveryVersionCoreReadsAsAtLeast2) {
+    // Core's CalculateSequenceLocks reads nVersion as unsigned: 0x80000000 and -1 count.
+    Fixture f = Load(553724);
+    f.block.txs[1].vin[0].sequence = 0x0000ffff;  // a relative lock (disable bit clear)
+    const auto listed = [&](int32_t version) {
+        f.block.txs[1].version = version;
+        for (const NotChecked& n : RulesNotChecked(f.block, f.height, {})) {
+            if (n.rule == "bip68-sequence-locks") return true;
+        }
+        return false;
+    };
+    EXPECT_FALSE(listed(1));
+    EXPECT_TRUE(listed(2));
+    EXPECT_TRUE(listed(static_cast<int32_t>(0x80000000u)));
+    EXPECT_TRUE(listed(-1));
 }
 
 TEST(BlockRules, WitnessDataOnlyFromSegwitAndACommitmentNeedsItsNonce) {

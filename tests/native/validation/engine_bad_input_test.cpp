@@ -107,7 +107,7 @@ TEST(EngineBadInput, SpentListTooShortNamesTheInput) {
 
 TEST(EngineBadInput, MismatchedOutpointNamesTheInput) {
     Fixture f = Load(24835, kHash24835);
-    f.spent[40].vout += 1;
+    f.spent[40].prevout.n += 1;
     Error e = ValidationError(f.raw, f.spent, f.hash, f.height);
     auto [tx, input] = InputOfEntry(f.raw, 40);
     EXPECT_EQ(e.where().tx_index, tx);
@@ -116,7 +116,7 @@ TEST(EngineBadInput, MismatchedOutpointNamesTheInput) {
     EXPECT_GT(e.where().byte_offset, 80);
     // A different txid, same vout.
     Fixture g = Load(24835, kHash24835);
-    g.spent[7].txid_hex[0] = g.spent[7].txid_hex[0] == 'a' ? 'b' : 'a';
+    g.spent[7].prevout.txid[31] ^= 0x10;  // the first display hex digit
     e = ValidationError(g.raw, g.spent, g.hash, g.height);
     std::tie(tx, input) = InputOfEntry(g.raw, 7);
     EXPECT_EQ(e.where().tx_index, tx);
@@ -175,6 +175,10 @@ TEST(EngineBadInput, SpentOutputsJsonErrorsNameEntryAndField) {
         {"\"txid\": " + txid + ", \"vout\": \"1\", \"value\": 5, \"script_pubkey\": \"00\"",
          "spent_outputs[1].vout: not an integer"},
         {"\"txid\": " + txid + ", \"vout\": 1, \"value\": 1.5, \"script_pubkey\": \"00\"",
+         "spent_outputs[1].value: not a 64-bit integer"},
+        {"\"txid\": " + txid + ", \"vout\": 1, \"value\": 18446744073709551616, \"script_pubkey\": \"00\"",
+         "spent_outputs[1].value: not a 64-bit integer (a fraction, or outside"},
+        {"\"txid\": " + txid + ", \"vout\": 1, \"value\": \"5\", \"script_pubkey\": \"00\"",
          "spent_outputs[1].value: not an integer"},
         {"\"txid\": " + txid + ", \"vout\": 1, \"value\": 9223372036854775808, \"script_pubkey\": \"00\"",
          "spent_outputs[1].value: above 2^63-1 satoshis"},

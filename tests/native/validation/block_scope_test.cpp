@@ -1,0 +1,190 @@
+// What a worker runs: BlockValidation with its checks verified synchronously (VerifyMode::
+// kSynchronous) and over a range of a block's transactions (BlockScope), and the binary spent
+// outputs (spent_outputs.h) it is handed. On every fixture block: the synchronous run gives the
+// final checks, verdicts and block verdict of the rounds; ranges concatenated give the whole
+// block's; the binary form round-trips the JSON form; bad binary input is an Error naming the
+// entry and byte offset.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.h"
+#include "util/error.h"
+#include "validation/block_check.h"
+#include "validation/block_validation.h"
+#include "validation/spent_outputs.h"
+
+namespace ibd {
+namespace {
+
+std::vector<int> FixtureHeights() {
+    std::vector<int> heights;
+    const nlohmann::json index = ReadJsonFile(FixturePath("index.json"));
+    for (const nlohmann::json& e : index["mainnet_with_prevouts"]) {
+        heights.push_back(e["height"].get<int>());
+    }
+    return heights;
+}
+
+BlockValidationResult ValidateWith(const FixtureBlock& f, const ValidationOptions& options, const ChainContext& context = {}) {
+    return ValidateBlock(f.raw.data(), f.raw.size(), f.spent, f.hash, f.height, context, options);
+}
+
+ValidationOptions Synchronous(uint32_t begin = 0, uint32_t end = UINT32_MAX, bool block_rules = true) {
+    ValidationOptions o;
+    o.verify = VerifyMode::kSynchronous;
+    o.scope = {begin, end, block_rules};
+    return o;
+}
+
+TEST(BlockScope, SynchronousVerificationGivesTheRoundsResult) {
+    const std::vector<int> heights = FixtureHeights();
+    ASSERT_EQ(heights.size(), 24u);
+    for (const int height : heights) {
+        SCOPED_TRACE("height " + std::to_string(height));
+        const FixtureBlock f = LoadFixtureBlock(height);
+        const BlockValidationResult rounds = ValidateWith(f, {});
+        const BlockValidationResult sync = ValidateWith(f, Synchronous());
+        EXPECT_EQ(sync.checks, rounds.checks);
+        EXPECT_EQ(sync.verdicts, rounds.verdicts);
+        ASSERT_EQ(sync.origins.size(), rounds.origins.size());
+        for (size_t i = 0; i < sync.origins.size(); ++i) {
+            EXPECT_EQ(sync.origins[i].tx_index, rounds.origins[i].tx_index);
+            EXPECT_EQ(sync.origins[i].input_index, rounds.origins[i].input_index);
+        }
+        EXPECT_TRUE(sync.valid) << sync.error;
+        EXPECT_EQ(sync.fee, rounds.fee);
+        EXPECT_EQ(sync.sigop_cost, rounds.sigop_cost);
+        EXPECT_EQ(sync.rounds, 0u);  // no Resolve: every verdict came when asked
+        // One evaluation per input, and each distinct check verified once.
+        EXPECT_EQ(sync.evaluations, sync.inputs);
+        EXPECT_LE(sync.verified_records, rounds.verified_records);
+        EXPECT_TRUE(sync.block_rules_checked);
+        if (!sync.checks.empty()) EXPECT_GT(sync.times.verify_ns, 0);
+    }
+}
+
+TEST(BlockScope, RangesConcatenatedGiveTheWholeBlock) {
+    for (const int height : {403200, 866342, 57043, 170}) {
+        SCOPED_TRACE("height " + std::to_string(height));
+        const FixtureBlock f = LoadFixtureBlock(height);
+        const BlockValidationResult whole = ValidateWith(f, Synchronous());
+        const uint32_t txs = whole.tx_count;
+        // Three ranges; the block rules in the middle one only.
+        const std::vector<uint32_t> cuts = {0, txs / 3, 2 * txs / 3, txs};
+        std::vector<uint8_t> checks, verdicts;
+        uint32_t inputs = 0;
+        for (size_t k = 0; k + 1 < cuts.size(); ++k) {
+            const BlockValidationResult part = ValidateWith(f, Synchronous(cuts[k], cuts[k + 1], k == 1));
+            EXPECT_EQ(part.tx_begin, cuts[k]);
+            EXPECT_EQ(part.tx_end, cuts[k + 1]);
+            EXPECT_EQ(part.block_rules_checked, k == 1);
+            if (k == 1) {
+                EXPECT_EQ(part.fee, whole.fee);
+                EXPECT_EQ(part.sigop_cost, whole.sigop_cost);
+                EXPECT_EQ(part.not_checked.size(), whole.not_checked.size());
+            } else {
+                EXPECT_EQ(part.fee, -1);
+                EXPECT_TRUE(part.not_checked.empty());
+            }
+            for (const CheckOrigin& o : part.origins) {
+                EXPECT_GE(o.tx_index, cuts[k]);
+                EXPECT_LT(o.tx_index, cuts[k + 1]);
+            }
+            checks.insert(checks.end(), part.checks.begin(), part.checks.end());
+            verdicts.insert(verdicts.end(), part.verdicts.begin(), part.verdicts.end());
+            inputs += part.inputs;
+        }
+        EXPECT_EQ(checks, whole.checks);
+        EXPECT_EQ(verdicts, whole.verdicts);
+        EXPECT_EQ(inputs, whole.inputs);
+    }
+    // A range past the end is clamped: no inputs.
+    const FixtureBlock f = LoadFixtureBlock(170);
+    const BlockValidationResult past = ValidateWith(f, Synchronous(5, 9, false));
+    EXPECT_EQ(past.inputs, 0u);
+    EXPECT_EQ(past.tx_begin, past.tx_end);
+}
+
+TEST(BlockScope, AFailingInputIsFoundInItsRangeOnly) {
+    // 553724 with a P2WPKH spend's amount raised by 1: its BIP143 check fails.
+    FixtureBlock f = LoadFixtureBlock(553724);
+    size_t k = 0;
+    while (k < f.spent.size() && !(f.spent[k].out.script_pubkey.size() == 22 && f.spent[k].out.script_pubkey[0] == 0)) ++k;
+    ASSERT_LT(k, f.spent.size());
+    f.spent[k].out.value += 1;
+    const BlockValidationResult whole = ValidateWith(f, Synchronous());
+    ASSERT_FALSE(whole.valid);
+    ASSERT_EQ(whole.input_failures.size(), 1u);
+    const uint32_t tx = whole.input_failures[0].tx;
+    const BlockValidationResult with = ValidateWith(f, Synchronous(tx, tx + 1, false));
+    EXPECT_FALSE(with.valid);
+    EXPECT_EQ(with.reject_reason, "mandatory-script-verify-flag-failed");
+    EXPECT_EQ(with.tx_index, static_cast<int64_t>(tx));
+    const BlockValidationResult without = ValidateWith(f, Synchronous(tx + 1, UINT32_MAX, false));
+    EXPECT_TRUE(without.valid);
+}
+
+TEST(BlockScope, RulesRunOnlyInTheRangeThatAsksForThem) {
+    // Block 403200 claimed one higher: bad-cb-height in the rules' range; another range of it
+    // does not check the rules and says so.
+    const FixtureBlock f = LoadFixtureBlock(403200);
+    EXPECT_THROW(ValidateBlock(f.raw.data(), f.raw.size(), f.spent, f.hash, 403201, {}, Synchronous(0, 10, true)),
+                 BlockRejected);
+    const BlockValidationResult other =
+        ValidateBlock(f.raw.data(), f.raw.size(), f.spent, f.hash, 403201, {}, Synchronous(10, 20, false));
+    EXPECT_FALSE(other.block_rules_checked);
+    EXPECT_TRUE(other.not_checked.empty());
+}
+
+TEST(SpentOutputsBinary, RoundTripsTheJsonFormOfEveryFixtureBlock) {
+    for (const int height : FixtureHeights()) {
+        const FixtureBlock f = LoadFixtureBlock(height);
+        const std::vector<uint8_t> bin = SerializeSpentOutputs(f.spent);
+        const std::vector<SpentOutputEntry> back = ParseSpentOutputsBinary(bin.data(), bin.size());
+        ASSERT_EQ(back.size(), f.spent.size()) << height;
+        for (size_t i = 0; i < back.size(); ++i) {
+            EXPECT_TRUE(back[i].prevout == f.spent[i].prevout) << height << " entry " << i;
+            EXPECT_EQ(back[i].out.value, f.spent[i].out.value);
+            EXPECT_EQ(back[i].out.script_pubkey, f.spent[i].out.script_pubkey);
+        }
+        const BlockValidationResult a = ValidateWith(f, Synchronous());
+        FixtureBlock g = f;
+        g.spent = back;
+        EXPECT_EQ(ValidateWith(g, Synchronous()).checks, a.checks) << height;
+    }
+}
+
+TEST(SpentOutputsBinary, BadInputIsAnErrorNamingEntryAndOffset) {
+    const FixtureBlock f = LoadFixtureBlock(170);
+    const std::vector<uint8_t> bin = SerializeSpentOutputs(f.spent);
+    const auto error_of = [](const std::vector<uint8_t>& b) {
+        try {
+            ParseSpentOutputsBinary(b.data(), b.size());
+        } catch (const Error& e) {
+            return e;
+        }
+        ADD_FAILURE() << "no error";
+        return Error("none", Location{});
+    };
+    std::vector<uint8_t> magic = bin;
+    magic[0] = 'X';
+    EXPECT_NE(std::string(error_of(magic).what()).find("magic"), std::string::npos);
+    std::vector<uint8_t> cut(bin.begin(), bin.end() - 3);
+    const Error truncated = error_of(cut);
+    EXPECT_NE(truncated.reason().find("spent output 0"), std::string::npos) << truncated.what();
+    EXPECT_GT(truncated.where().byte_offset, 8);
+    std::vector<uint8_t> extra = bin;
+    extra.push_back(0);
+    EXPECT_NE(error_of(extra).reason().find("trailing"), std::string::npos);
+    std::vector<uint8_t> lying = bin;
+    lying[4] = 0xff;  // count 255 entries in a 1-entry buffer
+    EXPECT_NE(error_of(lying).reason().find("entry count"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ibd

@@ -1,0 +1,149 @@
+// Whole-block validation over the pool: the main thread's side. It plans the work (small
+// blocks grouped into one worker message, large blocks split into ranges of transactions so
+// that every worker helps on them), hands it to VerifyPool.validate (verify-pool.mjs), and
+// merges the ranges' results back into one result per block, as BlockValidation.result()
+// (wasm/API.md) gives it for the whole block. The main thread parses nothing: it reads two
+// counts, the block's transaction count (the CompactSize after the 80-byte header) and the
+// spent outputs' entry count (the binary form's header, wasm/spent-outputs.mjs).
+
+/** Default inputs per worker message: groups fill up to it, blocks above twice it are split. */
+export const DEFAULT_TARGET_INPUTS = 512;
+
+/** The CompactSize at `at` of `bytes`, or null when it does not fit. */
+function compactSize(bytes, at) {
+  if (at >= bytes.length) return null;
+  const first = bytes[at];
+  const width = first < 0xfd ? 0 : first === 0xfd ? 2 : first === 0xfe ? 4 : 8;
+  if (at + 1 + width > bytes.length) return null;
+  if (width === 0) return first;
+  let n = 0;
+  for (let k = width - 1; k >= 0; k--) n = n * 256 + bytes[at + 1 + k];
+  return n;
+}
+
+/**
+ * Plans the worker messages for `blocks`.
+ * @param {Array<{block: Uint8Array, spentOutputs: Uint8Array, hash: string, height: number,
+ *   options?: object}>} blocks in order; spentOutputs in the binary form
+ * @param {{workers: number, targetInputs?: number}} options targetInputs: inputs per message
+ *   (default DEFAULT_TARGET_INPUTS, lowered so that there are at least 4 messages per worker
+ *   when the blocks hold enough inputs)
+ * @returns {{groups: object[][], parts: Array<Array<{group: number, job: number}>>}} groups:
+ *   VerifyPool.validate's argument (each job: a block's arguments, with txBegin / txEnd /
+ *   blockRules in its options for a range; the block rules run in its first range); parts[b]:
+ *   where block b's jobs are, in transaction order.
+ */
+export function planBlockJobs(blocks, { workers, targetInputs = DEFAULT_TARGET_INPUTS }) {
+  const inputsOf = (b) => (b.spentOutputs.length >= 8
+    ? new DataView(b.spentOutputs.buffer, b.spentOutputs.byteOffset, 8).getUint32(4, true) : 0);
+  const total = blocks.reduce((n, b) => n + inputsOf(b), 0);
+  const target = Math.max(16, Math.min(targetInputs, Math.ceil(total / (4 * workers))));
+  const groups = [];
+  const parts = blocks.map(() => []);
+  let open = null; // the group small blocks are being added to
+  let openInputs = 0;
+  blocks.forEach((b, index) => {
+    const inputs = inputsOf(b);
+    const txCount = compactSize(b.block, 80);
+    const job = (options) => ({ block: b.block, spentOutputs: b.spentOutputs, hash: b.hash, height: b.height,
+      options: { ...b.options, ...options } });
+    if (inputs > 2 * target && txCount !== null && txCount > 2) {
+      // Ranges of about `target` inputs, cut by transaction index (input counts per
+      // transaction are unknown here); the coinbase's range runs the block rules.
+      const ranges = Math.min(txCount, Math.ceil(inputs / target));
+      for (let r = 0; r < ranges; r++) {
+        const txBegin = Math.floor((r * txCount) / ranges);
+        const txEnd = Math.floor(((r + 1) * txCount) / ranges);
+        parts[index].push({ group: groups.length, job: 0 });
+        groups.push([job({ txBegin, txEnd, blockRules: r === 0 })]);
+      }
+      return;
+    }
+    if (!open || openInputs >= target) {
+      open = [];
+      openInputs = 0;
+      groups.push(open);
+    }
+    parts[index].push({ group: groups.length - 1, job: open.length });
+    open.push(job({}));
+    openInputs += Math.max(1, inputs);
+  });
+  return { groups, parts };
+}
+
+/** Sums `add`'s coverage into `into` ({type: {inputs, evaluated, checks}}). */
+function addCoverage(into, add) {
+  for (const [type, c] of Object.entries(add)) {
+    const t = (into[type] ??= { inputs: 0, evaluated: 0, checks: 0 });
+    t.inputs += c.inputs;
+    t.evaluated += c.evaluated;
+    t.checks += c.checks;
+  }
+}
+
+function concat(Type, arrays) {
+  const out = new Type(arrays.reduce((n, a) => n + a.length, 0));
+  let at = 0;
+  for (const a of arrays) {
+    out.set(a, at);
+    at += a.length;
+  }
+  return out;
+}
+
+/**
+ * One block's result from its ranges' results, in transaction order: what validateBlock gives
+ * for the whole block, byte for byte in its checks, origins and verdicts (tests assert it).
+ * The verdict is the block-rules range's rule failure when it has one (Core checks every
+ * transaction's amounts and sigops before any script's result), else the first failing input
+ * of the block. A failure object of any range (a load error, or a block rejected before any
+ * input is connected) is the block's.
+ * @param {object[]} results validateBlock results or failure objects, transaction order; the
+ *   block rules ran in exactly one (blockRulesChecked)
+ * @returns {object} a result object (ok true) or the failure object
+ */
+export function mergeBlockResults(results) {
+  const failure = results.find((r) => !r.ok && r.stage) ?? results.find((r) => !r.ok);
+  if (failure) return failure;
+  if (results.length === 1) return results[0];
+  const rules = results.find((r) => r.blockRulesChecked);
+  if (!rules) throw new Error('mergeBlockResults: no range ran the block rules');
+  const merged = { ...rules };
+  merged.txBegin = results[0].txBegin;
+  merged.txEnd = results[results.length - 1].txEnd;
+  for (const k of ['inputs', 'failedInputs', 'ecdsa', 'schnorr', 'evaluations', 'verifiedRecords']) {
+    merged[k] = results.reduce((n, r) => n + r[k], 0);
+  }
+  merged.rounds = Math.max(...results.map((r) => r.rounds));
+  merged.coverage = {};
+  for (const r of results) addCoverage(merged.coverage, r.coverage);
+  merged.inputFailures = results.flatMap((r) => r.inputFailures);
+  merged.checks = concat(Uint8Array, results.map((r) => r.checks));
+  merged.origins = concat(Uint32Array, results.map((r) => r.origins));
+  merged.verdicts = concat(Uint8Array, results.map((r) => r.verdicts));
+  merged.times = {};
+  for (const k of Object.keys(rules.times)) merged.times[k] = results.reduce((n, r) => n + r.times[k], 0);
+  const ruleFailed = !rules.valid && rules.rejectReason !== 'mandatory-script-verify-flag-failed';
+  if (!ruleFailed) {
+    const script = results.find((r) => !r.valid);
+    const verdict = script ?? rules;
+    for (const k of ['valid', 'rejectReason', 'stage', 'scriptError', 'error', 'txIndex', 'inputIndex', 'outputIndex',
+      'byteOffset', 'inputType']) merged[k] = verdict[k];
+  }
+  return merged;
+}
+
+/**
+ * Validates `blocks` end to end in `pool`'s workers (planBlockJobs, VerifyPool.validate,
+ * mergeBlockResults).
+ * @param {import('./verify-pool.mjs').VerifyPool} pool
+ * @param {Array<object>} blocks as planBlockJobs
+ * @param {{targetInputs?: number, onProgress?: (groupsDone: number, groups: number) => void}} [options]
+ * @returns {Promise<object[]>} one result (or failure) object per block, in order
+ * @throws (rejects) as VerifyPool.validate
+ */
+export async function validateBlocksInPool(pool, blocks, { targetInputs, onProgress } = {}) {
+  const { groups, parts } = planBlockJobs(blocks, { workers: pool.size, targetInputs });
+  const results = await pool.validate(groups, { onProgress: onProgress && ((done) => onProgress(done, groups.length)) });
+  return parts.map((list) => mergeBlockResults(list.map(({ group, job }) => results[group][job])));
+}
