@@ -8,6 +8,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '../wasm/paths.mjs';
+import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { formatReport } from '../bench/cli/report.mjs';
 import { warningsOf } from '../bench/core/warnings.mjs';
 
@@ -147,6 +148,16 @@ test('every fixture block: the projection\'s sample is the whole set, with no pa
   assert.deepEqual([doc.totals.invalid_blocks, doc.totals.evaluated_inputs, doc.totals.unsupported_inputs], [0, 34012, 0]);
   assert.deepEqual(doc.invalid_blocks, []);
   assert.deepEqual(doc.disagreements, []);
+  // The end-to-end pass: every block whole in the workers, agreeing with the validation rounds.
+  const e = doc.end_to_end;
+  assert.deepEqual([e.workers, e.rounds, e.blocks, e.inputs, e.checks, e.disagreements], [1, 1, 24, 34012, 14527, []]);
+  const fixtureBytes = (await loadBlocks(fixturesDir())).reduce((n, b) => n + b.block.length, 0);
+  assert.equal(e.bytes, fixtureBytes);
+  for (const k of ['parse_s', 'sighash_s', 'script_s', 'verify_s']) assert.ok(e.stages[k] > 0, k);
+  assert.ok(e.main_thread_busy_share > 0 && e.main_thread_busy_share < 1, String(e.main_thread_busy_share));
+  assert.equal(e.checks_per_second, e.checks / e.seconds);
+  const report = formatReport(doc).split('\n');
+  assert.ok(report.some((l) => /^end to end, whole blocks in 1 worker \(parse, sighash, script, verify in each\): \d+\.\d{3} s for 24 blocks \(1 timed round, warm\)$/.test(l)), report.join('\n'));
   assert.doesNotMatch(text, /not yet|unsupported/);
 });
 

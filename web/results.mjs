@@ -163,10 +163,24 @@ export function renderDetails(root, doc) {
       `${env.browser}, ${plural(env.hardware_concurrency, 'core')}; batches as ${env.transport === 'shared' ? 'shared memory' : 'transferable buffers'}.`,
     `Projection: ${doc.projection.source ?? doc.projection.error}.`,
     `Validation: ${plural(doc.totals.validation_rounds, 'round')} at most; main-thread engine time ${doc.totals.parse_sighash_seconds.toFixed(3)} s.`,
+    ...(doc.end_to_end ? [endToEndText(doc.end_to_end)] : []),
     ...doc.warnings.map((w) => `Warning: ${w}.`),
     ...(doc.disagreements.length ? [`VERDICT DISAGREEMENT on ${plural(doc.disagreements.length, 'check')}.`] : []),
   ];
   root.replaceChildren(...lines.map((l) => Object.assign(document.createElement('p'), { textContent: l })));
+}
+
+/** The end-to-end pass in one sentence (bench/core/end-to-end.mjs; the terminal report's lines). */
+function endToEndText(e) {
+  const st = e.stages;
+  const busy = e.main_thread_busy_share === null ? 'not measurable in this browser'
+    : `${(100 * e.main_thread_busy_share).toFixed(1)}% of the wall time`;
+  return `End to end, whole blocks in ${plural(e.workers, 'worker')}: ${e.seconds.toFixed(3)} s warm ` +
+    `(median of ${plural(e.rounds_seconds.length, 'round')}), ${e.blocks_per_second.toFixed(1)} blocks/s, ` +
+    `${Math.round(e.inputs_per_second).toLocaleString('en-US')} inputs/s, ${Math.round(e.checks_per_second).toLocaleString('en-US')} checks/s, ` +
+    `${(e.bytes_per_second / 1e6).toFixed(2)} MB/s; stages summed over the workers: parse ${st.parse_s.toFixed(3)} s, ` +
+    `sighash ${st.sighash_s.toFixed(3)} s, script ${st.script_s.toFixed(3)} s, verify ${st.verify_s.toFixed(3)} s; ` +
+    `main thread busy ${busy}.`;
 }
 
 /**

@@ -10,8 +10,10 @@
 //             verdict bytes are written to ring[offset + length, offset + length + count).
 //             `ring` comes with the first batch of each buffer a worker sees (job-ring.mjs).
 //   transfer  {id, count, checks: ArrayBuffer}   the records, transferred
-//   validate  {id, kind: 'validate', jobs: [{block: ArrayBuffer, spentOutputs: ArrayBuffer,
-//             hash, height, options}]}    whole blocks or ranges of blocks, transferred: each
+//   validate  {id, kind: 'validate', jobs: [{block, spentOutputs, hash, height, options}]}
+//             whole blocks or ranges of blocks, their bytes as Uint8Array views of a
+//             SharedArrayBuffer (shared with the pool, read only) or transferred
+//             ArrayBuffers: each
 //             validated end to end in this worker's engine (validateBlock, wasm/API.md: parse,
 //             rules, sighash, scripts, signatures verified synchronously), one call per job
 // Worker -> pool:
@@ -87,7 +89,8 @@ function validateJobs(engine, verifier, msg) {
     if (typeof engine?.validateBlock !== 'function') throw new Error('this worker has no engine with validateBlock');
     const transfer = [];
     const results = msg.jobs.map((j) => {
-      const r = engine.validateBlock(new Uint8Array(j.block), new Uint8Array(j.spentOutputs), j.hash, j.height, j.options);
+      const bytes = (b) => (ArrayBuffer.isView(b) ? b : new Uint8Array(b)); // a shared view, or a transferred buffer
+      const r = engine.validateBlock(bytes(j.block), bytes(j.spentOutputs), j.hash, j.height, j.options);
       if (r.ok) for (const k of ['checks', 'origins', 'verdicts']) transfer.push(r[k].buffer);
       return r;
     });

@@ -27,7 +27,7 @@ function compactSize(bytes, at) {
  *   options?: object}>} blocks in order; spentOutputs in the binary form
  * @param {{workers: number, targetInputs?: number}} options targetInputs: inputs per message
  *   (default DEFAULT_TARGET_INPUTS, lowered so that there are at least 4 messages per worker
- *   when the blocks hold enough inputs)
+ *   when the blocks hold enough inputs); a block is cut into at most 2 * workers ranges
  * @returns {{groups: object[][], parts: Array<Array<{group: number, job: number}>>}} groups:
  *   VerifyPool.validate's argument (each job: a block's arguments, with txBegin / txEnd /
  *   blockRules in its options for a range; the block rules run in its first range); parts[b]:
@@ -49,8 +49,10 @@ export function planBlockJobs(blocks, { workers, targetInputs = DEFAULT_TARGET_I
       options: { ...b.options, ...options } });
     if (inputs > 2 * target && txCount !== null && txCount > 2) {
       // Ranges of about `target` inputs, cut by transaction index (input counts per
-      // transaction are unknown here); the coinbase's range runs the block rules.
-      const ranges = Math.min(txCount, Math.ceil(inputs / target));
+      // transaction are unknown here), at most 2 per worker: every range parses the whole
+      // block and aligns all its spent outputs, so more ranges than the workers can share
+      // would only repeat that work. The coinbase's range runs the block rules.
+      const ranges = Math.min(txCount, Math.ceil(inputs / target), 2 * workers);
       for (let r = 0; r < ranges; r++) {
         const txBegin = Math.floor((r * txCount) / ranges);
         const txEnd = Math.floor(((r + 1) * txCount) / ranges);

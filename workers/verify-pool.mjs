@@ -247,6 +247,23 @@ export class VerifyPool {
     if (this._failure) return Promise.reject(this._failure);
     const { onProgress } = options ?? {};
     const copies = [];
+    // One copy per distinct source buffer, shared by every job (range) that uses it: in a
+    // SharedArrayBuffer where the host allows one (each message then carries a handle, no
+    // bytes), else a plain copy that each send copies again and transfers.
+    const shared = sharedMemoryUsable();
+    const owned = new Map();
+    const own = (bytes) => {
+      const key = `${bytes.byteOffset}:${bytes.byteLength}`;
+      let byBuffer = owned.get(bytes.buffer);
+      if (!byBuffer) owned.set(bytes.buffer, (byBuffer = new Map()));
+      let copy = byBuffer.get(key);
+      if (!copy) {
+        copy = shared ? new Uint8Array(new SharedArrayBuffer(bytes.byteLength)) : new Uint8Array(bytes.byteLength);
+        copy.set(bytes);
+        byBuffer.set(key, copy);
+      }
+      return copy;
+    };
     try {
       if (!Array.isArray(groups)) throw new TypeError('validate(groups): groups must be an array of arrays of jobs');
       groups.forEach((group, g) => {
@@ -257,7 +274,7 @@ export class VerifyPool {
               throw new TypeError(`validate(groups): group ${g} job ${k}: ${field} must be a Uint8Array`);
             }
           }
-          return { block: copyBytes(j.block), spentOutputs: copyBytes(j.spentOutputs), hash: j.hash, height: j.height, options: j.options };
+          return { block: own(j.block), spentOutputs: own(j.spentOutputs), hash: j.hash, height: j.height, options: j.options };
         }));
       });
     } catch (err) {
@@ -537,16 +554,19 @@ export class VerifyPool {
     slot.timer.unref?.(); // the busy worker (ref'd) keeps the process alive
   }
 
-  // _send for a validate task: fresh copies of its jobs' bytes, transferred (the task keeps its
-  // own for a retry). Deadline: batchTimeoutMs plus recordTimeoutMs per 40 bytes of spent
+  // _send for a validate task: views of its jobs' shared bytes (no copy), or fresh copies of
+  // them, transferred (the task keeps its own for a retry). Deadline: batchTimeoutMs plus recordTimeoutMs per 40 bytes of spent
   // outputs (about one input each) and per 250 bytes of block.
   _sendValidate(slot, task) {
     const transfer = [];
     const jobs = task.group.map((j) => {
-      const block = copyBytes(j.block).buffer;
-      const spentOutputs = copyBytes(j.spentOutputs).buffer;
-      transfer.push(block, spentOutputs);
-      return { block, spentOutputs, hash: j.hash, height: j.height, options: j.options };
+      if (j.block.buffer instanceof ArrayBuffer) {
+        const block = copyBytes(j.block).buffer;
+        const spentOutputs = copyBytes(j.spentOutputs).buffer;
+        transfer.push(block, spentOutputs);
+        return { block, spentOutputs, hash: j.hash, height: j.height, options: j.options };
+      }
+      return { block: j.block, spentOutputs: j.spentOutputs, hash: j.hash, height: j.height, options: j.options };
     });
     try {
       slot.endpoint.ref();

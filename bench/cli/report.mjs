@@ -119,6 +119,7 @@ function totalsLines(doc) {
     }),
     ...[noiseWarning(doc)].filter(Boolean).map((w) => `WARNING: ${w}`),
     `engine time on the main thread (parse, sighash, script evaluation, all validation rounds): ${secs(t.parse_sighash_seconds)}`,
+    ...endToEndLines(doc),
     ...projectionLines(doc),
     `machine: ${m.cpu}, ${countOf(m.cores, 'core')}, ${m.platform} ${m.arch}, Node ${m.node}, emcc ${m.emcc ?? 'unknown'}`,
   ];
@@ -171,6 +172,27 @@ function projectionLines(doc) {
     `  (rates from the separate ECDSA and Schnorr passes; the combined pass above ran at ${rate(doc.totals.checks_per_second)})`,
   ];
   return [...lines, ...sampleWarnings(doc).map((w) => `  WARNING: ${w}`)];
+}
+
+/** The end-to-end pass (bench/core/end-to-end.mjs): whole blocks validated in the workers. */
+function endToEndLines(doc) {
+  const e = doc.end_to_end;
+  if (!e) return [];
+  const n = e.rounds_seconds.length;
+  const spread = n > 1 ? `median of ${n} timed rounds, warm; min ${int(e.checks_per_second_min)} – max ${int(e.checks_per_second_max)} checks/s`
+    : '1 timed round, warm';
+  const st = e.stages;
+  const busy = e.main_thread_busy_share === null ? 'not measurable in this host'
+    : `${(100 * e.main_thread_busy_share).toFixed(1)}% of the wall time (event-loop utilization)`;
+  return [
+    `end to end, whole blocks in ${countOf(e.workers, 'worker')} (parse, sighash, script, verify in each): ${secs(e.seconds)} ` +
+      `for ${countOf(e.blocks, 'block')} (${spread})`,
+    `  ${e.blocks_per_second.toFixed(1)} blocks/s, ${int(e.inputs_per_second)} inputs/s, ${int(e.checks_per_second)} checks/s, ` +
+      `${(e.bytes_per_second / 1e6).toFixed(2)} MB/s of block data`,
+    `  stages, summed over the workers: parse ${secs(st.parse_s)}, sighash ${secs(st.sighash_s)}, script ${secs(st.script_s)}, ` +
+      `verify ${secs(st.verify_s)}`,
+    `  main thread busy: ${busy}`,
+  ];
 }
 
 /** Problems last, so they are what the reader sees: invalid blocks (with their invalid checks),

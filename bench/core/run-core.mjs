@@ -4,6 +4,7 @@
 // sizes), and assemble the result document. Node (bench/cli/run.mjs) and the page (web/run.mjs)
 // both call runBenchCore, each with its own host (fixture loading, engine, pool factory,
 // machine description), so --json and the page's download share one schema.
+import { runEndToEnd } from './end-to-end.mjs';
 import { concatChecks, checkTypeName, walkChecks } from '../../wasm/check-buffer.mjs';
 import { recommendBatchSize, sweepBatchSizes } from './batch-sweep.mjs';
 import { validateBlocks } from './validation-rounds.mjs';
@@ -143,6 +144,8 @@ export async function runBenchCore(options, host, log, progress) {
     addDisagreements(passes.disagreements);
     passes.verdicts.forEach((v, i) => { if (v !== reference[i]) disagreements.add(i); });
     if (options.batchSweep) extra.batch_sweep = await runBatchSweep(pool, checks, walked, options.batchSweep, log);
+    const endToEnd = await runEndToEnd(pool, host.loaded, validated,
+      { rounds: options.rounds, skipProofOfWork: options.skipProofOfWork, log });
     await pool.close(); // its idle workers out of the way of the pools compared next
     if (options.scaling && !auto) await scale();
     if (options.variants?.length) {
@@ -173,6 +176,7 @@ export async function runBenchCore(options, host, log, progress) {
       blocks,
       totals,
       projection: projection(totals, ok.filter((b) => !b.rejected), host.fixtureBlocks, workers),
+      end_to_end: endToEnd,
       machine: host.machine(engineInfo),
       errors: blocks.filter((b) => b.error).map((b) => ({ height: b.height, hash: b.hash, error: b.error })),
       invalid_blocks: blocks.filter((b) => b.block_valid === false).map((b) => ({

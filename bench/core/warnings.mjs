@@ -18,14 +18,15 @@ const SMALL_SAMPLE_CHECKS = 1000;
  * @returns {string[]}
  */
 export function warningsOf(doc) {
-  return [noiseWarning(doc), ...sampleWarnings(doc)].filter(Boolean);
+  return [noiseWarning(doc), ...sampleWarnings(doc), endToEndWarning(doc)].filter(Boolean);
 }
 
 /** The noisy-rounds warning, or null when every pass's timed rounds agree within NOISY_RATIO. */
 export function noiseWarning(doc) {
   const t = doc.totals;
   const passes = [['combined', t], ['ecdsa', t.by_type.ecdsa], ['schnorr', t.by_type.schnorr],
-    ...(doc.scaling ?? []).map((r) => [`scaling, ${countOf(r.workers, 'worker')}`, r])];
+    ...(doc.scaling ?? []).map((r) => [`scaling, ${countOf(r.workers, 'worker')}`, r]),
+    ...(doc.end_to_end ? [['end to end', doc.end_to_end]] : [])];
   const noisy = passes
     .filter(([, p]) => (p.rounds_seconds?.length ?? 0) > 1)
     .map(([name, p]) => [name, Math.max(...p.rounds_seconds) / Math.min(...p.rounds_seconds)])
@@ -33,6 +34,14 @@ export function noiseWarning(doc) {
   if (!noisy.length) return null;
   return `noisy machine: timed-round times varied by up to ${noisy.map(([n, r]) => `${r.toFixed(2)}x (${n})`).join(', ')}; ` +
     `rates are less certain; rerun with --rounds ${Math.max(5, 2 * doc.rounds + 1)} or on an idle machine`;
+}
+
+/** The end-to-end pass's disagreement with the validation rounds, or null when they agree. */
+export function endToEndWarning(doc) {
+  const d = doc.end_to_end?.disagreements ?? [];
+  if (!d.length) return null;
+  return `the end-to-end pass (whole blocks in the workers) disagrees with the validation rounds on ` +
+    `${countOf(d.length, 'block')}: ${d.slice(0, 5).map((x) => `${x.height} (${x.what})`).join(', ')}`;
 }
 
 /** The projection's sample warnings (none when there is no projection). */
