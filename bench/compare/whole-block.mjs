@@ -20,7 +20,7 @@ import { nativeBlockBench, nativeBlocksPass } from './blocks/native-blocks.mjs';
 import { createWasmBlockRunner } from './blocks/wasm-blocks.mjs';
 
 /** --quick's blocks: P2PK (2009), P2PKH (2011), P2SH-P2WPKH and P2WPKH (2018), P2WSH and
- *  nested segwit (2022): every era bcoin can judge, about 110 signature checks. */
+ *  nested segwit (2022): every era bcoin can judge, 138 signature checks. */
 export const QUICK_HEIGHTS = Object.freeze([170, 116928, 553724, 757739]);
 /** The blocks of each contender's untimed first pass (its cold figure). */
 export const WARMUP_HEIGHTS = QUICK_HEIGHTS;

@@ -1,6 +1,7 @@
 // bcoin's verdict on a block against the engine's: the block verdict, Core's reject reason and,
-// where both evaluated the scripts, the failing inputs. The engine reports how many inputs
-// failed and which one is the verdict's (the first in block order); bcoin reports each one.
+// where both evaluated the scripts, the failing inputs, input by input (each side lists every
+// input whose script failed; the ScriptError names are kept beside them but not compared:
+// bcoin names some errors its own way).
 
 /** A reject reason without its detail in parentheses ("bad-version(0x1)" -> "bad-version"). */
 const reasonOnly = (r) => String(r ?? '').replace(/\(.*\)$/, '');
@@ -28,13 +29,12 @@ export function verdictDifferences(ours, theirs) {
     out.push(`reject reason: ibd-wasm ${ours.reject_reason}, bcoin ${t.reject_reason}`);
   }
   if (SCRIPTS_EVALUATED.has(ours.stage) && t.stage !== 'block') {
-    if (ours.failed_inputs !== t.failing_inputs.length) {
-      out.push(`failing inputs: ibd-wasm ${ours.failed_inputs}, bcoin ${t.failing_inputs.length} (${t.failing_inputs.slice(0, 5).map(where).join(', ')})`);
-    }
-    if (ours.reject_reason === 'mandatory-script-verify-flag-failed') {
-      const first = t.failing_inputs[0] ?? null;
-      if (where(first) !== where(ours.first_failing)) out.push(`first failing input: ibd-wasm ${where(ours.first_failing)}, bcoin ${where(first)}`);
-    }
+    const mine = new Set(ours.failing_inputs.map(where));
+    const theirs = new Set(t.failing_inputs.map(where));
+    const onlyOurs = [...mine].filter((x) => !theirs.has(x));
+    const onlyTheirs = [...theirs].filter((x) => !mine.has(x));
+    if (onlyOurs.length) out.push(`inputs failing in ibd-wasm only: ${onlyOurs.slice(0, 5).join(', ')}${onlyOurs.length > 5 ? `, … (${onlyOurs.length})` : ''}`);
+    if (onlyTheirs.length) out.push(`inputs failing in bcoin only: ${onlyTheirs.slice(0, 5).join(', ')}${onlyTheirs.length > 5 ? `, … (${onlyTheirs.length})` : ''}`);
   }
   return out;
 }

@@ -9,13 +9,16 @@ import { loadEngine } from '../../../wasm/engine.mjs';
 /**
  * The engine's verdict of one block, in the shape the comparison reads.
  * @typedef {{valid: boolean, reject_reason: string, stage: string, script_error: string,
- *   failed_inputs: number, first_failing: {tx: number, input: number}|null, checks: number,
- *   inputs: number, txs: number, rounds: number}} EngineVerdict
+ *   failed_inputs: number, failing_inputs: Array<{tx: number, input: number, error: string}>,
+ *   first_failing: {tx: number, input: number}|null, checks: number, inputs: number, txs: number,
+ *   rounds: number}} EngineVerdict
  *   reject_reason: Core's reason ("" when valid); stage: Core's function that found it;
  *   script_error: the first failing input's ScriptError name ("" unless the verdict is a
  *   script failure); failed_inputs: inputs whose script failed, whatever the verdict;
- *   first_failing: where the verdict's fault is when it is an input (else null); checks: the
- *   final signature checks (ECDSA + Schnorr); rounds: validation rounds
+ *   failing_inputs: each of them in block order with Core's ScriptError name (the engine's
+ *   result().inputFailures); first_failing: where the verdict's
+ *   fault is when it is an input (else null); checks: the final signature checks (ECDSA +
+ *   Schnorr); rounds: validation rounds
  */
 
 /**
@@ -35,7 +38,7 @@ export function validateInInstance(engine, verifier, block, { skipProofOfWork = 
     if (!status.ok) {
       if (!status.stage) throw new Error(`block ${block.height}: ${status.error}`);
       return { valid: false, reject_reason: status.rejectReason, stage: status.stage, script_error: '', failed_inputs: 0,
-        first_failing: null, checks: 0, inputs: 0, txs: 0, rounds: 0 };
+        failing_inputs: [], first_failing: null, checks: 0, inputs: 0, txs: 0, rounds: 0 };
     }
     for (let p = v.pending(); p.count > 0; p = v.pending()) {
       const r = verifier.verify(p.checks, p.count);
@@ -47,6 +50,7 @@ export function validateInInstance(engine, verifier, block, { skipProofOfWork = 
     return {
       valid: res.valid, reject_reason: res.rejectReason, stage: res.stage, script_error: res.scriptError,
       failed_inputs: res.failedInputs,
+      failing_inputs: res.inputFailures.map((f) => ({ tx: f.tx, input: f.input, error: f.scriptError })),
       first_failing: res.inputIndex >= 0 ? { tx: res.txIndex, input: res.inputIndex } : null,
       checks: res.ecdsa + res.schnorr, inputs: res.inputs, txs: res.txCount, rounds: res.rounds,
     };
