@@ -42,6 +42,30 @@ test('the quick benchmark runs and prints a well-formed JSON document', { timeou
   const starts = ['node_cold_start', 'node_worker_startup', ...browser.flatMap(() => ['chromium_cold_start', 'chromium_worker_startup'])];
   for (const key of starts) assert.ok(startup[key]?.length > 0, `startup.${key}`);
 
+  // Whole blocks: ibd-wasm (each variant), native and bcoin (each backend that loads; the
+  // others named with their reason), the same blocks, verdicts compared; shapes, not speed.
+  const wb = doc.results.whole_block;
+  assert.deepEqual(wb.disagreements, [], 'bcoin and ibd-wasm agree on every block');
+  assert.ok(wb.verdicts.length > 0 && wb.verdicts.every((v) => v.agree && v.ibd_wasm.valid), 'every quick block valid and agreed');
+  assert.deepEqual(wb.left_out.map((x) => x.height), [866342], 'the P2TR block is left out for bcoin, named');
+  const names = wb.contenders.map((c) => c.name);
+  for (const name of ['ibd-wasm simd', 'ibd-wasm scalar', 'native']) assert.ok(names.includes(name), `${name} ran`);
+  for (const id of ['default', 'js']) {
+    assert.ok(names.includes(`bcoin ${id}`) || wb.skipped.some((s) => s.name.includes(id)), `bcoin ${id}: ran or named`);
+  }
+  assert.ok(names.some((n) => n.startsWith('bcoin')), 'bcoin ran under some backend');
+  if (!wb.contenders.some((c) => c.crypto?.hashes === 'native')) {
+    assert.ok(wb.skipped.some((s) => /native backend/.test(s.name)), 'a native backend that did not load is named');
+  }
+  for (const c of wb.contenders) {
+    assert.equal(c.common.seconds.length, doc.rounds, `${c.name}: one pass per round`);
+    assert.ok(c.common.blocks_per_s > 0 && c.common.inputs_per_s > 0 && c.common.checks_per_s > 0, `${c.name} rates`);
+    assert.ok(c.common.checks_per_s_min <= c.common.checks_per_s && c.common.checks_per_s <= c.common.checks_per_s_max, `${c.name} min–max`);
+    if (c.kind === 'bcoin') {
+      for (const p of c.per_block) assert.equal(p.checks, wb.blocks.find((b) => b.height === p.height).checks, `bcoin's checks of ${p.height}`);
+    }
+  }
+
   const registered = JSON.parse(before).thresholds.map((t) => t.name);
   assert.deepEqual(doc.thresholds.map((t) => t.name), registered);
   for (const t of doc.thresholds) {

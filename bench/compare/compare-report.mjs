@@ -1,8 +1,10 @@
 // Terminal text of `npm run bench` (bench/compare/compare.mjs): the speed table per signature type
 // (signatures/s on one core, median and min–max over the rounds, ratio to native and to
 // tiny-secp256k1, verdict mismatches), the batch-size sweep, the engines, sizes, start-up and
-// the thresholds. docs/performance.md embeds this same text.
+// the whole-block part (whole-block-report.mjs) and the thresholds. docs/performance.md embeds
+// this same text.
 import { int } from '../core/format.mjs';
+import { formatWholeBlock } from './whole-block-report.mjs';
 
 const ms = (n) => (n === null || n === undefined ? '-' : n.toFixed(1));
 const ratio = (a, b) => (a && b ? `${(a / b).toFixed(2)}x` : '-');
@@ -97,6 +99,8 @@ export function formatComparison(doc) {
   ].join('\n');
   const skipped = doc.results.skipped.length ? `not measured:\n${doc.results.skipped.map((s) => `  ${s.name}: ${s.reason}`).join('\n')}` : '';
   const errors = doc.errors.length ? `ERRORS:\n${doc.errors.map((e) => `  ${e.part}: ${e.error}`).join('\n')}` : '';
+  // Documents saved before the whole-block part existed have no results.whole_block.
+  const wholeBlock = doc.results.whole_block ? formatWholeBlock(doc.results.whole_block) : '';
   return [head, speedTable(doc, 'ecdsa'), speedTable(doc, 'schnorr'), sweepTable(doc), enginesTable(doc), sizeTable(doc), startupTable(doc),
-    thresholdLines(doc), skipped, errors].filter(Boolean).join('\n\n');
+    wholeBlock, thresholdLines(doc), skipped, errors].filter(Boolean).join('\n\n');
 }

@@ -2,7 +2,8 @@
 // `npm run bench`: ibd-wasm against the native build of the same libsecp256k1 and against every
 // peer library, on the same real mainnet checks, in one process, contenders interleaved round
 // by round; then the same wasm on other engines (V8 Liftoff only, Chromium), the wasm sizes,
-// the start-up times and the pre-registered thresholds (bench/compare/thresholds.json).
+// the start-up times, whole blocks end to end on one core against native and against bcoin
+// (bench/compare/whole-block.mjs) and the pre-registered thresholds (bench/compare/thresholds.json).
 // Terminal tables by default; --json prints one JSON document on stdout (logs on stderr).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,22 +24,28 @@ import { measureSizes, WINDOW_BUILDS } from './size.mjs';
 import { nodeColdStarts, nodeWorkerStartup } from './startup.mjs';
 import { rateSummary, runSpeed } from './speed.mjs';
 import { evaluateThresholds } from './thresholds.mjs';
+import { runWholeBlock } from './whole-block.mjs';
 import { median } from '../core/verify-passes.mjs';
 
 const USAGE = `usage: npm run bench -- [options]      (or node bench/compare/compare.mjs [options])
 
 Times ibd-wasm (each wasm variant x batch size, one thread), the native libsecp256k1 build and
 the peer libraries on the same real mainnet ECDSA and Schnorr checks, interleaved round by
-round; then V8 Liftoff-only and Chromium, wasm sizes, start-up, and PASS/FAIL per threshold.
+round; then V8 Liftoff-only and Chromium, wasm sizes, start-up, whole-block validation on one
+core (ibd-wasm, native BM_ValidateBlock, bcoin under each crypto backend, verdicts compared;
+minutes per full round: bcoin's ECDSA is pure JS), and PASS/FAIL per threshold.
   --rounds N   timed rounds, N >= 5 (default 5; --quick: default 3, any N >= 1)
-  --quick      a subset of checks and batch sizes, every part but the window-12 wasm build (a full
-               run builds it; its rows show if it is already there), under two minutes
+  --quick      a subset of checks, batch sizes and blocks (whole-block: heights 170, 116928, 553724,
+               757739), every part but the window-12 wasm build (a full run builds it; its rows
+               show if it is already there), about two minutes
   --json       one JSON document on stdout (through npm: npm run bench --silent -- --json)
   --readme     save it as bench/compare/results/latest.json and rewrite docs/performance.md's generated section
   --help       this text
 
-Exit code: 0 the run completed (whatever the thresholds say: they are reported, never a gate);
-1 a part failed or an ibd-wasm pass disagreed with the validation's verdicts; 2 bad command line.`;
+Exit code: 0 the run completed (whatever the thresholds say: they are reported, never a gate,
+and whatever a peer's verdicts say: bcoin's disagreements are printed loudly and listed);
+1 a part failed or an ibd-wasm pass disagreed with the validation's verdicts (or, whole-block,
+one variant or round with another); 2 bad command line.`;
 
 /** Batch sizes of the full sweep: powers of two, 1..8192 records per verifyBatch call. */
 const FULL_BATCHES = Array.from({ length: 14 }, (_, i) => 2 ** i);
@@ -109,6 +116,7 @@ async function part(name, errors, log, fn) {
  *   compile_ms, instantiate_ms, first_verdict_ms, total_ms}], node_worker_startup:
  *   [{variant, samples, ms}], chromium_cold_start: [{variant, samples, load_ms,
  *   first_verdict_ms, total_ms}], chromium_worker_startup: [{variant, samples, ms}]} (medians),
+ *   whole_block (whole-block.mjs runWholeBlock; null when that part failed),
  *   thresholds (thresholds.mjs evaluateThresholds), errors [{part, error}] (parts that could
  *   not run; the others still did), notes [string].
  * @throws (rejects) Error when the check sets cannot be built (no fixtures, no wasm build).
@@ -166,8 +174,12 @@ async function measure(plan, rounds, quick, sizes, loaded, errors, log) {
     startup.chromium_worker_startup = startupSummary(chromium.worker_startup, ['ms']);
   }
 
+  // Last: bcoin's pure-JS ECDSA makes it the longest part by far (minutes per full round).
+  const wholeBlock = await part('whole-block', errors, log, () => runWholeBlock({ quick, rounds, log }));
+  if (wholeBlock) errors.push(...wholeBlock.errors);
+
   const engineInfo = (await loadEngine('simd')).engineInfo();
-  const results = { speed: speed.rows, skipped: speed.skipped, engines, sizes, startup };
+  const results = { speed: speed.rows, skipped: speed.skipped, engines, sizes, startup, whole_block: wholeBlock };
   const peers = [...new Map(speed.rows.filter((r) => r.kind === 'peer')
     .map((r) => [r.name, { name: r.name, version: r.version, backend: r.backend }])).values()];
   return {
@@ -191,6 +203,7 @@ async function measure(plan, rounds, quick, sizes, loaded, errors, log) {
     notes: [
       'one thread per contender: signatures/s on one core',
       'peers take 64-byte compact ECDSA signatures: the DER signatures were converted first (untimed) with Core\'s lax parser and low-S normalization, as the engine does',
+      'whole-block: each block end to end on one core (one wasm instance, one native thread, one bcoin process per crypto backend), warm after an untimed cold pass; the blocks were read from disk and bcoin\'s spent outputs decoded from JSON beforehand (untimed), while ibd-wasm parses spent_outputs.json inside each timed BlockValidation',
       ...(quick ? [`--quick: ${sets.ecdsa.walked.count} ECDSA and ${sets.schnorr.walked.count} Schnorr checks, batch sizes ${plan.batchSizes.join(', ')}; figures are a smoke test, not a measurement`] : []),
     ],
   };
@@ -217,7 +230,8 @@ async function main() {
     log(`wrote ${path.relative(REPO_ROOT, LATEST_JSON)} and docs/performance.md`);
   }
   process.stdout.write(options.json ? `${JSON.stringify(doc, null, 2)}\n` : `${formatComparison(doc)}\n`);
-  const wasmDisagrees = doc.results.speed.some((r) => r.kind === 'wasm' && !r.verdicts_match);
+  const wasmDisagrees = doc.results.speed.some((r) => r.kind === 'wasm' && !r.verdicts_match) ||
+    (doc.results.whole_block?.disagreements ?? []).some((d) => d.contender.startsWith('ibd-wasm'));
   return doc.errors.length || wasmDisagrees ? 1 : 0;
 }
 
