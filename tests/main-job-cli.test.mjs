@@ -110,6 +110,7 @@ test('rounds more than 1.25x apart give a noise warning suggesting more rounds; 
     doc.totals.rounds_seconds = all;
     doc.totals.by_type.ecdsa.rounds_seconds = ecdsa;
     doc.totals.by_type.schnorr.rounds_seconds = schnorr;
+    doc.end_to_end.rounds_seconds = [1, 1, 1]; // this test is about the verify passes
     const lines = formatReport(doc).split('\n').filter((l) => l.startsWith('WARNING: noisy'));
     assert.deepEqual(warningsOf(doc).filter((w) => w.startsWith('noisy')).map((w) => `WARNING: ${w}`), lines);
     return lines;
@@ -166,6 +167,12 @@ test('--scaling: 1..--max-workers workers over the same checks, speedup vs 1 wor
   assert.equal(res.code, 0, res.stderr);
   const doc = JSON.parse(res.stdout);
   assert.deepEqual(doc.scaling.map((s) => s.workers), [1, 2]);
+  assert.deepEqual(doc.end_to_end.scaling.map((s) => s.workers), [1, 2]);
+  for (const s of doc.end_to_end.scaling) {
+    assert.equal(s.efficiency, s.speedup / s.workers);
+    assert.ok(s.checks_per_second_min <= s.checks_per_second && s.checks_per_second <= s.checks_per_second_max);
+  }
+  assert.equal(doc.end_to_end.scaling[0].speedup, 1);
   assert.equal(doc.scaling[0].speedup, 1);
   for (const s of doc.scaling) {
     assert.equal(s.efficiency, s.speedup / s.workers);

@@ -21,6 +21,72 @@ function sameBytes(a, b) {
   return true;
 }
 
+/** The blocks both paths can validate, and their jobs (spent outputs in the binary form). */
+function prepareJobs(loaded, validated, skipProofOfWork) {
+  const usable = loaded.map((b, i) => ({ b, v: validated[i] })).filter(({ b, v }) => !b.error && v && !v.error);
+  const jobs = usable.map(({ b }) => ({ block: b.block, spentOutputs: encodeSpentOutputs(b.spentOutputsJson), hash: b.hash,
+    height: b.height, options: skipProofOfWork ? { skipProofOfWork: true } : undefined }));
+  return { usable, jobs };
+}
+
+/** Checks in the results that validated. */
+const checksOf = (results) => results.reduce((n, r) => n + (r.ok ? r.ecdsa + r.schnorr : 0), 0);
+
+/**
+ * End-to-end scaling: the same whole-block validation through pools of 1..maxWorkers workers,
+ * all started (and warmed up by one untimed round each) before any is timed, then `rounds`
+ * interleaved timed rounds, each running every pool once.
+ * @param {(o: {workers: number, variant: string}) => import('../../workers/verify-pool.mjs').VerifyPool} createPool
+ * @param {object[]} loaded as runEndToEnd
+ * @param {object[]} validated as runEndToEnd
+ * @param {{maxWorkers: number, variant: string, rounds: number, skipProofOfWork?: boolean,
+ *   log: (msg: string) => void}} options
+ * @returns {Promise<Array<{workers: number, checks_per_second: number, checks_per_second_min: number,
+ *   checks_per_second_max: number, speedup: number, efficiency: number, seconds: number,
+ *   rounds_seconds: number[]}>>} per worker count: the median rate (checks/s) with the slowest /
+ *   fastest round's, speedup over 1 worker and efficiency = speedup / workers (medians)
+ */
+export async function runEndToEndScaling(createPool, loaded, validated, { maxWorkers, variant, rounds, skipProofOfWork = false, log }) {
+  const { jobs } = prepareJobs(loaded, validated, skipProofOfWork);
+  const counts = Array.from({ length: maxWorkers }, (_, i) => i + 1);
+  const pools = [];
+  try {
+    for (const workers of counts) {
+      const pool = createPool({ workers, variant });
+      pools.push(pool);
+      await pool.ready();
+      await validateBlocksInPool(pool, jobs); // warm-up
+    }
+    log(`end-to-end scaling: 1..${maxWorkers} workers, ${countOf(rounds, 'interleaved timed round')}`);
+    const times = counts.map(() => []);
+    let checks = 0;
+    for (let r = 0; r < rounds; r++) {
+      for (let k = 0; k < pools.length; k++) {
+        const start = performance.now();
+        const out = await validateBlocksInPool(pools[k], jobs);
+        times[k].push((performance.now() - start) / 1000);
+        checks = checksOf(out);
+      }
+    }
+    const base = checks / median(times[0]);
+    return counts.map((workers, k) => {
+      const rate = checks / median(times[k]);
+      return {
+        workers,
+        checks_per_second: rate,
+        checks_per_second_min: checks / Math.max(...times[k]),
+        checks_per_second_max: checks / Math.min(...times[k]),
+        speedup: rate / base,
+        efficiency: rate / base / workers,
+        seconds: median(times[k]),
+        rounds_seconds: times[k],
+      };
+    });
+  } finally {
+    await Promise.all(pools.map((p) => p.close()));
+  }
+}
+
 /**
  * Times whole-block validation in `pool`'s workers.
  * @param {import('../../workers/verify-pool.mjs').VerifyPool} pool a ready pool
@@ -40,9 +106,7 @@ function sameBytes(a, b) {
  */
 export async function runEndToEnd(pool, loaded, validated, { rounds, skipProofOfWork = false, log }) {
   const t0 = performance.now();
-  const usable = loaded.map((b, i) => ({ b, v: validated[i] })).filter(({ b, v }) => !b.error && v && !v.error);
-  const jobs = usable.map(({ b }) => ({ block: b.block, spentOutputs: encodeSpentOutputs(b.spentOutputsJson), hash: b.hash,
-    height: b.height, options: skipProofOfWork ? { skipProofOfWork: true } : undefined }));
+  const { usable, jobs } = prepareJobs(loaded, validated, skipProofOfWork);
   const encodeSeconds = (performance.now() - t0) / 1000;
   log(`end to end: ${countOf(jobs.length, 'block')} whole in ${countOf(pool.size, 'worker')}, ` +
     `1 untimed round then ${countOf(rounds, 'timed round')}`);
@@ -74,9 +138,8 @@ export async function runEndToEnd(pool, loaded, validated, { rounds, skipProofOf
             : !sameBytes(res.verdicts, v.verdicts) ? 'verdicts differ' : null;
     if (what) disagreements.push({ height: b.height, what });
   });
-  const ok = results.filter((r) => r.ok);
-  const inputs = ok.reduce((n, r) => n + r.inputs, 0);
-  const checks = ok.reduce((n, r) => n + r.ecdsa + r.schnorr, 0);
+  const inputs = results.reduce((n, r) => n + (r.ok ? r.inputs : 0), 0);
+  const checks = checksOf(results);
   const bytes = jobs.reduce((n, j) => n + j.block.length, 0);
   const seconds = median(times);
   const rate = (n, s) => (s > 0 ? n / s : null);

@@ -4,7 +4,7 @@
 // sizes), and assemble the result document. Node (bench/cli/run.mjs) and the page (web/run.mjs)
 // both call runBenchCore, each with its own host (fixture loading, engine, pool factory,
 // machine description), so --json and the page's download share one schema.
-import { runEndToEnd } from './end-to-end.mjs';
+import { runEndToEnd, runEndToEndScaling } from './end-to-end.mjs';
 import { concatChecks, checkTypeName, walkChecks } from '../../wasm/check-buffer.mjs';
 import { recommendBatchSize, sweepBatchSizes } from './batch-sweep.mjs';
 import { validateBlocks } from './validation-rounds.mjs';
@@ -148,6 +148,10 @@ export async function runBenchCore(options, host, log, progress) {
       { rounds: options.rounds, skipProofOfWork: options.skipProofOfWork, log });
     await pool.close(); // its idle workers out of the way of the pools compared next
     if (options.scaling && !auto) await scale();
+    if (options.scaling) {
+      endToEnd.scaling = await runEndToEndScaling(createPool, host.loaded, validated,
+        { maxWorkers: options.maxWorkers, variant: options.variant, rounds: options.rounds, skipProofOfWork: options.skipProofOfWork, log });
+    }
     if (options.variants?.length) {
       const variants = await runVariants(checks, walked, reference, { ...common, workers, variants: options.variants });
       addDisagreements(variants.disagreements);
