@@ -55,7 +55,16 @@ Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::
         }
     }
 
-    const Block block = ParseBlock(block_raw, block_len);
+    Block block = ParseBlock(block_raw, block_len);
+    CheckParsedBlock(block, spent, height, context, spent_by_tx, run_rules);
+    return block;
+}
+
+void CheckParsedBlock(const Block& block, const std::vector<SpentOutputEntry>& spent, int32_t height,
+                      const ChainContext& context, std::vector<std::vector<const SpentOutput*>>& spent_by_tx,
+                      bool run_rules) {
+    Location at_block;
+    if (height < 0) throw Error("block height is negative: " + std::to_string(height), at_block);
     at_block.block_hash = block.hash_hex;
     if (run_rules) try {
         // Core's ProcessNewBlock order: CheckBlock (CheckBlockHeader's proof of work first, its
@@ -106,7 +115,6 @@ Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::
                         std::to_string(next) + " non-coinbase inputs",
                     at_block);
     }
-    return block;
 }
 
 }  // namespace ibd

@@ -51,4 +51,12 @@ Block ParseAndCheckBlock(const uint8_t* block_raw, size_t block_len, const std::
                          const std::string& expected_hash_hex, int32_t height, const ChainContext& context,
                          std::vector<std::vector<const SpentOutput*>>& spent_by_tx, bool run_rules = true);
 
+/** ParseAndCheckBlock's work after the parse, for a block the caller parsed already (ParseBlock,
+ *  primitives/block.h; ChainValidation, which needs the transactions before it has the spent
+ *  outputs): the height check, the rules in the order above (unless `run_rules` is false) and
+ *  the alignment of `spent`, with the same errors. */
+void CheckParsedBlock(const Block& block, const std::vector<SpentOutputEntry>& spent, int32_t height,
+                      const ChainContext& context, std::vector<std::vector<const SpentOutput*>>& spent_by_tx,
+                      bool run_rules = true);
+
 }  // namespace ibd

@@ -170,17 +170,33 @@ BlockValidation::BlockValidation(const uint8_t* block_raw, size_t block_len, con
                                  const std::string& expected_hash_hex, int32_t height, const ChainContext& context,
                                  const ValidationOptions& options)
     : impl_(std::make_unique<Impl>()) {
-    Impl& m = *impl_;
-    m.options = options;
+    impl_->options = options;
     const int64_t parse_started = MonotonicNanos();
     std::vector<std::vector<const SpentOutput*>> by_tx;
-    m.block = ParseAndCheckBlock(block_raw, block_len, spent, expected_hash_hex, height, context, by_tx,
-                                 options.scope.block_rules);
+    impl_->block = ParseAndCheckBlock(block_raw, block_len, spent, expected_hash_hex, height, context, by_tx,
+                                      options.scope.block_rules);
+    Start(spent, height, context, parse_started);
+}
+
+BlockValidation::BlockValidation(Block block, const std::vector<SpentOutputEntry>& spent, int32_t height,
+                                 const ChainContext& context, const ValidationOptions& options)
+    : impl_(std::make_unique<Impl>()) {
+    impl_->options = options;
+    const int64_t parse_started = MonotonicNanos();
+    std::vector<std::vector<const SpentOutput*>> by_tx;
+    CheckParsedBlock(block, spent, height, context, by_tx, options.scope.block_rules);
+    impl_->block = std::move(block);
+    Start(spent, height, context, parse_started);
+}
+
+void BlockValidation::Start(const std::vector<SpentOutputEntry>& spent, int32_t height, const ChainContext& context,
+                            int64_t parse_started) {
+    Impl& m = *impl_;
     m.height = height;
     m.flags = GetBlockScriptVerifyFlags(m.block.hash, height);
     const uint32_t tx_count = static_cast<uint32_t>(m.block.txs.size());
-    m.tx_end = std::min(options.scope.tx_end, tx_count);
-    m.tx_begin = std::min(options.scope.tx_begin, m.tx_end);
+    m.tx_end = std::min(m.options.scope.tx_end, tx_count);
+    m.tx_begin = std::min(m.options.scope.tx_begin, m.tx_end);
     // Own copies of the spent outputs (the caller's list need not outlive the constructor).
     m.spent_store.reserve(spent.size());
     for (const SpentOutputEntry& e : spent) m.spent_store.push_back(e.out);
@@ -191,7 +207,7 @@ BlockValidation::BlockValidation(const uint8_t* block_raw, size_t block_len, con
         for (size_t i = 0; i < m.block.txs[t].vin.size(); ++i, ++next) m.spent_by_tx[t].push_back(&m.spent_store[next]);
     }
     m.times.parse_ns += MonotonicNanos() - parse_started;
-    if (options.scope.block_rules) {
+    if (m.options.scope.block_rules) {
         const int64_t rules_started = MonotonicNanos();
         m.connect = CheckConnectBlockRules(m.block, m.spent_by_tx, height, m.flags);
         m.not_checked = RulesNotChecked(m.block, height, context);
@@ -354,10 +370,11 @@ BlockValidationResult BlockValidation::Result() const {
     return r;
 }
 
-BlockValidationResult ValidateBlock(const uint8_t* block_raw, size_t block_len,
-                                    const std::vector<SpentOutputEntry>& spent, const std::string& expected_hash_hex,
-                                    int32_t height, const ChainContext& context, const ValidationOptions& options) {
-    BlockValidation v(block_raw, block_len, spent, expected_hash_hex, height, context, options);
+namespace {
+
+/** Every round of `v` verified with VerifyBatch on this thread (none pending for
+ *  VerifyMode::kSynchronous), then its result. */
+BlockValidationResult RunToEnd(BlockValidation& v) {
     std::vector<uint8_t> verdicts;
     while (!v.Done()) {
         verdicts.assign(v.PendingCount(), static_cast<uint8_t>(Verdict::kInvalid));
@@ -374,6 +391,21 @@ BlockValidationResult ValidateBlock(const uint8_t* block_raw, size_t block_len,
         v.Resolve(verdicts.data(), verdicts.size());
     }
     return v.Result();
+}
+
+}  // namespace
+
+BlockValidationResult ValidateBlock(const uint8_t* block_raw, size_t block_len,
+                                    const std::vector<SpentOutputEntry>& spent, const std::string& expected_hash_hex,
+                                    int32_t height, const ChainContext& context, const ValidationOptions& options) {
+    BlockValidation v(block_raw, block_len, spent, expected_hash_hex, height, context, options);
+    return RunToEnd(v);
+}
+
+BlockValidationResult ValidateBlock(Block block, const std::vector<SpentOutputEntry>& spent, int32_t height,
+                                    const ChainContext& context, const ValidationOptions& options) {
+    BlockValidation v(std::move(block), spent, height, context, options);
+    return RunToEnd(v);
 }
 
 }  // namespace ibd

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "primitives/block.h"
 #include "util/error.h"
 #include "util/stage_times.h"
 #include "validation/block_rules.h"
@@ -218,6 +219,13 @@ public:
     BlockValidation(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
                     const std::string& expected_hash_hex, int32_t height, const ChainContext& context = {},
                     const ValidationOptions& options = {});
+    /** The same for a block already parsed (ParseBlock, primitives/block.h), which it takes
+     *  over: every check and throw of the constructor above but the parse and the expected hash
+     *  (CheckParsedBlock, block_check.h). For ChainValidation (chain_validation.h), which reads
+     *  the transactions to find their prevouts in its coins view before it can give `spent`.
+     *  The rules' time counts as parse time (StageTimes). */
+    BlockValidation(Block block, const std::vector<SpentOutputEntry>& spent, int32_t height,
+                    const ChainContext& context = {}, const ValidationOptions& options = {});
     ~BlockValidation();
     BlockValidation(const BlockValidation&) = delete;
     BlockValidation& operator=(const BlockValidation&) = delete;
@@ -241,6 +249,10 @@ public:
     struct Impl;
 
 private:
+    /** Round 1 and what it needs, once impl_->block is parsed and checked (the parse and the
+     *  rules timed from `parse_started`, MonotonicNanos). */
+    void Start(const std::vector<SpentOutputEntry>& spent, int32_t height, const ChainContext& context,
+               int64_t parse_started);
     std::unique_ptr<Impl> impl_;
 };
 
@@ -252,5 +264,9 @@ BlockValidationResult ValidateBlock(const uint8_t* block_raw, size_t block_len,
                                     const std::vector<SpentOutputEntry>& spent, const std::string& expected_hash_hex,
                                     int32_t height, const ChainContext& context = {},
                                     const ValidationOptions& options = {});
+
+/** ValidateBlock of a parsed block (the BlockValidation constructor that takes a Block). */
+BlockValidationResult ValidateBlock(Block block, const std::vector<SpentOutputEntry>& spent, int32_t height,
+                                    const ChainContext& context = {}, const ValidationOptions& options = {});
 
 }  // namespace ibd
