@@ -113,6 +113,48 @@ std::string EntryProblem(const json& entry, size_t index) {
     return "";
 }
 
+/** manifest-entry.mjs chainEntryProblem: what is wrong with the manifest's chain entry, or "". */
+std::string ChainProblem(const json& chain) {
+    const std::string where = "manifest chain";
+    if (!chain.is_object()) return where + " is not an object";
+    const auto f = chain.find("file");
+    if (f == chain.end() || !f->is_string() || f->get_ref<const std::string&>().empty()) return where + ": file is not a path";
+    const std::string& file = f->get_ref<const std::string&>();
+    bool outside = file[0] == '/' || file[0] == '\\' ||
+                   (file.size() >= 2 && file[1] == ':' && std::isalpha(static_cast<unsigned char>(file[0])));
+    for (size_t start = 0; !outside && start <= file.size();) {
+        const size_t end = file.find_first_of("/\\", start);
+        const size_t stop = end == std::string::npos ? file.size() : end;
+        outside = file.compare(start, stop - start, "..") == 0 && stop - start == 2;
+        start = stop + 1;
+    }
+    if (outside) return where + ": file " + file + " leads outside the fixtures directory";
+    for (const char* field : {"sha256", "prev_hash", "last_hash"}) {
+        const auto v = chain.find(field);
+        if (v == chain.end() || !IsLowerHex64(*v)) return where + ": " + field + " is not 64 lowercase hex digits";
+    }
+    int64_t n = 0;
+    const auto h = chain.find("first_height");
+    if (h == chain.end() || !NonNegativeInteger(*h, std::numeric_limits<int32_t>::max(), n) || n < 1) {
+        return where + ": first_height is not a block height above 0";
+    }
+    const auto b = chain.find("blocks");
+    if (b == chain.end() || !NonNegativeInteger(*b, std::numeric_limits<int64_t>::max(), n) || n < 1) {
+        return where + ": blocks is not a count above 0";
+    }
+    return "";
+}
+
+/** The manifest file as JSON; throws naming it when it cannot be read or parsed. */
+json ReadManifest(const std::string& path) {
+    try {
+        const std::vector<uint8_t> bytes = ReadFileBytes(path);
+        return json::parse(bytes.begin(), bytes.end());
+    } catch (const std::exception& e) {
+        throw std::runtime_error("cannot read fixture manifest " + path + ": " + e.what());
+    }
+}
+
 /** The manifest's `blocks` array, checked as LoadFixtureFiles documents. */
 json ReadManifestBlocks(const std::string& path) {
     json manifest;
@@ -251,6 +293,29 @@ FixtureFiles LoadFixtureBlockFiles(const std::string& dir, int32_t height) {
     std::vector<FixtureFiles> files = LoadFixtureFiles(dir, {height});
     if (!files.at(0).error.empty()) throw std::runtime_error(files[0].error);
     return std::move(files[0]);
+}
+
+ChainFile LoadChainFile(const std::string& dir) {
+    const std::string manifest_path = ManifestPath(dir);
+    const json manifest = ReadManifest(manifest_path);
+    const auto chain = manifest.is_object() ? manifest.find("chain") : manifest.end();
+    if (chain == manifest.end()) throw std::runtime_error("fixture manifest " + manifest_path + " lists no chain");
+    const std::string problem = ChainProblem(*chain);
+    if (!problem.empty()) throw std::runtime_error(manifest_path + ": " + problem);
+    ChainFile c;
+    c.path = dir + "/" + (*chain)["file"].get<std::string>();
+    int64_t n = 0;
+    NonNegativeInteger((*chain)["first_height"], std::numeric_limits<int32_t>::max(), n);
+    c.first_height = static_cast<int32_t>(n);
+    NonNegativeInteger((*chain)["blocks"], std::numeric_limits<int64_t>::max(), c.blocks);
+    c.prev_hash = (*chain)["prev_hash"].get<std::string>();
+    c.last_hash = (*chain)["last_hash"].get<std::string>();
+    try {
+        c.bytes = ReadChecked(c.path, (*chain)["sha256"].get<std::string>());
+    } catch (const std::exception& e) {
+        throw std::runtime_error(e.what());
+    }
+    return c;
 }
 
 }  // namespace ibd::fixtures

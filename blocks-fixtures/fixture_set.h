@@ -71,4 +71,25 @@ std::vector<FixtureFiles> LoadFixtureFiles(const std::string& dir, const std::ve
  *  block's error thrown as std::runtime_error. For tests and tools that need one known block. */
 FixtureFiles LoadFixtureBlockFiles(const std::string& dir, int32_t height);
 
+/** The fixture set's consecutive chain: the manifest's "chain" entry ({ "file":
+ *  "mainnet-chain/btcd-blocks1-255.dat", "sha256", "first_height", "blocks", "prev_hash",
+ *  "last_hash" }, written by make-manifest.mjs; checked as manifest-entry.mjs chainEntryProblem)
+ *  and the file, its SHA-256 checked. The framed layout: primitives/block_file.h. */
+struct ChainFile {
+    std::string path;          // absolute path of the file
+    int32_t first_height = 0;  // height of its first block
+    int64_t blocks = 0;        // blocks it holds, as the manifest counts them
+    std::string prev_hash;     // the hash its first block links to (display hex)
+    std::string last_hash;     // its last block's hash
+    std::vector<uint8_t> bytes;
+};
+
+/** Loads the chain of `dir` (FixturesDir, the same folder and manifest rules as
+ *  LoadFixtureFiles; loader.mjs loadChain is its Node twin). Throws std::runtime_error naming
+ *  the manifest or the file when the manifest cannot be read, has no "chain" entry ("fixture
+ *  manifest <path> lists no chain"), the entry is malformed ("<path>: manifest chain: <field>
+ *  ..."), or the file is missing, unreadable or does not match its SHA-256 (the same text as a
+ *  block's). */
+ChainFile LoadChainFile(const std::string& dir);
+
 }  // namespace ibd::fixtures

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT } from '../wasm/paths.mjs';
-import { manifestEntryProblem } from './manifest-entry.mjs';
+import { chainEntryProblem, manifestEntryProblem } from './manifest-entry.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** Absolute path of the repo's manifest (heights, hashes, SHA-256 of every fixture file). */
@@ -49,7 +49,8 @@ export function manifestPathOf(dir) {
  * Reads the manifest that describes `dir` (manifestPathOf).
  * @param {string} dir fixtures directory
  * @returns {{path: string, blocks: Array<{height: number, hash: string, dir: string,
- *   block_raw_sha256: string, spent_outputs_sha256: string, inputs: number}>}}
+ *   block_raw_sha256: string, spent_outputs_sha256: string, inputs: number}>, chain?: object}}
+ *   chain: the manifest's `chain` entry as written (loadChain checks it), undefined when none
  * @throws Error naming the manifest file when it is unreadable or has no `blocks` array, or
  *   naming `dir` when it has no manifest (manifestPathOf).
  */
@@ -63,7 +64,7 @@ export function readManifest(dir) {
   }
   if (!Array.isArray(parsed?.blocks)) throw new Error(`fixture manifest ${file} has no "blocks" array`);
   if (parsed.blocks.length === 0) throw new Error(`fixture manifest ${file} lists no blocks`);
-  return { path: file, blocks: parsed.blocks };
+  return { path: file, blocks: parsed.blocks, chain: parsed.chain };
 }
 
 /** SHA-256 of `bytes`, lowercase hex. */
@@ -144,6 +145,36 @@ export async function loadBlocks(dir, { heights } = {}) {
   }
   if (out.length > 0 && out.every((b) => b.error)) throw new Error(nothingLoaded(dir, out));
   return out;
+}
+
+/**
+ * Loads the fixture set's consecutive chain (the manifest's `chain` entry, written by
+ * make-manifest.mjs: mainnet-chain/btcd-blocks1-255.dat in the shared set), its SHA-256 checked.
+ * The same folder rule as loadBlocks: `dir` from fixturesDir (--fixtures, IBD_FIXTURES, else
+ * ../shared/blocks-fixtures) and its manifest (manifestPathOf).
+ * @param {string} dir fixtures directory
+ * @returns {Promise<null|{file: string, firstHeight: number, blocks: number, prevHash: string,
+ *   lastHash: string, bytes?: Uint8Array, error?: string}>} null when the manifest has no chain
+ *   entry (a fixture set of one's own need not have one); else the entry with `bytes` (the
+ *   framed file: magic f9beb4d9, 4-byte LE size, block, for each block) or `error`, one line
+ *   naming the manifest or the file (a malformed entry, a missing or unreadable file, a
+ *   checksum mismatch). Never rejects for the chain's own problem.
+ * @throws Error as readManifest when the manifest itself cannot be read.
+ */
+export async function loadChain(dir) {
+  const manifest = readManifest(dir);
+  if (manifest.chain === undefined) return null;
+  const problem = chainEntryProblem(manifest.chain);
+  const c = manifest.chain ?? {};
+  const file = typeof c.file === 'string' ? path.join(dir, c.file) : null;
+  const base = { file, firstHeight: c.first_height, blocks: c.blocks, prevHash: c.prev_hash, lastHash: c.last_hash };
+  if (problem) return { ...base, error: `${manifest.path}: ${problem}` };
+  try {
+    const bytes = await readChecked(file, c.sha256);
+    return { ...base, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+  } catch (err) {
+    return { ...base, error: err.message };
+  }
 }
 
 /** The one-line reason why no block of `dir` loaded: the expected layout when no block folder

@@ -609,7 +609,7 @@ test('make-manifest.mjs needs --out, writes only there (never the tracked manife
   const out = path.join(tmpRoot, 'made-manifest.json');
   const made = await makeManifest(['--fixtures', FIXTURES, '--out', out]);
   assert.equal(made.code, 0, made.stderr);
-  assert.equal(made.stderr, `wrote ${out}: 24 blocks\n`);
+  assert.equal(made.stderr, `wrote ${out}: 24 blocks, chain mainnet-chain/btcd-blocks1-255.dat (255 blocks)\n`);
   // The shared set's manifest made afresh is the tracked one, which stays untouched.
   assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), JSON.parse(before));
   assert.equal(readFileSync(tracked, 'utf8'), before);

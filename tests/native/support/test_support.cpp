@@ -7,6 +7,7 @@
 
 #include "file_bytes.h"
 #include "fixture_set.h"
+#include "primitives/block_file.h"
 
 namespace ibd::test {
 
@@ -22,6 +23,21 @@ FixtureBlock LoadFixtureBlock(int32_t height) {
     b.hash = std::move(files.hash);
     b.height = height;
     return b;
+}
+
+FixtureChain LoadFixtureChain() {
+    fixtures::ChainFile c = fixtures::LoadChainFile(FixturesDir());
+    FixtureChain out;
+    out.first_height = c.first_height;
+    out.last_hash = c.last_hash;
+    out.file = std::move(c.bytes);
+    const BlockFile file = ReadBlockFile(out.file.data(), out.file.size());
+    if (file.error) throw std::runtime_error(c.path + ": " + file.error->what());
+    for (const BlockFileFrame& f : file.frames) {
+        out.blocks.emplace_back(out.file.begin() + static_cast<std::ptrdiff_t>(f.offset),
+                                out.file.begin() + static_cast<std::ptrdiff_t>(f.offset + f.size));
+    }
+    return out;
 }
 
 std::vector<uint8_t> ReadFileBytes(const std::string& path) { return fixtures::ReadFileBytes(path); }

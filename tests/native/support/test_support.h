@@ -36,6 +36,19 @@ struct FixtureBlock {
  *  is missing or does not match; ibd::Error when its spent_outputs.json does not parse. */
 FixtureBlock LoadFixtureBlock(int32_t height);
 
+/** The fixture set's consecutive chain (fixtures::LoadChainFile: the manifest's chain entry,
+ *  mainnet-chain/btcd-blocks1-255.dat, its SHA-256 checked), as the suites use it. */
+struct FixtureChain {
+    std::vector<uint8_t> file;                 // the framed file (primitives/block_file.h)
+    std::vector<std::vector<uint8_t>> blocks;  // each block's bytes, in file order
+    int32_t first_height = 0;                  // height of blocks[0]
+    std::string last_hash;                     // the manifest's hash of the last block
+};
+
+/** Loads the chain and splits it into blocks (ReadBlockFile). Throws std::runtime_error as
+ *  LoadChainFile, or naming the bad frame. */
+FixtureChain LoadFixtureChain();
+
 /** Whole file as bytes (fixtures::ReadFileBytes) / text. Throw ibd::Error (a
  *  std::runtime_error) naming the path when it cannot be read. For fixture files the manifest
  *  does not list (vectors/, mainnet-chain/, index.json). */
@@ -61,6 +74,8 @@ Error ValidationError(const std::vector<uint8_t>& raw, const std::vector<SpentOu
 namespace ibd {
 // The suites live in namespace ibd and call these unqualified.
 using test::FixtureBlock;
+using test::FixtureChain;
+using test::LoadFixtureChain;
 using test::FixturePath;
 using test::FixturesDir;
 using test::LoadFixtureBlock;
