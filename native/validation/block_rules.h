@@ -24,10 +24,14 @@
 //   sigop cost (legacy, P2SH, witness)    ConnectBlock                    bad-blk-sigops
 //     <= 80,000 (GetTransactionSigOpCost)
 //   coinbase <= subsidy + fees            ConnectBlock                    bad-cb-amount
+//   no output overwrites an unspent coin  ConnectBlock                    bad-txns-BIP30
+//     (BIP30, against a coins view)
 //
 // The rules of CheckBlock / CheckTransaction, the witness commitment and the weight are
-// primitives/block.h's (validation/block_check.h runs them all, in Core's order). What needs more of the chain than this is
-// listed by RulesNotChecked, with the reason.
+// primitives/block.h's (validation/block_check.h runs them all, in Core's order). What needs more
+// of the chain than this is listed by RulesNotChecked, with the reason, unless a chain walk
+// (chain_validation.h) checked it and says so in ChainContext. The coin rules of CheckTxInputs
+// (missing or spent prevouts, coinbase maturity) are in tx_verify.h (CheckTxInputCoins).
 #pragma once
 
 #include <cstdint>
@@ -37,6 +41,7 @@
 
 #include "primitives/block.h"
 #include "util/error.h"
+#include "validation/coins_view.h"
 
 namespace ibd {
 
@@ -51,6 +56,14 @@ struct ChainContext {
      *  a changed transaction through the merkle root, breaks the proof of work. RulesNotChecked
      *  then lists "proof-of-work". */
     bool skip_proof_of_work = false;
+    /** Set by a chain walk (ChainValidation, chain_validation.h) whose coins view gave the spent
+     *  outputs: each was found unspent (bad-txns-inputs-missingorspent), coinbase maturity
+     *  (bad-txns-premature-spend-of-coinbase) and BIP30 (bad-txns-BIP30) were checked against
+     *  it. RulesNotChecked then leaves out spent-outputs-unspent, coinbase-maturity and bip30. */
+    bool coins_checked = false;
+    /** Set by a chain walk: the previous block is the tip it connected, and was valid
+     *  (prev-blk-not-found, bad-prevblk checked). RulesNotChecked then leaves out previous-block. */
+    bool previous_block_checked = false;
 };
 
 /** Mainnet's consensus.powLimit (chainparams.cpp): 2^224 - 1, the highest target. */
@@ -118,6 +131,34 @@ struct ConnectBlockOutcome {
 ConnectBlockOutcome CheckConnectBlockRules(const Block& block, const std::vector<std::vector<const SpentOutput*>>& spent_by_tx,
                                            int32_t height, uint32_t flags);
 
+/** Core's IsBIP30Repeat (validation.cpp): the two mainnet blocks whose coinbases repeat an earlier
+ *  coinbase's txid while it was unspent, before BIP30 existed: height 91,842 with hash
+ *  00000000000a4d0a398161ffc163c503763b1f4360639393e0e4c8e300e0caec and 91,880 with
+ *  00000000000743f190a18c5577a3c2d2a1f610ae9601ac046a38084ccb7cd721. `hash` in internal byte
+ *  order. */
+bool IsBip30Repeat(int32_t height, const Hash32& hash);
+
+/** Core's BIP34Height and BIP34Hash (kernel/chainparams.cpp) and BIP34_IMPLIES_BIP30_LIMIT
+ *  (validation.cpp): on the chain whose block 227,931 is that hash, unique coinbase heights
+ *  (BIP34) imply BIP30 up to 1,983,702, the first height whose coinbase could repeat an earlier
+ *  one's. */
+inline constexpr const char* kBip34HashHex = "000000000000024b89b42a942fe0d9fea3bb44ab7bd1b19115dd6a759c0808b8";
+inline constexpr int32_t kBip34ImpliesBip30Limit = 1983702;
+
+/** Whether Core's ConnectBlock checks BIP30 for the block at `height` with hash `hash`: not for
+ *  the two repeats (IsBip30Repeat); not from BIP34's height while the chain's block at height
+ *  227,931 is kBip34HashHex (`bip34_block_matches`: the walk connected that block) and the height
+ *  is below kBip34ImpliesBip30Limit; everywhere else. */
+bool EnforceBip30(int32_t height, const Hash32& hash, bool bip34_block_matches);
+
+/** ConnectBlock's BIP30 check (Core validation.cpp, before the transaction loop): no output of
+ *  any transaction of `block` may already exist unspent in `view` (the coins before the block;
+ *  an output whose scriptPubKey IsUnspendable is never in it), else "bad-txns-BIP30" ("tried to
+ *  overwrite transaction": the txid and output, the coin's height), stage ConnectBlock, at that
+ *  tx and output (byte offset of its nValue). The caller decides whether it applies
+ *  (EnforceBip30). */
+std::optional<RuleFailure> CheckBip30(const Block& block, const CoinsViewCache& view);
+
 /** A consensus rule Core applies to the block that this engine cannot check, and why. */
 struct NotChecked {
     std::string rule;    // short name, e.g. "bip30"
@@ -126,13 +167,14 @@ struct NotChecked {
 
 /** The rules left unchecked for this block: "spent-outputs-unspent" (the spent outputs exist
  *  and are unspent: the UTXO set; the caller's list is taken as given) and
- *  "coinbase-maturity" (the spent coins' heights) when the block spends anything; "bip30"
- *  (the UTXO set); "bip68-sequence-locks" from kCsvHeight when some tx of version >= 2 (read as unsigned, as Core) has an
+ *  "coinbase-maturity" (the spent coins' heights) when the block spends anything, and "bip30"
+ *  (the UTXO set), none of the three when `context.coins_checked`; "bip68-sequence-locks" from
+ *  kCsvHeight when some tx of version >= 2 (read as unsigned, as Core) has an
  *  input with sequence locks enabled (the spent coins' heights and times); "bip113-finality"
  *  from kCsvHeight when the median time past is missing and some tx's finality depends on it;
  *  "time-too-old" without the median time past; "time-too-new" (the node's clock);
- *  "expected-difficulty" (bad-diffbits) and "previous-block" (the header chain); "proof-of-work"
- *  when `context.skip_proof_of_work`. */
+ *  "expected-difficulty" (bad-diffbits) and, unless `context.previous_block_checked`,
+ *  "previous-block" (the header chain); "proof-of-work" when `context.skip_proof_of_work`. */
 std::vector<NotChecked> RulesNotChecked(const Block& block, int32_t height, const ChainContext& context);
 
 }  // namespace ibd

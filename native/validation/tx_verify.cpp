@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "primitives/hex.h"
 #include "script/interpreter.h"
 #include "script/script.h"
 #include "script/sigops.h"
@@ -102,6 +103,41 @@ std::optional<int64_t> CheckTxInputAmounts(const Transaction& tx, uint32_t tx_in
         return fail("bad-txns-fee-outofrange", "fee " + std::to_string(fee) + " sat", at);
     }
     return fee;
+}
+
+std::optional<RuleFailure> CheckTxInputCoins(const Transaction& tx, uint32_t tx_index, const CoinsViewCache& view,
+                                             int32_t spend_height) {
+    auto at_input = [&](size_t i) {
+        Location at;
+        at.tx_index = tx_index;
+        at.input_index = static_cast<int64_t>(i);
+        at.byte_offset = static_cast<int64_t>(tx.vin[i].offset);
+        return at;
+    };
+    auto prevout = [&](size_t i) {
+        return HexEncodeReversed(tx.vin[i].prevout.txid) + ":" + std::to_string(tx.vin[i].prevout.n);
+    };
+    // HaveInputs: every input before any maturity check, as Core.
+    for (size_t i = 0; i < tx.vin.size(); ++i) {
+        if (!view.HaveCoin(tx.vin[i].prevout)) {
+            return RuleFailure{"bad-txns-inputs-missingorspent", "CheckTxInputs",
+                               "prevout " + prevout(i) + " is not in the coins view: never created, or already spent",
+                               at_input(i)};
+        }
+    }
+    for (size_t i = 0; i < tx.vin.size(); ++i) {
+        const Coin& coin = *view.AccessCoin(tx.vin[i].prevout);
+        const int64_t depth = static_cast<int64_t>(spend_height) - coin.height;
+        if (coin.coinbase && depth < kCoinbaseMaturity) {
+            return RuleFailure{"bad-txns-premature-spend-of-coinbase", "CheckTxInputs",
+                               "tried to spend coinbase at depth " + std::to_string(depth) + ": prevout " + prevout(i) +
+                                   " is the coinbase output of height " + std::to_string(coin.height) +
+                                   ", spent at height " + std::to_string(spend_height) + " (" +
+                                   std::to_string(kCoinbaseMaturity) + " blocks needed)",
+                               at_input(i)};
+        }
+    }
+    return std::nullopt;
 }
 
 }  // namespace ibd

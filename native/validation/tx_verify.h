@@ -1,7 +1,8 @@
 // The transaction rules that need the spent outputs or the block's context, after Bitcoin
 // Core's consensus/tx_verify.cpp: IsFinalTx, the sigop counts (GetLegacySigOpCount,
-// GetP2SHSigOpCount, GetTransactionSigOpCost) and the amount checks of CheckTxInputs. The block
-// sums and limits that use them are in block_rules.h.
+// GetP2SHSigOpCount, GetTransactionSigOpCost), the amount checks of CheckTxInputs and, against a
+// coins view (coins_view.h), its coin checks (inputs present and unspent, coinbase maturity).
+// The block sums and limits that use them are in block_rules.h.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 
 #include "primitives/transaction.h"
 #include "util/error.h"
+#include "validation/coins_view.h"
 
 namespace ibd {
 
@@ -21,6 +23,9 @@ constexpr int64_t kWitnessScaleFactor = 4;
 constexpr int64_t kLockTimeThreshold = 500000000;
 /** Core's CTxIn::SEQUENCE_FINAL. */
 constexpr uint32_t kSequenceFinal = 0xffffffff;
+/** Core's COINBASE_MATURITY (consensus/consensus.h): a coinbase's outputs can be spent only in a
+ *  block at least this many blocks above it. */
+constexpr int32_t kCoinbaseMaturity = 100;
 
 /** Core's MoneyRange (consensus/amount.h): 0 <= value <= MAX_MONEY. */
 inline bool MoneyRange(int64_t value) { return value >= 0 && value <= kMaxMoney; }
@@ -63,5 +68,20 @@ int64_t GetTransactionSigOpCost(const Transaction& tx, const std::vector<const S
  *  ("bad-txns-premature-spend-of-coinbase") need the UTXO set: not checked here. */
 std::optional<int64_t> CheckTxInputAmounts(const Transaction& tx, uint32_t tx_index,
                                            const std::vector<const SpentOutput*>& spent, RuleFailure& failure);
+
+/** The coin checks that open Core's Consensus::CheckTxInputs, for the non-coinbase `tx` at
+ *  position `tx_index` of a block at `spend_height`, against `view` (the coins before the tx:
+ *  the chain's, with the block's earlier transactions applied):
+ *    every prevout unspent in `view` (Core's CCoinsViewCache::HaveInputs, all inputs first),
+ *      else "bad-txns-inputs-missingorspent" at the first input whose prevout is not ("prevout
+ *      <txid>:<n> is not in the coins view: never created, or already spent");
+ *    then no coinbase coin spent fewer than kCoinbaseMaturity (100) blocks above its own:
+ *      spend_height - coin.height >= 100, else "bad-txns-premature-spend-of-coinbase" at that
+ *      input ("tried to spend coinbase at depth D", Core's words, with the prevout and heights).
+ *  Stage "CheckTxInputs"; the location is tx_index, the input index and the input's byte offset
+ *  (TxIn::offset, in the block's bytes); the block hash is the caller's to add. The amounts are
+ *  CheckTxInputAmounts'. Returns std::nullopt when both hold. */
+std::optional<RuleFailure> CheckTxInputCoins(const Transaction& tx, uint32_t tx_index, const CoinsViewCache& view,
+                                             int32_t spend_height);
 
 }  // namespace ibd
