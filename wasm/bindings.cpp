@@ -1,5 +1,6 @@
 // Embind surface of the wasm module; the contract is API.md beside this file. This file only
-// converts between JS values and the engine's types (native/validation/block_validation.h, native/verify/batch_verify.h).
+// converts between JS values and the engine's types (native/validation/block_validation.h,
+// native/validation/chain_validation.h, native/verify/batch_verify.h).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -12,9 +13,11 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include "primitives/hex.h"
 #include "util/error.h"
 #include "validation/block_check.h"
 #include "validation/block_validation.h"
+#include "validation/chain_validation.h"
 #include "verify/batch_verify.h"
 
 namespace {
@@ -455,6 +458,167 @@ val ValidateBlockJs(val block, val spent_val, val expected_hash_val, val height_
     }
 }
 
+/** One ChainBlockResult (chain_validation.h) as API.md's chain block object: the result object
+ *  of its BlockValidationResult (ResultObject) with the chain's fields. */
+val ChainBlockObject(const ibd::ChainBlockResult& b) {
+    const ibd::BlockValidationResult& r = b.result;
+    val o = ResultObject(r);
+    o.set("ok", b.error.empty());
+    o.set("height", b.height);
+    o.set("prevHash", b.prev_hash_hex);
+    o.set("connected", b.connected);
+    if (!b.error.empty()) o.set("error", b.error);
+    o.set("valid", b.error.empty() && r.valid);
+    o.set("fileOffset", static_cast<double>(b.file_offset));
+    o.set("sighashes", r.sighashes);
+    val spent = val::array();
+    for (const ibd::SpentOutputEntry& e : b.spent) {
+        val x = val::object();
+        x.set("txid", ibd::HexEncodeReversed(e.prevout.txid));
+        x.set("vout", e.prevout.n);
+        x.set("value", static_cast<double>(e.out.value));
+        x.set("scriptPubKey", ibd::HexEncode(e.out.script_pubkey));
+        spent.call<void>("push", x);
+    }
+    o.set("spent", spent);
+    o.set("spendsFromView", b.spends_from_view);
+    o.set("spendsInBlock", b.spends_in_block);
+    o.set("coinsAdded", b.coins_added);
+    o.set("coinsSpent", b.coins_spent);
+    o.set("coinsInView", static_cast<double>(b.coins_in_view));
+    o.set("medianTimePast", static_cast<double>(b.median_time_past));
+    o.set("proofOfWorkChecked", b.proof_of_work_checked);
+    o.set("linkChecked", b.link_checked);
+    return o;
+}
+
+/** `options` of new ChainValidation: undefined / null, or an object whose `skipProofOfWork` is
+ *  undefined or a boolean and whose `maxCoinsBytes` is undefined or an integer in
+ *  [1, 2147483647]. Sets `chain_options`, or sets `failure` and returns false. */
+bool ParseChainOptions(const val& options, ibd::ChainOptions& chain_options, val& failure) {
+    if (options.isUndefined() || options.isNull()) return true;
+    if (!options.typeOf().strictlyEquals(val("object"))) {
+        failure = ArgumentFailure("options must be an object such as { skipProofOfWork, maxCoinsBytes }, got " +
+                                  DescribeString(options));
+        return false;
+    }
+    const val skip = options["skipProofOfWork"];
+    if (!skip.isUndefined()) {
+        if (!skip.typeOf().strictlyEquals(val("boolean"))) {
+            failure = ArgumentFailure("options.skipProofOfWork must be a boolean, got " + DescribeString(skip));
+            return false;
+        }
+        chain_options.skip_proof_of_work = skip.as<bool>();
+    }
+    const val max = options["maxCoinsBytes"];
+    if (max.isUndefined()) return true;
+    const double m = max.isNumber() ? max.as<double>() : -1;
+    if (!max.isNumber() || !(m >= 1 && m <= 2147483647.0) || m != static_cast<double>(static_cast<int64_t>(m))) {
+        failure = ArgumentFailure("options.maxCoinsBytes must be an integer from 1 to 2147483647, got " +
+                                  (max.isNumber() ? val::global("String")(max).as<std::string>() : DescribeString(max)));
+        return false;
+    }
+    chain_options.max_coins_bytes = static_cast<size_t>(m);
+    return true;
+}
+
+/** new ChainValidation([options]): ChainValidation (native/validation/chain_validation.h)
+ *  behind Embind, from mainnet's genesis. The constructor never throws: bad options are the
+ *  failure object of status(), and connectBlock / connectBlockFile then throw. */
+class ChainValidationJs {
+public:
+    ChainValidationJs() : ChainValidationJs(val::undefined()) {}
+    explicit ChainValidationJs(val options) {
+        failure_ = val::null();
+        try {
+            ibd::ChainOptions chain_options;
+            if (!ParseChainOptions(options, chain_options, failure_)) return;
+            chain_ = std::make_unique<ibd::ChainValidation>(chain_options);
+        } catch (const std::exception& e) {
+            failure_ = Failure(e.what(), e.what(), ibd::Location{});
+        }
+    }
+
+    /** { ok: true, height, hash, medianTimePast, coins, coinsBytes, coinsMaxBytes } of the tip,
+     *  or the failure object. */
+    val Status() const {
+        if (!chain_) return failure_;
+        val r = val::object();
+        r.set("ok", true);
+        r.set("height", chain_->TipHeight());
+        r.set("hash", ibd::HexEncodeReversed(chain_->TipHash()));
+        r.set("medianTimePast", static_cast<double>(chain_->TipMedianTimePast()));
+        r.set("coins", static_cast<double>(chain_->Coins().GetCacheSize()));
+        r.set("coinsBytes", static_cast<double>(chain_->Coins().DynamicMemoryUsage()));
+        r.set("coinsMaxBytes", static_cast<double>(chain_->Coins().MaxBytes()));
+        return r;
+    }
+
+    /** connectBlock(block: Uint8Array) -> the chain block object. Throws a JS Error (before any
+     *  copy into wasm memory; no C++ object alive at the throw, see ThrowJs) when the chain
+     *  failed to start or `block` is not a Uint8Array. */
+    val ConnectBlock(val block) {
+        CheckArgument(block, "connectBlock", "block");
+        val out = val::undefined();
+        val error = val::undefined();
+        {
+            try {
+                const std::vector<uint8_t> raw = CopyIn(block);
+                out = ChainBlockObject(chain_->ConnectBlock(raw.data(), raw.size()));
+            } catch (const std::exception& e) {
+                error = val(std::string("ChainValidation.connectBlock: ") + e.what());
+            }
+        }
+        if (!error.isUndefined()) ThrowJs(error);
+        return out;
+    }
+
+    /** connectBlockFile(file: Uint8Array) -> { frames, blocks, notValidated, fileError }
+     *  (ConnectBlockFile); throws as connectBlock. */
+    val ConnectBlockFile(val file) {
+        CheckArgument(file, "connectBlockFile", "file");
+        val out = val::undefined();
+        val error = val::undefined();
+        {
+            try {
+                const std::vector<uint8_t> bytes = CopyIn(file);
+                const ibd::ChainFileResult res = ibd::ConnectBlockFile(*chain_, bytes.data(), bytes.size());
+                out = val::object();
+                out.set("frames", static_cast<double>(res.frames));
+                out.set("notValidated", static_cast<double>(res.not_validated));
+                val blocks = val::array();
+                for (const ibd::ChainBlockResult& b : res.blocks) blocks.call<void>("push", ChainBlockObject(b));
+                out.set("blocks", blocks);
+                if (res.file_error) {
+                    out.set("fileError", Failure(res.file_error->what(), res.file_error->reason(), res.file_error->where()));
+                } else {
+                    out.set("fileError", val::null());
+                }
+            } catch (const std::exception& e) {
+                error = val(std::string("ChainValidation.connectBlockFile: ") + e.what());
+            }
+        }
+        if (!error.isUndefined()) ThrowJs(error);
+        return out;
+    }
+
+private:
+    /** Throws the JS Error of a call on a chain that failed to start, or of a non-Uint8Array. */
+    void CheckArgument(const val& bytes, const char* method, const char* name) const {
+        if (!chain_) {
+            ThrowJs(val("ChainValidation.").call<val>("concat", val(method), val(": the chain failed to start: "),
+                                                       failure_["error"]));
+        }
+        if (!bytes.instanceof(val::global("Uint8Array"))) {
+            ThrowJs(val("ChainValidation.").call<val>("concat", val(method), val(": "), val(name),
+                                                       val(" must be a Uint8Array, got "), Describe(bytes)));
+        }
+    }
+
+    std::unique_ptr<ibd::ChainValidation> chain_;
+    val failure_ = val::null();
+};
+
 /** verifyBatch(checksPtr, checksLen, count, verdictsPtr) -> { error, errorOffset, errorRecord }.
  *  Pointers are offsets into the module's memory (from _malloc). */
 val VerifyBatch(uintptr_t checks_ptr, size_t checks_len, uint32_t count, uintptr_t verdicts_ptr) {
@@ -498,4 +662,10 @@ EMSCRIPTEN_BINDINGS(ibd) {
         .function("pending", &BlockValidationJs::Pending)
         .function("resolve", &BlockValidationJs::Resolve)
         .function("result", &BlockValidationJs::Result);
+    emscripten::class_<ChainValidationJs>("ChainValidation")
+        .constructor<>()
+        .constructor<val>()
+        .function("status", &ChainValidationJs::Status)
+        .function("connectBlock", &ChainValidationJs::ConnectBlock)
+        .function("connectBlockFile", &ChainValidationJs::ConnectBlockFile);
 }

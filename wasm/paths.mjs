@@ -27,6 +27,8 @@ export const NATIVE_TOOLS = Object.freeze({
   verifyChecks: path.join(NATIVE_BUILD_DIR, 'bench', 'native', 'ibd_verify_checks'),
   /** The native engine's check-buffer dump of one block (tests/native/dump_checks.cpp). */
   dumpChecks: path.join(NATIVE_BUILD_DIR, 'tests', 'native', 'ibd_dump_checks'),
+  /** The native engine's chain validation of a block file, as JSON (tests/native/dump_chain.cpp). */
+  dumpChain: path.join(NATIVE_BUILD_DIR, 'tests', 'native', 'ibd_dump_chain'),
   /** The GoogleTest suites (tests/native/). */
   nativeTests: path.join(NATIVE_BUILD_DIR, 'tests', 'native', 'ibd_native_tests'),
 });

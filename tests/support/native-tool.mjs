@@ -36,3 +36,26 @@ export async function nativeDump(block) {
     await rm(tmp, { recursive: true, force: true });
   }
 }
+
+/** Path of the native chain dump tool. */
+export const DUMP_CHAIN_TOOL = NATIVE_TOOLS.dumpChain;
+
+/**
+ * The native engine's validation of a block file as a chain from genesis (tests/native/dump_chain.cpp).
+ * @param {string} file path of the block file (magic, LE32 size, block per frame)
+ * @param {{skipProofOfWork?: boolean}} [options]
+ * @returns {Promise<object>} the tool's JSON document: {frames, not_validated, file_error, tip,
+ *   blocks: [{height, hash, connected, valid, reject_reason, stage, message, tx, input, output,
+ *   byte, checks (hex), verdicts (hex), origins, spent, not_checked, ...}]}
+ * @throws Error when the tool is missing (with the build command) or fails (with its stderr).
+ */
+export async function nativeChainDump(file, { skipProofOfWork = false } = {}) {
+  if (!existsSync(DUMP_CHAIN_TOOL)) {
+    throw new Error(`${DUMP_CHAIN_TOOL} is missing; build it with \`node scripts/setup.mjs --only native\``);
+  }
+  const args = [file, ...(skipProofOfWork ? ['--skip-proof-of-work'] : [])];
+  const { stdout } = await promisify(execFile)(DUMP_CHAIN_TOOL, args, { timeout: 120_000, maxBuffer: 64 << 20 }).catch((err) => {
+    throw new Error(`ibd_dump_chain failed on ${file}: ${err.stderr || err.message}`);
+  });
+  return JSON.parse(stdout);
+}
