@@ -13,9 +13,10 @@ export const USAGE = `usage: npm start -- [options]
    or: node bench/cli/main.mjs [options]
 
 Validates every input of every fixture block with the script interpreter (main thread), in
-validation rounds whose signature checks a pool of wasm workers verifies; then times verification
-passes over the final checks (ECDSA, Schnorr, all together) and reports counts, verdicts,
-throughput and the full-chain (IBD) projection.
+validation rounds whose signature checks a pool of wasm workers verifies; validates the fixture
+set's blocks 1-255 as a chain from genesis (links, proof of work, spends from a coins view);
+then times verification passes over the final checks (ECDSA, Schnorr, all together) and reports
+counts, verdicts, throughput and the full-chain (IBD) projection.
 
   --fixtures DIR     fixture set (default: $IBD_FIXTURES, else ../shared/blocks-fixtures)
   --heights LIST     only these block heights, comma-separated (e.g. 170,866342)
@@ -36,16 +37,17 @@ throughput and the full-chain (IBD) projection.
   --skip-proof-of-work
                      do not check each header's hash against its own nBits target
                      (high-hash): only for fixture folders of blocks mutated from real ones
-                     (tests), whose proof of work the mutation broke; every block's
-                     not_checked then says so
+                     (tests), whose proof of work the mutation broke (the chain's blocks
+                     too); every block's not_checked then says so
   --json             one JSON document on stdout (progress and warnings on stderr); through npm,
                      npm start --silent -- --json keeps npm's banner off stdout
   -h, --help         this text
 
-Exit code: 0 every block valid; 1 a block failed to load or parse, no block could be loaded, or
-the timed passes disagreed with the validation's verdicts (or the run failed: no wasm build, a
-worker died); 2 bad command line; 3 an invalid block (Bitcoin Core rejects it: a consensus rule or an input's
-script fails; docs/validation.md) and no block failed to load.`;
+Exit code: 0 every block valid; 1 a block failed to load or parse, no block could be loaded, the
+timed passes disagreed with the validation's verdicts, or the chain could not be judged (or the
+run failed: no wasm build, a worker died); 2 bad command line; 3 an invalid block, of the fixture
+blocks or of the chain (Bitcoin Core rejects it: a consensus rule or an input's script fails;
+docs/validation.md) and no block failed to load.`;
 
 /** Where to find the usage text, for error messages. */
 export const HELP_HINT = '(npm start -- --help or node bench/cli/main.mjs --help for usage)';

@@ -26,7 +26,8 @@ function row(cells, widths) {
  * verdicts, coverage by script type, fee / subsidy / sigop cost, validation rounds, block
  * verdict with Core's reject reason and stage, the rules not checked), totals with the throughput of each pass
  * (median and min–max over the timed rounds, and a warning when they disagree), the projection, the
- * machine, then every invalid signature and every failed block at the end.
+ * machine, the chain pass, then every invalid signature, every failed block and the chain's
+ * failure at the end.
  * @param {object} doc result of runBench
  * @returns {string} text ending with a newline
  */
@@ -57,7 +58,7 @@ export function formatReport(doc) {
     out.push(`${pad}${countOf(b.rounds, 'validation round')}; block ${verdictText(b)}`);
     if (b.not_checked?.length) out.push(`${pad}not checked (docs/validation.md): ${b.not_checked.map((n) => n.rule).join(', ')}`);
   }
-  out.push('', ...totalsLines(doc), ...scalingLines(doc), '', ...tailLines(doc));
+  out.push('', ...totalsLines(doc), ...chainLines(doc), ...scalingLines(doc), '', ...tailLines(doc));
   return `${out.join('\n').trimEnd()}\n`;
 }
 
@@ -123,6 +124,47 @@ function totalsLines(doc) {
     ...projectionLines(doc),
     `machine: ${m.cpu}, ${countOf(m.cores, 'core')}, ${m.platform} ${m.arch}, Node ${m.node}, emcc ${m.emcc ?? 'unknown'}`,
   ];
+}
+
+/** Hex hash shortened for a line: its first 16 digits and an ellipsis. */
+const shortHash = (h) => (h ? `${h.slice(0, 16)}…` : '?');
+
+/**
+ * The chain pass (bench/core/chain-pass.mjs), preceded by a blank line: what was connected from
+ * genesis, the headers checked, the spends the coins view gave and their checks, whether they
+ * equal the fixture path's, the coins left, the rules still not checked; or why it did not run.
+ * Nothing when the fixture set has no chain.
+ */
+function chainLines(doc) {
+  const c = doc.chain;
+  if (!c) return [];
+  if (c.error) return ['', `chain: not run: ${c.error}`];
+  const heights = `heights ${int(c.first_height)} to ${int(c.first_height + c.blocks - 1)}`;
+  const verdict = c.valid ? 'every one valid'
+    : c.failure ? `stopped at height ${int(c.failure.height)}` : 'not all connected';
+  const pow = c.proof_of_work_skipped ? 'proof of work skipped (--skip-proof-of-work)'
+    : `${int(c.proof_of_work_checked)} proofs of work checked`;
+  const spenders = c.spending_blocks;
+  const matched = c.fixture_match;
+  const lines = [
+    '',
+    `chain: ${c.file} (${heights}), connected from genesis: ${int(c.connected)} of ${countOf(c.blocks, 'block')}, ${verdict} ` +
+      `(${c.seconds.toFixed(2)} s on the main thread, not timed for throughput)`,
+    `  headers: ${int(c.links_checked)} links to the previous block and ${pow}; tip ${int(c.tip.height)} ${shortHash(c.tip.hash)}` +
+      (c.valid ? (c.tip.matches_manifest ? ' (the manifest\'s last block)' : ' (NOT the manifest\'s last block)') : ''),
+    `  coins view: ${countOf(c.spends.from_view + c.spends.in_block, 'spend')} found in it (${int(c.spends.from_view)} from earlier ` +
+      `blocks, ${int(c.spends.in_block)} from their own block), coinbase maturity and BIP30 checked; ` +
+      `${countOf(c.coins.in_view, 'coin')} left, ${int(c.coins.bytes)} of ${int(c.coins.max_bytes)} bytes`,
+  ];
+  if (spenders.length) {
+    lines.push(`  spends in ${spenders.length === 1 ? 'block' : 'blocks'} ${spenders.map((b) => b.height).join(', ')}: ` +
+      `${countOf(c.checks.total, 'check')}, ${int(c.checks.valid)} valid, ${int(c.checks.invalid)} invalid; ` +
+      (matched.compared ? `checks and verdicts equal the fixture path's for ${int(matched.equal)} of ${countOf(matched.compared, 'block')}` +
+        (matched.differing.length ? ` (DIFFERENT: ${matched.differing.join(', ')})` : '')
+        : 'no fixture block of these heights in this run to compare with'));
+  }
+  if (c.not_checked.length) lines.push(`  not checked for the chain's blocks (docs/validation.md): ${c.not_checked.join(', ')}`);
+  return lines;
 }
 
 /** The --scaling table (nothing without --scaling), preceded by a blank line: per worker count,
@@ -236,6 +278,19 @@ function tailLines(doc) {
     out.push(`FAILED BLOCKS (${doc.errors.length}):`);
     for (const e of doc.errors) out.push(`  ${e.height ?? '?'}${e.hash ? ` ${e.hash}` : ''}: ${e.error}`);
   }
-  if (!out.length) out.push(`every block valid; no block failed${doc.totals.invalid ? '' : '; all checks valid'}`);
+  const c = doc.chain;
+  if (c?.failure) {
+    const f = c.failure;
+    out.push(f.judged ? `CHAIN INVALID at height ${f.height} ${f.hash}: ${f.message} (${f.stage})`
+      : `CHAIN FAILED at height ${f.height}${f.hash ? ` ${f.hash}` : ''}: ${f.message}`);
+  }
+  if (c?.file_error) out.push(`CHAIN FILE: ${c.file_error}`);
+  if (c?.error) out.push(`CHAIN FAILED: ${c.error}`);
+  if (c?.fixture_match?.differing.length) {
+    out.push(`CHAIN DISAGREEMENT: the chain's checks or verdicts differ from the fixture path's at heights ${c.fixture_match.differing.join(', ')}`);
+  }
+  if (!out.length) {
+    out.push(`every block valid${c ? ', the chain\'s too' : ''}; no block failed${doc.totals.invalid ? '' : '; all checks valid'}`);
+  }
   return out;
 }

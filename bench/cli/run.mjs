@@ -1,14 +1,15 @@
 // The benchmark run under Node (`npm start`): the fixture blocks from disk, worker_threads
 // pools, this machine's description, around the host-neutral run (bench/core/run-core.mjs), which
 // the page (web/) calls too: --json and the page's download share one schema.
-import { fixturesDir, loadBlocks, readManifest } from '../../blocks-fixtures/loader.mjs';
+import { fixturesDir, loadBlocks, loadChain, readManifest } from '../../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../../wasm/engine.mjs';
 import { createPool } from '../../workers/pool.mjs';
 import { machineInfo } from '../shared/machine.mjs';
 import { runBenchCore } from '../core/run-core.mjs';
 
 /**
- * Runs the whole benchmark on the fixture blocks of options.fixtures.
+ * Runs the whole benchmark on the fixture blocks of options.fixtures, and the chain pass on its
+ * consecutive chain when its manifest has one (loadChain).
  * @param {{fixtures?: string, heights?: number[], workers: number, variant: string,
  *   batchSize: number, rounds: number, scaling?: boolean, maxWorkers?: number}} options as
  *   from parseOptions (bench/cli/options.mjs)
@@ -28,6 +29,7 @@ export async function runBench(options, log, progress) {
     loaded,
     fixtures: dir,
     fixtureBlocks: readManifest(dir).blocks.length,
+    chain: await loadChain(dir),
     loadEngine,
     createPool,
     machine: machineInfo,

@@ -7,6 +7,7 @@
 import { runEndToEnd, runEndToEndScaling } from './end-to-end.mjs';
 import { concatChecks, checkTypeName, walkChecks } from '../../wasm/check-buffer.mjs';
 import { recommendBatchSize, sweepBatchSizes } from './batch-sweep.mjs';
+import { runChainPass } from './chain-pass.mjs';
 import { validateBlocks } from './validation-rounds.mjs';
 import { projectIbd } from './projection.mjs';
 import { countOf } from './format.mjs';
@@ -28,19 +29,22 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   `sizes` (records per worker message), `rounds` times each, on the first `checks` final
  *   checks (default all) (bench/core/batch-sweep.mjs); skipProofOfWork: BlockValidation's
  *   option of that name (wasm/API.md), for fixture blocks mutated from real ones only.
- * @param {{loaded: Array, fixtures: string, fixtureBlocks: number,
+ * @param {{loaded: Array, fixtures: string, fixtureBlocks: number, chain?: object|null,
  *   loadEngine: (variant: string) => Promise<object>,
  *   createPool: (o: {workers: number, variant: string}) => import('../../workers/verify-pool.mjs').VerifyPool,
  *   machine: (engineInfo: object) => object}} host loaded: loadBlocks entries
  *   (blocks-fixtures/loader.mjs; the page's web/fixtures.mjs gives the same shape); fixtures:
  *   where they came from (a folder or URL, for the report); fixtureBlocks: blocks the
- *   manifest lists; loadEngine: a wasm module of the variant (wasm/API.md); createPool: a
+ *   manifest lists; chain: the fixture set's consecutive chain (blocks-fixtures/loader.mjs
+ *   loadChain: the framed file's bytes or its error), validated as a chain after the fixture
+ *   blocks (bench/core/chain-pass.mjs), or null / absent for none (a set without one, the
+ *   page); loadEngine: a wasm module of the variant (wasm/API.md); createPool: a
  *   started pool; machine: the `machine` entry for the engine's engineInfo().
  * @param {(msg: string) => void} log progress lines
  * @param {{track: (label: string, total: number) => (((done: number) => void)|undefined)}} [progress]
  *   live progress of each pool.verify (bench/cli/progress.mjs in a terminal, the page's display)
  * @returns {Promise<object>} the result document: {variant, workers, batch_size, rounds,
- *   fixtures, engine, blocks[], totals, projection, machine, errors[], invalid_blocks[],
+ *   fixtures, engine, blocks[], totals, projection, chain, machine, errors[], invalid_blocks[],
  *   disagreements[], worker_replacements, warnings[]}, and `scaling` / `scaling_interleaved`,
  *   `workers_auto`, `variants`, `batch_sweep` when asked for.
  *   Per block: {height, hash, tx_count, inputs, checks: {ecdsa, schnorr} (the FINAL checks of
@@ -84,6 +88,7 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   checks_per_second and its _min / _max, speedup vs 1 worker, efficiency = speedup / workers,
  *   startup_ms, seconds, rounds_seconds); `scaling_interleaved`: whether each timed round ran
  *   every worker count once. `workers_auto` (workers 'auto'): {max_workers, chosen, rule}.
+ *   `chain`: runChainPass's entry (bench/core/chain-pass.mjs; docs/json.md), null without a chain.
  *   `variants`: runVariants rows (variant, workers, rates, startup_ms, seconds, rounds_seconds,
  *   error when the variant's pool did not start). `batch_sweep`: bench/core/batch-sweep.mjs
  *   sweepBatchSizes' result ({records, copies, workers, rounds, rows: [{batch_size,
@@ -96,9 +101,11 @@ export async function runBenchCore(options, host, log, progress) {
   const auto = options.workers === 'auto';
   if (auto && !(options.maxWorkers >= 1)) throw new RangeError('workers "auto" needs maxWorkers (1 or more)');
   let engineInfo;
+  let latest; // the engine validateBlocks used last: the chain pass runs on it, warm
   const reload = async () => {
     const engine = await host.loadEngine(options.variant);
     engineInfo ??= { ...engine.engineInfo() };
+    latest = engine;
     return engine;
   };
   const pools = []; // every pool of the run, for its worker replacements and the final close
@@ -115,6 +122,8 @@ export async function runBenchCore(options, host, log, progress) {
     await pool.ready();
     const validated = await validateBlocks(reload, host.loaded, pool,
       { batchSize: options.batchSize, skipProofOfWork: options.skipProofOfWork, log, progress });
+    const chain = host.chain
+      ? runChainPass(latest ?? await reload(), host.chain, validated, { skipProofOfWork: options.skipProofOfWork, log }) : null;
     const ok = validated.filter((b) => !b.error);
     const checks = concatChecks(ok.map((b) => b.checks));
     const walked = walkChecks(checks);
@@ -181,6 +190,7 @@ export async function runBenchCore(options, host, log, progress) {
       totals,
       projection: projection(totals, ok.filter((b) => !b.rejected), host.fixtureBlocks, workers),
       end_to_end: endToEnd,
+      chain,
       machine: host.machine(engineInfo),
       errors: blocks.filter((b) => b.error).map((b) => ({ height: b.height, hash: b.hash, error: b.error })),
       invalid_blocks: blocks.filter((b) => b.block_valid === false).map((b) => ({
@@ -200,8 +210,10 @@ export async function runBenchCore(options, host, log, progress) {
 
 /**
  * The exit code of a finished run (npm start; the page's download carries it as `exit_code`
- * too): 1 a failed block or inconsistent passes, 3 an invalid block (Core rejects it: a rule or
- * a script fails), else 0.
+ * too): 1 a failed block or inconsistent passes, or a chain pass that could not judge its chain
+ * (the file did not load, a bad frame, a block that could not be read, spends whose checks or
+ * verdicts differ from the fixture path's); 3 an invalid block (Core rejects it: a rule or a
+ * script fails), a fixture block or a block of the chain; else 0.
  * Invalid checks alone (CHECKMULTISIG trials and other checks a valid script tolerates) are
  * not a failure.
  * @param {object} doc runBenchCore's result document
@@ -209,7 +221,9 @@ export async function runBenchCore(options, host, log, progress) {
  */
 export function exitCodeOf(doc) {
   if (doc.errors.length > 0 || doc.disagreements.length > 0) return 1;
-  if (doc.totals.invalid_blocks > 0) return 3;
+  const c = doc.chain;
+  if (c && (c.error || c.file_error || (c.failure && !c.failure.judged) || c.fixture_match?.differing.length)) return 1;
+  if (doc.totals.invalid_blocks > 0 || c?.failure) return 3;
   return 0;
 }
 
