@@ -119,6 +119,8 @@ public:
      *  passes through. */
     ChainBlockResult ConnectBlock(const uint8_t* block_raw, size_t block_len);
 
+    /** The tip: the last block connected (genesis, height 0, before any), its hash in internal
+     *  byte order (HexEncodeReversed gives the display hex). */
     int32_t TipHeight() const { return tip_height_; }
     const Hash32& TipHash() const { return tip_hash_; }
     /** Core's GetMedianTimePast of the tip: the median of the times of the tip and the 10 blocks
@@ -133,7 +135,7 @@ private:
     Hash32 tip_hash_{};
     int32_t tip_height_ = 0;
     std::deque<int64_t> recent_times_;  // nTime of the tip and up to 10 blocks before it
-    std::set<Hash32> rejected_;          // hashes of the blocks this walk rejected
+    std::set<Hash32> rejected_;          // hashes of the blocks this walk rejected (32 bytes + a node each)
     bool bip34_block_matches_ = false;   // block 227,931 of this chain is kBip34HashHex
 };
 

@@ -90,6 +90,7 @@ public:
     /** Core's DynamicMemoryUsage, estimated: kCoinOverheadBytes per entry plus the scriptPubKey
      *  bytes of each, in bytes; this view's entries only. */
     size_t DynamicMemoryUsage() const { return usage_; }
+    /** The budget given to the constructor, bytes (DynamicMemoryUsage never passes it). */
     size_t MaxBytes() const { return max_bytes_; }
 
 private:
