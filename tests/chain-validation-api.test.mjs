@@ -44,6 +44,7 @@ function asNative(b) {
     byte: b.byteOffset, file_offset: b.fileOffset, spends_from_view: b.spendsFromView, spends_in_block: b.spendsInBlock,
     coins_added: b.coinsAdded, coins_spent: b.coinsSpent, coins_in_view: b.coinsInView, median_time_past: b.medianTimePast,
     fee: b.fee, subsidy: b.subsidy, sigop_cost: b.sigopCost, not_checked: b.notChecked.map((n) => n.rule),
+    input_failures: b.inputFailures.map((f) => [f.tx, f.input, f.type, f.scriptError]),
     checks: hex(b.checks), verdicts: hex(b.verdicts),
     origins: Array.from({ length: b.origins.length / 2 }, (_, i) => [b.origins[2 * i], b.origins[2 * i + 1]]),
     spent: b.spent.map((s) => [s.txid, s.vout, s.value, s.scriptPubKey]),

@@ -9,6 +9,7 @@
 #include "primitives/block_file.h"
 #include "primitives/hex.h"
 #include "script/consensus_flags.h"
+#include "validation/block_check.h"
 #include "validation/block_rules.h"
 #include "validation/tx_verify.h"
 
@@ -194,13 +195,15 @@ ChainBlockResult ChainValidation::ConnectBlock(const uint8_t* block_raw, size_t 
     const uint32_t tx_count = r.tx_count, inputs = r.inputs;
     try {
         r = ValidateBlock(std::move(block), out.spent, height, context);
-    } catch (const Error& e) {
-        // A rule before ConnectBlock (it comes before every coin rule), or an input that cannot
-        // be validated at all (no stage: cannot happen with the view's own list).
+    } catch (const BlockRejected& e) {
+        // A rule before ConnectBlock: it comes before every coin rule.
         r.tx_count = tx_count;
         r.inputs = inputs;
-        if (e.stage().empty()) return not_judged(e);
+        r.not_checked = e.not_checked();
         return reject(e.reject_reason(), e.stage(), e.reason(), e.where());
+    } catch (const Error& e) {
+        // An input that cannot be validated at all (cannot happen with the view's own list).
+        return not_judged(e);
     }
     if (coins_failure && CoinsFailureFirst(*coins_failure, r)) {
         r.checks.clear();
@@ -208,6 +211,7 @@ ChainBlockResult ChainValidation::ConnectBlock(const uint8_t* block_raw, size_t 
         r.verdicts.clear();
         r.coverage.clear();
         r.ecdsa_checks = r.schnorr_checks = r.failed_inputs = r.rounds = 0;
+        r.input_failures.clear();
         r.script_error.clear();
         r.input_type.clear();
         r.fee = -1;

@@ -70,11 +70,12 @@ struct ChainBlockResult {
      *  Empty when it was judged; then `result` holds the verdict. */
     std::string error;
     /** The verdict and everything BlockValidation reports (block_validation.h), its `error`
-     *  prefixed with "height H: ". A block rejected before BlockValidation ran (the header, or a
-     *  rule before ConnectBlock) has only hash_hex, the verdict's fields and tx_count / inputs when
-     *  parsed; one the coins view rejects also has not_checked, but no checks, coverage or fee
-     *  (Core stops at that transaction; the scripts were evaluated against placeholder outputs
-     *  for the missing prevouts, so their checks are dropped). */
+     *  prefixed with "height H: ". A block rejected at its header has only hash_hex and the
+     *  verdict's fields; one rejected by a rule before ConnectBlock also tx_count, inputs and
+     *  not_checked (BlockRejected, block_check.h); one the coins view rejects has not_checked,
+     *  but no checks, coverage, input failures or fee (Core stops at that transaction; the
+     *  scripts were evaluated against placeholder outputs for the missing prevouts, so their
+     *  checks are dropped). */
     BlockValidationResult result;
     /** The spent outputs the coins view gave, one per non-coinbase input in block order, as
      *  spent_outputs.json's entries are parsed (the prevout, its value and scriptPubKey); a

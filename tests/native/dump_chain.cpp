@@ -9,6 +9,7 @@
 //       "reject_reason", "stage", "message", "tx", "input", "output", "byte", "file_offset",
 //       "spends_from_view", "spends_in_block", "coins_added", "coins_spent", "coins_in_view",
 //       "median_time_past", "fee", "subsidy", "sigop_cost", "not_checked": [rule...],
+//       "input_failures": [[tx, input, type, script error]...],
 //       "checks": "<hex of the final check records>", "verdicts": "<hex>", "origins": [[tx, input]...],
 //       "spent": [[txid, vout, value, script hex]...] } ] }
 // Exit status: 0 done (whatever the verdicts), 1 usage, 2 the file cannot be read, 3 other failure.
@@ -57,6 +58,8 @@ int main(int argc, char** argv) {
             for (const ibd::NotChecked& n : r.not_checked) rules.push_back(n.rule);
             nlohmann::json origins = nlohmann::json::array();
             for (const ibd::CheckOrigin& o : r.origins) origins.push_back({o.tx_index, o.input_index});
+            nlohmann::json failures = nlohmann::json::array();
+            for (const ibd::InputFailure& f : r.input_failures) failures.push_back({f.tx, f.input, f.input_type, f.script_error});
             nlohmann::json spent = nlohmann::json::array();
             for (const ibd::SpentOutputEntry& e : b.spent) {
                 spent.push_back({ibd::HexEncodeReversed(e.prevout.txid), e.prevout.n, e.out.value,
@@ -86,6 +89,7 @@ int main(int argc, char** argv) {
                               {"subsidy", r.subsidy},
                               {"sigop_cost", r.sigop_cost},
                               {"not_checked", rules},
+                              {"input_failures", failures},
                               {"checks", ibd::HexEncode(r.checks)},
                               {"verdicts", ibd::HexEncode(r.verdicts)},
                               {"origins", origins},

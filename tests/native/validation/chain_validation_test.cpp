@@ -398,6 +398,11 @@ TEST(ChainValidation, TheRulesBeforeConnectBlockComeBeforeTheCoins) {
     EXPECT_EQ(b.result.reject_reason, "bad-txnmrklroot");
     EXPECT_EQ(b.result.stage, "CheckBlock");
     EXPECT_EQ(b.result.error.rfind("height 169: bad-txnmrklroot", 0), 0u) << b.result.error;
+    // A rejected block still says what it did not check (BlockRejected): here, with the chain's
+    // context, only what no chain decides, and the proof of work skipped for the mutation.
+    EXPECT_EQ(Rules(b.result.not_checked),
+              (std::set<std::string>{"time-too-new", "expected-difficulty", "proof-of-work"}));
+    EXPECT_EQ(b.result.tx_count, 2u);
 }
 
 TEST(ChainValidation, ATruncatedBlockAndATruncatedFileAreErrorsNamingWhere) {
