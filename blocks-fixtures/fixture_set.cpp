@@ -222,9 +222,14 @@ std::string ManifestPath(const std::string& dir) {
     };
     const std::string default_dir = FixturesDir();
     if (real(dir) == real(default_dir)) return IBD_REPO_MANIFEST;
-    throw std::runtime_error("fixtures folder " + dir + " has no manifest.json (the repo's blocks-fixtures/manifest.json "
-                             "describes only the default folder " + default_dir + "); make one with: node "
-                             "blocks-fixtures/make-manifest.mjs --fixtures " + dir + " --out " + own);
+    // A folder laid out as the shared fixture set (index.json beside mainnet/; loader.mjs).
+    if (std::filesystem::exists(dir + "/index.json", ec) && std::filesystem::is_directory(dir + "/mainnet", ec)) {
+        return IBD_REPO_MANIFEST;
+    }
+    throw std::runtime_error("fixtures folder " + dir + " has no manifest.json, and is not laid out as the shared "
+                             "fixture set (index.json beside mainnet/), which the repo's blocks-fixtures/manifest.json "
+                             "describes; make one with: node blocks-fixtures/make-manifest.mjs --fixtures " + dir +
+                             " --out " + own);
 }
 
 std::vector<FixtureFiles> LoadFixtureFiles(const std::string& dir, const std::vector<int32_t>& heights) {

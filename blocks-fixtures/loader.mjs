@@ -27,9 +27,11 @@ export function fixturesDir(cliOverride) {
 }
 
 /**
- * The manifest file that describes `dir`: `<dir>/manifest.json` when the folder has one, else,
- * for the default fixture folder only (fixturesDir() without --fixtures: $IBD_FIXTURES, else
- * ../shared/blocks-fixtures), the repo's blocks-fixtures/manifest.json. The same rule as
+ * The manifest file that describes `dir`: `<dir>/manifest.json` when the folder has one, else
+ * the repo's blocks-fixtures/manifest.json for the default fixture folder (fixturesDir():
+ * $IBD_FIXTURES, else ../shared/blocks-fixtures) and for any folder laid out as the shared
+ * fixture set (an index.json beside mainnet/: a copy of it, or the set itself named with
+ * --fixtures); every file is still checked against the manifest's SHA-256. The same rule as
  * ManifestPath in fixture_set.cpp.
  * @param {string} dir fixtures directory
  * @returns {string}
@@ -40,9 +42,10 @@ export function manifestPathOf(dir) {
   if (existsSync(own)) return own;
   const real = (p) => { try { return realpathSync(p); } catch { return path.resolve(p); } };
   if (real(dir) === real(fixturesDir())) return MANIFEST_PATH;
-  throw new Error(`fixtures folder ${dir} has no manifest.json (the repo's blocks-fixtures/manifest.json describes ` +
-    `only the default folder ${fixturesDir()}); make one with: node blocks-fixtures/make-manifest.mjs --fixtures ${dir} ` +
-    `--out ${own}`);
+  if (existsSync(path.join(dir, 'index.json')) && existsSync(path.join(dir, 'mainnet'))) return MANIFEST_PATH;
+  throw new Error(`fixtures folder ${dir} has no manifest.json, and is not laid out as the shared fixture set ` +
+    `(index.json beside mainnet/), which the repo's blocks-fixtures/manifest.json describes; make one with: ` +
+    `node blocks-fixtures/make-manifest.mjs --fixtures ${dir} --out ${own}`);
 }
 
 /**

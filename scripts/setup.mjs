@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 
 import { BUILD_DIR as BUILD, REPO_ROOT as ROOT } from '../wasm/paths.mjs';
 import { ensureSecp256k1Source } from './secp256k1-source.mjs';
+import { fixturesDir } from '../blocks-fixtures/loader.mjs';
 
 /** Debian packages the build and tests need, each with the command or file that shows it is there. */
 const DEBIAN_PACKAGES = [
@@ -117,6 +118,12 @@ function cmakeBuild(kind, secpDir) {
 }
 
 async function main() {
+  // Said before a build of minutes, not after it: npm start and npm test read the fixtures.
+  const fixtures = fixturesDir();
+  if (!existsSync(fixtures)) {
+    process.stderr.write(`[setup] warning: no fixture set at ${fixtures}; npm start and npm test will need one ` +
+      '(set IBD_FIXTURES=DIR, or pass --fixtures DIR to npm start); building anyway\n');
+  }
   ensureDebianPackages();
   const secpDir = await ensureSecp256k1Source(path.join(BUILD, 'deps'), log, say);
   ensureNpmDependencies();

@@ -582,9 +582,9 @@ test('a --fixtures folder without manifest.json is one error naming it and how t
   const dir = path.join(tmpRoot, 'no-manifest');
   mkdirSync(path.join(dir, 'mainnet', '170'), { recursive: true });
   for (const f of ['block.raw', 'spent_outputs.json']) cpSync(fileOf(170, f), path.join(dir, 'mainnet', '170', f));
-  const expected = `fixtures folder ${dir} has no manifest.json (the repo's blocks-fixtures/manifest.json describes only ` +
-    `the default folder ${FIXTURES}); make one with: node blocks-fixtures/make-manifest.mjs --fixtures ${dir} ` +
-    `--out ${path.join(dir, 'manifest.json')}`;
+  const expected = `fixtures folder ${dir} has no manifest.json, and is not laid out as the shared fixture set ` +
+    `(index.json beside mainnet/), which the repo's blocks-fixtures/manifest.json describes; make one with: ` +
+    `node blocks-fixtures/make-manifest.mjs --fixtures ${dir} --out ${path.join(dir, 'manifest.json')}`;
   assert.throws(() => readManifest(dir), { message: expected });
   await assert.rejects(loadBlocks(dir), { message: expected });
   const r = await run(['--fixtures', dir, '--workers', '1']);
@@ -592,8 +592,15 @@ test('a --fixtures folder without manifest.json is one error naming it and how t
   assert.equal(r.stdout, '');
   assert.match(r.stderr, new RegExp(`error: ${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   assert.doesNotMatch(r.stderr, /no fixture blocks found|missing/);
-  // The default folder needs none of its own: the repo's manifest describes it.
+  // The default folder needs none of its own: the repo's manifest describes it; so does a folder
+  // laid out as the shared set (index.json beside mainnet/), its files still checked.
   assert.equal(readManifest(FIXTURES).path, path.join(REPO_ROOT, 'blocks-fixtures', 'manifest.json'));
+  cpSync(path.join(FIXTURES, 'index.json'), path.join(dir, 'index.json'));
+  cpSync(path.join(FIXTURES, 'mainnet-chain'), path.join(dir, 'mainnet-chain'), { recursive: true });
+  assert.equal(readManifest(dir).path, path.join(REPO_ROOT, 'blocks-fixtures', 'manifest.json'));
+  const copy = await run(['--fixtures', dir, '--workers', '1', '--rounds', '1', '--heights', '170', '--json']);
+  assert.equal(copy.code, 0, copy.stderr);
+  assert.equal(JSON.parse(copy.stdout).blocks[0].block_valid, true);
 });
 
 test('make-manifest.mjs needs --out, writes only there (never the tracked manifest unless named), usage errors exit 2', async () => {

@@ -234,7 +234,7 @@ function endToEndLines(doc) {
     `  stages, summed over the workers: parse ${secs(st.parse_s)}, sighash ${secs(st.sighash_s)}, script ${secs(st.script_s)}, ` +
       `verify ${secs(st.verify_s)}`,
     `  main thread busy: ${busy}`,
-    ...(e.scaling ? [`  scaling (interleaved rounds, median): ${e.scaling.map((s) => `${countOf(s.workers, 'worker')} ` +
+    ...(e.scaling ? [`  scaling (${n > 1 ? 'interleaved rounds, median' : '1 timed round'}): ${e.scaling.map((s) => `${countOf(s.workers, 'worker')} ` +
       `${int(s.checks_per_second)} checks/s${s.workers > 1 ? ` (${s.speedup.toFixed(2)}x, ${(100 * s.efficiency).toFixed(0)}% efficiency)` : ''}`).join('; ')}`] : []),
   ];
 }
