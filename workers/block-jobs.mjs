@@ -146,6 +146,13 @@ export function mergeBlockResults(results) {
  */
 export async function validateBlocksInPool(pool, blocks, { targetInputs, onProgress } = {}) {
   const { groups, parts } = planBlockJobs(blocks, { workers: pool.size, targetInputs });
-  const results = await pool.validate(groups, { onProgress: onProgress && ((done) => onProgress(done, groups.length)) });
+  // Largest first (by spent-output bytes, about the inputs): the pool hands messages out in
+  // order, so the last ones to finish are small and no worker waits long on another's range.
+  const weight = (g) => g.reduce((n, j) => n + j.spentOutputs.length + j.block.length / 8, 0);
+  const order = groups.map((g, i) => ({ i, w: weight(g) })).sort((a, b) => b.w - a.w || a.i - b.i).map((x) => x.i);
+  const sorted = await pool.validate(order.map((i) => groups[i]),
+    { onProgress: onProgress && ((done) => onProgress(done, groups.length)) });
+  const results = new Array(groups.length);
+  order.forEach((i, k) => { results[i] = sorted[k]; });
   return parts.map((list) => mergeBlockResults(list.map(({ group, job }) => results[group][job])));
 }

@@ -30,7 +30,9 @@ enum class VerifyMode {
     kRounds,
     /** Every check verified when the interpreter asks, on this thread (VerifyBatch on its one
      *  record, batch_verify.h), as Core's script checks do: one evaluation per input, no rounds
-     *  and no predictions; Done() right after the constructor. For an engine inside a worker. */
+     *  and no predictions; Done() right after the constructor. For an engine inside a worker
+     *  (the workers' default: measured within noise of kRounds in the same instance, and Core's
+     *  way; docs/pool.md). */
     kSynchronous,
 };
 
