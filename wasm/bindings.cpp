@@ -145,6 +145,19 @@ val Describe(const val& v) {
 /** Describe as a C++ string (for messages built before any C++ object could leak). */
 std::string DescribeString(const val& v) { return Describe(v).as<std::string>(); }
 
+/** options[name], when present, must be a boolean: sets `out`, or sets `failure` (naming
+ *  "options.<name>") and returns false. */
+bool BoolOption(const val& options, const char* name, bool& out, val& failure) {
+    const val v = options[name];
+    if (v.isUndefined()) return true;
+    if (!v.typeOf().strictlyEquals(val("boolean"))) {
+        failure = ArgumentFailure(std::string("options.") + name + " must be a boolean, got " + DescribeString(v));
+        return false;
+    }
+    out = v.as<bool>();
+    return true;
+}
+
 /** `options` (the constructor's 5th argument): undefined / null, or an object whose
  *  `medianTimePast` is undefined or an integer number of seconds in [0, 2^53) and whose
  *  `skipProofOfWork` is undefined or a boolean (true only for blocks mutated from real ones:
@@ -155,14 +168,7 @@ bool ParseOptions(const val& options, ibd::ChainContext& context, val& failure) 
         failure = ArgumentFailure("options must be an object such as { medianTimePast }, got " + DescribeString(options));
         return false;
     }
-    const val skip = options["skipProofOfWork"];
-    if (!skip.isUndefined()) {
-        if (!skip.typeOf().strictlyEquals(val("boolean"))) {
-            failure = ArgumentFailure("options.skipProofOfWork must be a boolean, got " + DescribeString(skip));
-            return false;
-        }
-        context.skip_proof_of_work = skip.as<bool>();
-    }
+    if (!BoolOption(options, "skipProofOfWork", context.skip_proof_of_work, failure)) return false;
     const val mtp = options["medianTimePast"];
     if (mtp.isUndefined()) return true;
     const double t = mtp.isNumber() ? mtp.as<double>() : -1;
@@ -385,14 +391,7 @@ bool ParseJobOptions(const val& o, ibd::ValidationOptions& options, val& failure
         }
         (name[2] == 'B' ? options.scope.tx_begin : options.scope.tx_end) = static_cast<uint32_t>(d);
     }
-    const val rules = o["blockRules"];
-    if (!rules.isUndefined()) {
-        if (!rules.typeOf().strictlyEquals(val("boolean"))) {
-            failure = ArgumentFailure("options.blockRules must be a boolean, got " + DescribeString(rules));
-            return false;
-        }
-        options.scope.block_rules = rules.as<bool>();
-    }
+    if (!BoolOption(o, "blockRules", options.scope.block_rules, failure)) return false;
     const val verify = o["verify"];
     if (!verify.isUndefined()) {
         const std::string mode = verify.isString() ? verify.as<std::string>() : "";
@@ -502,14 +501,7 @@ bool ParseChainOptions(const val& options, ibd::ChainOptions& chain_options, val
                                   DescribeString(options));
         return false;
     }
-    const val skip = options["skipProofOfWork"];
-    if (!skip.isUndefined()) {
-        if (!skip.typeOf().strictlyEquals(val("boolean"))) {
-            failure = ArgumentFailure("options.skipProofOfWork must be a boolean, got " + DescribeString(skip));
-            return false;
-        }
-        chain_options.skip_proof_of_work = skip.as<bool>();
-    }
+    if (!BoolOption(options, "skipProofOfWork", chain_options.skip_proof_of_work, failure)) return false;
     const val max = options["maxCoinsBytes"];
     if (max.isUndefined()) return true;
     const double m = max.isNumber() ? max.as<double>() : -1;

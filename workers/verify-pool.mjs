@@ -452,10 +452,7 @@ export class VerifyPool {
       this._retire(slot, `verify worker ${slot.index}: malformed reply to a batch of ${batch.count} records (${malformed})`);
       return;
     }
-    clearTimeout(slot.timer);
-    slot.task = null;
-    task.inFlight = false;
-    if (Number.isFinite(msg.heapBytes)) slot.heapBytes = msg.heapBytes;
+    this._settle(slot, task, msg);
     if (!job.failed) {
       if (msg.status.error !== 0) {
         this._failJob(job, new Error(`malformed check record ${batch.first + msg.status.errorRecord} at byte ` +
@@ -464,14 +461,7 @@ export class VerifyPool {
         job.verdicts.set(task.region
           ? new Uint8Array(task.region.buffer, task.region.offset + batch.byteLength, batch.count)
           : new Uint8Array(msg.verdicts), batch.first);
-        job.done += batch.count;
-        if (job.onProgress) {
-          try { job.onProgress(job.done); } catch { /* progress display only */ }
-        }
-        if (--job.remaining === 0) {
-          this._jobs.delete(job);
-          job.resolve(job.verdicts);
-        }
+        this._progress(job, batch.count, job.verdicts);
       }
     }
     this._release(task);
@@ -486,22 +476,33 @@ export class VerifyPool {
         `(not ${group.length} results)`);
       return;
     }
+    this._settle(slot, task, msg);
+    if (!job.failed) {
+      job.results[task.index] = msg.results;
+      this._progress(job, 1, job.results);
+    }
+    this._dispatch();
+  }
+
+  // A reply arrived for `task`: its worker is idle again and no longer holds it.
+  _settle(slot, task, msg) {
     clearTimeout(slot.timer);
     slot.task = null;
     task.inFlight = false;
     if (Number.isFinite(msg.heapBytes)) slot.heapBytes = msg.heapBytes;
-    if (!job.failed) {
-      job.results[task.index] = msg.results;
-      job.done++;
-      if (job.onProgress) {
-        try { job.onProgress(job.done); } catch { /* progress display only */ }
-      }
-      if (--job.remaining === 0) {
-        this._jobs.delete(job);
-        job.resolve(job.results);
-      }
+  }
+
+  // `done` more units of `job` finished: its progress, and its resolution with `value` once
+  // every task is in.
+  _progress(job, done, value) {
+    job.done += done;
+    if (job.onProgress) {
+      try { job.onProgress(job.done); } catch { /* progress display only */ }
     }
-    this._dispatch();
+    if (--job.remaining === 0) {
+      this._jobs.delete(job);
+      job.resolve(value);
+    }
   }
 
   _dispatch() {
