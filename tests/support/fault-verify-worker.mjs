@@ -2,7 +2,7 @@
 // batch handler (workers/batch-handler.mjs) over the fake engine (fake-engine.mjs) or, with workerData.variant, the wasm
 // engine. workerData:
 //   variant?: 'simd'|'scalar'   load the wasm engine instead of the fake one
-//   counter?: Int32Array        over a SharedArrayBuffer: batch and validate messages seen by
+//   counter?: Int32Array        over a SharedArrayBuffer: batch, validate and chain messages seen by
 //                               all workers of the pool (incremented before each)
 //   faults?: {[n: number]: 'exit'|'throw'|'hang'|'trap'}
 //                               fault on the n-th batch message pool-wide (1-based, counter)
@@ -11,8 +11,8 @@
 //                               verifyBatch trap (fake: throws WebAssembly.RuntimeError; wasm:
 //                               a real out-of-bounds trap), every time
 // Faults: exit = process.exit(3) in the handler; throw = uncaught exception in the handler;
-// hang = busy loop forever; trap = this batch's verifyBatch (a validate message's validateBlock)
-// traps.
+// hang = busy loop forever; trap = this batch's verifyBatch (a validate message's validateBlock,
+// a chain message's ChainValidation) traps.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createBatchVerifier } from '../../wasm/batch-verifier.mjs';
 import { createBatchHandler, CHECK_BUFFER_RESERVE_BYTES } from '../../workers/batch-handler.mjs';
@@ -39,6 +39,13 @@ if (engine.validateBlock) {
     return realValidateBlock(...args);
   };
 }
+if (engine.ChainValidation) {
+  const RealChainValidation = engine.ChainValidation;
+  engine.ChainValidation = function ChainValidation(...args) {
+    if (trapNext) trap();
+    return new RealChainValidation(...args);
+  };
+}
 const handler = createBatchHandler(createBatchVerifier(engine, { reserveBytes: workerData?.variant ? CHECK_BUFFER_RESERVE_BYTES : 0 }), engine);
 
 const hasTrapMarker = (checks) => {
@@ -58,7 +65,7 @@ parentPort.on('message', (msg) => {
   if (fault === 'exit') process.exit(3);
   if (fault === 'throw') throw new Error(`injected exception in the message handler (batch ${n})`);
   if (fault === 'hang') for (;;);
-  trapNext = fault === 'trap' || (workerData?.trapMarker && msg.kind !== 'validate' && hasTrapMarker(handler.records(msg)));
+  trapNext = fault === 'trap' || (workerData?.trapMarker && !msg.kind && hasTrapMarker(handler.records(msg)));
   const { reply, transfer } = handler.handle(msg);
   parentPort.postMessage(reply, transfer);
 });
