@@ -4,7 +4,7 @@
 // a single-threaded wasm validation of the same blocks, while the test's own thread (the run's
 // main thread) instantiates no WebAssembly at all during the run; and the chain pass, run in a
 // worker, still yields the whole chain's result when its worker exits, traps or hangs holding
-// it (re-run on another worker).
+// it (re-run on another worker); a block that traps its worker every time fails alone.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fixturesDir, loadBlocks, loadChain, readManifest } from '../blocks-fixtures/loader.mjs';
@@ -137,6 +137,26 @@ test('the chain pass in a worker: a worker that exits, traps or hangs holding th
     assert.equal(got.connected, null);
   } finally {
     await doomed.close();
+  }
+});
+
+test('a block whose validation traps its worker every time fails alone, named; the other blocks of its group complete', { timeout: 300_000 }, async () => {
+  const some = await loadBlocks(FIXTURES, { heights: [170, 181, 182, 57043] });
+  const pool = createPool({
+    workers: 2,
+    host: nodeHost({ workerUrl: FAULT_WORKER, workerData: { variant: 'simd', trapHeight: 181 } }),
+  });
+  const lines = [];
+  try {
+    await pool.ready();
+    const { entries, jobs } = await validateInWorkers(pool, some, { log: (l) => lines.push(l) });
+    assert.deepEqual(entries.map((e) => [e.height, Boolean(e.error)]), [[170, false], [181, true], [182, false], [57043, false]]);
+    assert.match(entries[1].error, /mainnet[/\\]181: failed in the workers: validation group 0 \(block 181\) failed 3 times .*RuntimeError/s);
+    assert.deepEqual(entries.filter((e) => !e.error).map((e) => e.blockValid), [true, true, true]);
+    assert.equal(jobs.length, 3);
+    assert.ok(lines.some((l) => /^first pass: validation group \d+ \(blocks 170, 181, 182, 57043\) failed 3 times/.test(l)), lines.join('\n'));
+  } finally {
+    await pool.close();
   }
 });
 

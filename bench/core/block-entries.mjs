@@ -17,7 +17,9 @@ export const engineMs = (times) => (times ? times.parseMs + times.sighashMs + ti
 
 /**
  * Validates every loaded block in the workers. One block's failure to load, to encode or to
- * validate is its `error`; the others still run. A block Bitcoin Core rejects before
+ * validate is its `error`; the others still run (a block whose validation fails in the pool on
+ * every attempt, as VerifyPool.validate gives up on a group, fails alone: the blocks are then
+ * validated one by one). A block Bitcoin Core rejects before
  * ConnectBlock (the worker's failure object has a `stage`: wasm/API.md) is not a failure but an
  * invalid block: `rejected`, `blockValid` false, no checks.
  * @param {import('../../workers/verify-pool.mjs').VerifyPool} pool a ready pool
@@ -44,8 +46,7 @@ export const engineMs = (times) => (times ? times.parseMs + times.sighashMs + ti
  *   the main thread's time encoding the spent outputs, s; seconds: the pass's wall time
  *   (cold), s; busyShare: the main thread's event-loop utilization from the encoding to the
  *   last result, 0..1 (null where the host cannot measure it: a browser).
- * @throws (rejects) as VerifyPool.validate (a validation group that failed on every attempt,
- *   a closed pool).
+ * @throws nothing of the pool's: a closed or failed pool makes every block's `error`.
  */
 export async function validateInWorkers(pool, loaded, { skipProofOfWork = false, log, progress }) {
   const options = skipProofOfWork ? { skipProofOfWork: true } : undefined;
@@ -76,12 +77,21 @@ export async function validateInWorkers(pool, loaded, { skipProofOfWork = false,
   log(`first pass (cold): ${countOf(jobs.length, 'block')} whole in ${countOf(pool.size, 'worker')}`);
   const t1 = performance.now();
   let track;
-  const results = await validateBlocksInPool(pool, jobs, {
-    onProgress: progress && ((done, total) => {
-      track ??= progress.track('first pass (cold)', total, 'validation groups') ?? (() => {});
-      track(done);
-    }),
-  });
+  let results;
+  try {
+    results = await validateBlocksInPool(pool, jobs, {
+      onProgress: progress && ((done, total) => {
+        track ??= progress.track('first pass (cold)', total, 'validation groups') ?? (() => {});
+        track(done);
+      }),
+    });
+  } catch (err) {
+    // A group that failed on every attempt (its workers trapped, died or hung each time): each
+    // block alone, so that only the one at fault fails (a closed pool fails them all).
+    log(`first pass: ${err.message}; validating each block alone`);
+    results = await Promise.all(jobs.map((j) => validateBlocksInPool(pool, [j])
+      .then(([r]) => r, (e) => ({ ok: false, error: `failed in the workers: ${e.message}` }))));
+  }
   const seconds = (performance.now() - t1) / 1000;
   const busyShare = before ? elu(elu(), before).utilization : null;
   const usable = [];

@@ -7,6 +7,7 @@
 //   faults?: {[n: number]: 'exit'|'throw'|'hang'|'trap'}
 //                               fault on the n-th batch message pool-wide (1-based, counter)
 //   exitOnLoad?: true           exit (code 7) before reporting ready: a worker that fails to load
+//   trapHeight?: number         validateBlock of a block at this height traps (wasm), every time
 //   trapMarker?: true           a batch holding a record whose msg32 starts de ad be ef makes
 //                               verifyBatch trap (fake: throws WebAssembly.RuntimeError; wasm:
 //                               a real out-of-bounds trap), every time
@@ -35,7 +36,7 @@ engine.verifyBatch = (...args) => {
 if (engine.validateBlock) {
   const realValidateBlock = engine.validateBlock.bind(engine);
   engine.validateBlock = (...args) => {
-    if (trapNext) trap();
+    if (trapNext || args[3] === workerData?.trapHeight) trap();
     return realValidateBlock(...args);
   };
 }
