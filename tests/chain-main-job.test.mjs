@@ -70,14 +70,14 @@ test('--json: the chain pass connects blocks 1-255 from genesis, every one valid
   assert.deepEqual([c.failure, c.file_error, c.error], [null, null, null]);
   assert.ok(c.seconds > 0);
   assert.equal(doc.exit_code, 0);
-  assert.match(subset.stderr, /^\[bench\] chain: 255 blocks of .*btcd-blocks1-255\.dat connected from genesis \(255 blocks offered\), 7 spends from the coins view, \d+\.\d\d s$/m);
+  assert.match(subset.stderr, /^\[bench\] chain: 255 blocks of .*btcd-blocks1-255\.dat connected from genesis \(255 blocks offered\), 7 spends from the coins view, \d+\.\d\d s in a worker$/m);
 });
 
 test('the terminal report shows the chain pass', () => {
   const lines = formatReport(doc).split('\n');
   const at = lines.findIndex((l) => l.startsWith('chain: '));
   assert.ok(at > 0, lines.join('\n'));
-  assert.match(lines[at], /^chain: .*btcd-blocks1-255\.dat \(heights 1 to 255\), connected from genesis: 255 of 255 blocks, every one valid \(\d+\.\d\d s on the main thread, not timed for throughput\)$/);
+  assert.match(lines[at], /^chain: .*btcd-blocks1-255\.dat \(heights 1 to 255\), connected from genesis: 255 of 255 blocks, every one valid \(\d+\.\d\d s in a worker, not timed for throughput\)$/);
   assert.equal(lines[at + 1], `  headers: 255 links to the previous block and 255 proofs of work checked; tip 255 ${manifest.chain.last_hash.slice(0, 16)}… (the manifest's last block)`);
   assert.match(lines[at + 2], /^ {2}coins view: 7 spends found in it \(7 from earlier blocks, 0 from their own block\), coinbase maturity and BIP30 checked; 260 coins left, [\d,]+ of 67,108,864 bytes$/);
   assert.equal(lines[at + 3], '  spends in blocks 170, 181, 182, 183, 187, 221, 248: 7 checks, 7 valid, 0 invalid; checks and verdicts equal the fixture path\'s for 2 of 2 blocks');

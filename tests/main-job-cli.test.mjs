@@ -57,10 +57,10 @@ test('--json carries the report\'s warnings as `warnings` and prints them on std
   assert.equal(partial.length, 1, JSON.stringify(subsetDoc.warnings));
   assert.deepEqual(subsetDoc.warnings, warningsOf(subsetDoc));
   for (const w of subsetDoc.warnings) assert.ok(subset.stderr.includes(`[bench] WARNING: ${w}\n`), subset.stderr);
-  // Timed rounds are named so on stderr; validation rounds keep their own name.
+  // Timed rounds are named so on stderr; the first pass through the workers is named cold.
   assert.match(subset.stderr, /^\[bench\] timed round 1\/3: verifying [\d,]+ ecdsa checks /m);
   assert.match(subset.stderr, /^\[bench\] timed round 3\/3: verifying all 8,077 checks$/m);
-  assert.match(subset.stderr, /^\[bench\] validation round 1: /m);
+  assert.match(subset.stderr, /^\[bench\] first pass \(cold\): 2 blocks whole in 1 worker$/m);
   assert.doesNotMatch(subset.stderr, /^\[bench\] round /m);
 });
 
@@ -69,19 +69,21 @@ test('the terminal report of a --heights subset shows the sample and the partial
   assert.equal(text.code, 0, text.stderr);
   const lines = text.stdout.split('\n');
   assert.ok(lines.includes('totals: 1 block (0 failed), 1 input (1 evaluated), 1 check: 1 valid, 0 invalid; ' +
-    '0 invalid blocks, up to 1 validation round'), text.stdout);
+    '0 invalid blocks'), text.stdout);
   assert.ok(lines.some((l) => / x 0\.500 checks\/tx \(1 fixture block, 2 transactions\)$/.test(l)), text.stdout);
   assert.ok(lines.some((l) => l.startsWith('  WARNING: partial sample: 1 of 24 fixture blocks; ')), text.stdout);
   assert.ok(lines.some((l) => l.startsWith('  WARNING: projection from a small sample (1 check): ')), text.stdout);
   assert.ok(lines.some((l) => /^verify, all checks: \d+\.\d{3} s, [\d,]+ checks\/s \(1 timed round\)$/.test(l)), text.stdout);
-  assert.ok(lines.some((l) => /^engine time on the main thread \(parse, sighash, script evaluation, all validation rounds\): \d+\.\d{3} s$/.test(l)),
+  assert.ok(lines.some((l) => /^engine time in the workers, warm, summed over the blocks: parse, sighash, script \d+\.\d{3} s, verify \d+\.\d{3} s; none on the main thread$/.test(l)),
     text.stdout);
-  assert.match(lines.find((l) => l.trimStart().startsWith('height ')), /  invalid  engine ms$/);
+  assert.match(lines.find((l) => l.trimStart().startsWith('height ')), /  invalid  worker ms$/);
+  assert.match(lines.find((l) => l.trimStart().startsWith('170 ')), /  \d+\.\d$/);
+  assert.ok(lines.some((l) => /^ {2}first pass \(cold; gave the block entries\): \d+\.\d{3} s, after encoding the spent outputs on the main thread in \d+\.\d{3} s \(\d+\.\d% of the two\); main thread busy \d+\.\d% of both$/.test(l)), text.stdout);
   assert.ok(lines.some((l) => /^ {2}[\d,]+ checks\/s per worker \(overall \/ 1 worker\)$/.test(l)), text.stdout);
   assert.match(lines[0], /^ibd-wasm: wasm variant simd, 1 worker, batch 512, /);
   const validated = text.stderr.split('\n').filter((l) => l.includes('validated'));
   assert.equal(validated.length, 1, text.stderr);
-  assert.match(validated[0], /^\[bench\] validated 1 block, 1 check in 1 validation round, \d+\.\d\d s$/);
+  assert.match(validated[0], /^\[bench\] validated 1 block, 1 check in the workers, \d+\.\d\d s cold$/);
   assert.doesNotMatch(text.stderr, /fixtures:/);
 });
 
@@ -134,7 +136,7 @@ test('every fixture block: the projection\'s sample is the whole set, with no pa
   // Every block valid: the invalid checks are all trials that valid scripts tolerate.
   assert.deepEqual([doc.totals.invalid, doc.totals.invalid_in_valid_blocks], [171, 171]);
   assert.ok(text.includes('14,527 checks: 14,356 valid, 171 invalid (CHECKMULTISIG trials and other checks that ' +
-    'valid scripts tolerate; Core performs them too); 0 invalid blocks, up to 3 validation rounds\n'), text);
+    'valid scripts tolerate; Core performs them too); 0 invalid blocks\n'), text);
   // Every input of every block evaluated by the interpreter; every block valid.
   for (const b of doc.blocks) {
     assert.equal(b.block_valid, true, `block ${b.height}`);
@@ -145,11 +147,13 @@ test('every fixture block: the projection\'s sample is the whole set, with no pa
   }
   const b367891 = doc.blocks.find((b) => b.height === 367891);
   assert.deepEqual(b367891.coverage.empty, { inputs: 20000, evaluated: 20000, checks: 0 });
-  assert.equal(doc.blocks.find((b) => b.height === 403200).rounds, 3);
+  // The workers verify each check as its script asks (synchronous, as Core): no validation rounds.
+  assert.ok(doc.blocks.every((b) => b.rounds === 0));
+  assert.equal(doc.totals.validation_rounds, 0);
   assert.deepEqual([doc.totals.invalid_blocks, doc.totals.evaluated_inputs, doc.totals.unsupported_inputs], [0, 34012, 0]);
   assert.deepEqual(doc.invalid_blocks, []);
   assert.deepEqual(doc.disagreements, []);
-  // The end-to-end pass: every block whole in the workers, agreeing with the validation rounds.
+  // The end-to-end pass: every block whole in the workers, each timed round agreeing with the first pass.
   const e = doc.end_to_end;
   assert.deepEqual([e.workers, e.rounds, e.blocks, e.inputs, e.checks, e.disagreements], [1, 1, 24, 34012, 14527, []]);
   const fixtureBytes = (await loadBlocks(fixturesDir())).reduce((n, b) => n + b.block.length, 0);

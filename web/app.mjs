@@ -132,7 +132,7 @@ async function run(event) {
   progress.start();
   const report = {
     log: (msg) => progress.log(msg),
-    track: (label, total) => progress.track(label, total),
+    track: (label, total, unit) => progress.track(label, total, unit),
     notice: (msg) => showNotice(notices, msg),
     error: (what, msg) => showError(errors, what, msg),
   };

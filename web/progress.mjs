@@ -1,5 +1,6 @@
-// The page's live progress: the current phase (the run's log lines), a bar for the pool.verify
-// in flight with checks done / total and checks/s, and the time since the run started. Same
+// The page's live progress: the current phase (the run's log lines), a bar for the pool call
+// in flight with units (checks, or the first pass's validation groups) done / total and per
+// second, and the time since the run started. Same
 // `track` interface as the terminal's bars (bench/cli/progress.mjs), so the run drives either.
 import { int } from './results.mjs';
 
@@ -8,10 +9,10 @@ import { int } from './results.mjs';
  * @param {HTMLElement} root the panel: holds [data-phase], [data-bar] (a <progress>),
  *   [data-count], [data-rate] and [data-elapsed] elements
  * @returns {{start: () => void, log: (msg: string) => void,
- *   track: (label: string, total: number) => ((done: number) => void)|undefined,
+ *   track: (label: string, total: number, unit?: string) => ((done: number) => void)|undefined,
  *   finish: (msg: string) => void}} start shows the panel and resets the clock; log shows a
- *   phase line; track starts the bar for one verify call of `total` records and returns its
- *   onProgress callback; finish stops the clock with a closing line.
+ *   phase line; track starts the bar for one pool call of `total` units (default 'checks': the
+ *   records of a verify call) and returns its onProgress callback; finish stops the clock with a closing line.
  */
 export function createProgressPanel(root) {
   const el = (name) => root.querySelector(`[data-${name}]`);
@@ -31,19 +32,19 @@ export function createProgressPanel(root) {
     log(msg) {
       phase.textContent = msg;
     },
-    track(label, total) {
+    track(label, total, unit = 'checks') {
       if (!(total > 0)) return undefined;
       const started = performance.now();
       phase.textContent = label;
       bar.max = total;
       bar.value = 0;
-      count.textContent = `0 / ${int(total)} checks`;
+      count.textContent = `0 / ${int(total)} ${unit}`;
       rate.textContent = '–';
       return (done) => {
         const seconds = (performance.now() - started) / 1000;
         bar.value = done;
-        count.textContent = `${int(done)} / ${int(total)} checks`;
-        if (seconds > 0) rate.textContent = `${int(done / seconds)} checks/s`;
+        count.textContent = `${int(done)} / ${int(total)} ${unit}`;
+        if (seconds > 0) rate.textContent = `${int(done / seconds)} ${unit}/s`;
       };
     },
     finish(msg) {

@@ -1,19 +1,20 @@
-// One benchmark run in the page: the fixture blocks over HTTP (web/fixtures.mjs), the engine
-// and Web Worker pools (wasm/engine-web.mjs, workers/web-pool.mjs) handed to the same run
-// as the CLI's (bench/core/run-core.mjs), so the document is the --json document plus the page's
-// own entries. Problems that do not stop the run (a block that fails to load, a wasm variant
-// that fails to compile, a worker that dies) are reported through `report` as they happen.
+// One benchmark run in the page: the fixture blocks over HTTP (web/fixtures.mjs) and Web Worker
+// pools (workers/web-pool.mjs, each worker with its own engine) handed to the same run as the
+// CLI's (bench/core/run-core.mjs), so the document is the --json document plus the page's own
+// entries. The page's thread loads no engine. Problems that do not stop the run (a block that
+// fails to load, a wasm variant that fails to compile, a worker that dies) are reported
+// through `report` as they happen.
 import { exitCodeOf, runBenchCore } from '../bench/core/run-core.mjs';
-import { loadWebEngine } from '../wasm/engine-web.mjs';
 import { webHost } from '../workers/web-host.mjs';
 import { createWebPool } from '../workers/web-pool.mjs';
 import { machineOf } from './environment.mjs';
 import { fetchBlocks, fetchManifest } from './fixtures.mjs';
 
 /**
- * The wasm variant to run: `wanted` if this browser compiles it, else scalar. A variant that
- * fails is reported by name; SIMD is not tried where the browser lacks it.
- * @returns {Promise<{variant: string, engine: object}>} the variant and its loaded module
+ * The wasm variant to run: `wanted` if this browser compiles it in a Web Worker (a one-worker
+ * pool that is started, awaited and closed), else scalar. A variant that fails is reported by
+ * name; SIMD is not tried where the browser lacks it.
+ * @returns {Promise<string>} the variant
  * @throws Error when no variant compiles.
  */
 async function usableVariant(wanted, env, report) {
@@ -24,12 +25,16 @@ async function usableVariant(wanted, env, report) {
   }
   const failures = [];
   for (const variant of order) {
+    const probe = createWebPool({ workers: 1, variant });
     try {
-      return { variant, engine: await loadWebEngine(variant) };
+      await probe.ready();
+      return variant;
     } catch (err) {
       const message = `wasm variant "${variant}" failed to load or compile: ${err?.message ?? err}`;
       failures.push(message);
       report.error(`wasm variant ${variant}`, message + (variant !== order.at(-1) ? ` (falling back to ${order.at(-1)})` : ''));
+    } finally {
+      await probe.close();
     }
   }
   throw new Error(failures.join('; '));
@@ -78,21 +83,13 @@ export async function runInPage(settings, env, report) {
     throw new Error(`no fixture block could be loaded from ${manifest.base} (${loaded.length} selected)`);
   }
 
-  report.log('compiling the wasm engine');
-  const usable = await usableVariant(settings.variant, env, report);
-  const { variant } = usable;
-  let { engine } = usable;
+  report.log('compiling the wasm engine in a worker');
+  const variant = await usableVariant(settings.variant, env, report);
   const transports = new Set();
   const host = {
     loaded,
     fixtures: manifest.base,
     fixtureBlocks: manifest.blocks.length,
-    // The module compiled above serves first; later calls (after a trap) get a fresh one.
-    loadEngine: async (v) => {
-      const first = v === variant ? engine : null;
-      engine = null;
-      return first ?? loadWebEngine(v);
-    },
     createPool: (config) => {
       const pool = createWebPool({ ...config, transport: 'auto', host: reportingHost(config.variant, report) });
       transports.add(pool.transport);

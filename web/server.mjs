@@ -13,7 +13,7 @@
 //   /wasm/                 wasm/           the engine's JS: loaders, check buffer, batch verifier (*.mjs only)
 //   /wasm/ibd-*            build/wasm/     ibd-<variant>.mjs / .wasm only (not the build's other files), from
 //                                          IBD_WASM_DIR when set: beside the loader that fetches them
-//   /bench/core/           bench/core/     the run core: validation rounds, timed passes, projection
+//   /bench/core/           bench/core/     the run core: blocks in the workers, timed passes, projection
 //   /blocks-fixtures/      blocks-fixtures/  the manifest-entry check the page shares with the loader
 //   /fixtures/             the fixture blocks (../shared/blocks-fixtures, --fixtures, IBD_FIXTURES)
 //   /fixtures/manifest.json  the manifest that describes them (blocks-fixtures/loader.mjs readManifest)

@@ -16,6 +16,10 @@
 //             ArrayBuffers: each
 //             validated end to end in this worker's engine (validateBlock, wasm/API.md: parse,
 //             rules, sighash, scripts, signatures verified synchronously), one call per job
+//   chain     {id, kind: 'chain', file, options}
+//             a block file (Core's blk?????.dat layout; a Uint8Array view of a SharedArrayBuffer
+//             or a transferred ArrayBuffer) validated as a chain from genesis by a fresh
+//             ChainValidation(options) in this worker's engine (connectBlockFile, wasm/API.md)
 // Worker -> pool:
 //   {type: 'ready', info, heapBytes}    engine loaded, check-buffer region reserved; info = engineInfo()
 //   {type: 'load-error', message}       the engine could not be loaded (nothing else follows)
@@ -25,7 +29,10 @@
 //   {id, results: object[], heapBytes}  a validate message's validateBlock result (or failure)
 //                                       objects, one per job in order; their checks / origins /
 //                                       verdicts buffers transferred
-//   {id, error: string}                 verifyBatch or validateBlock threw (a wasm trap): the pool
+//   {id, chain: {run, status, ms}, heapBytes}
+//                                       a chain message's connectBlockFile result, the chain's
+//                                       status() after it, and the worker's time in it (ms)
+//   {id, error: string}                 verifyBatch, validateBlock or ChainValidation threw (a wasm trap): the pool
 //                                       retires the worker and retries the message elsewhere
 // Nothing per signature is structured-cloned on either path: a message holds a few numbers and
 // at most one buffer handle.
@@ -48,7 +55,7 @@ export const CHECK_BUFFER_RESERVE_BYTES = MAX_BATCH_RECORDS * (MAX_RECORD_BYTES 
  * @param {{verify: Function, heapBytes: Function}} verifier from createBatchVerifier
  *   (wasm/batch-verifier.mjs)
  * @param {object} [engine] the wasm module the verifier runs on (its validateBlock serves
- *   validate messages; without it they get an error reply)
+ *   validate messages, its ChainValidation chain messages; without them they get an error reply)
  * @returns {{records: (msg: object) => Uint8Array, handle: (msg: object) => {reply: object,
  *   transfer: ArrayBuffer[]}}} records: the batch's packed records (a view into the ring on the
  *   shared path, no copy); handle: verifies one batch message and returns the reply to post and
@@ -67,6 +74,7 @@ export function createBatchHandler(verifier, engine) {
     records,
     handle(msg) {
       if (msg?.kind === 'validate') return validateJobs(engine, verifier, msg);
+      if (msg?.kind === 'chain') return validateChain(engine, verifier, msg);
       try {
         const checks = records(msg);
         const shared = !msg.checks;
@@ -97,6 +105,23 @@ function validateJobs(engine, verifier, msg) {
     return { reply: { id: msg.id, results, heapBytes: verifier.heapBytes() }, transfer };
   } catch (err) {
     return { reply: { id: msg.id, error: String(err?.stack ?? err) }, transfer: [] };
+  }
+}
+
+/** Answers a chain message (file header): one ChainValidation over the whole file, then deleted. */
+function validateChain(engine, verifier, msg) {
+  let chain;
+  try {
+    if (typeof engine?.ChainValidation !== 'function') throw new Error('this worker has no engine with ChainValidation');
+    const start = performance.now();
+    chain = new engine.ChainValidation(msg.options);
+    const run = chain.connectBlockFile(ArrayBuffer.isView(msg.file) ? msg.file : new Uint8Array(msg.file));
+    const status = chain.status();
+    return { reply: { id: msg.id, chain: { run, status, ms: performance.now() - start }, heapBytes: verifier.heapBytes() }, transfer: [] };
+  } catch (err) {
+    return { reply: { id: msg.id, error: String(err?.stack ?? err) }, transfer: [] };
+  } finally {
+    try { chain?.delete(); } catch { /* the instance is retired after an error anyway */ }
   }
 }
 

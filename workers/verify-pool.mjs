@@ -18,7 +18,8 @@
 //
 // Fault handling: a worker that dies while verifying a batch (exit, uncaught exception, wasm
 // trap reported as an `error` reply, no reply before the batch deadline) is terminated and
-// replaced by a new worker, and its batch goes back to the front of the queue. A batch is
+// replaced by a new worker, and its batch goes back to the front of the queue; the same holds
+// for a validation group (validate()) and a chain (validateChain()). A batch is
 // tried at most `maxAttempts` times; a batch that exhausts them fails its own job only. A
 // malformed record (verifyBatch status error != 0) fails its job at once and the worker stays.
 import { MAX_BATCH_RECORDS } from './batch-handler.mjs';
@@ -282,13 +283,51 @@ export class VerifyPool {
     }
     const results = new Array(copies.length);
     if (copies.length === 0) return Promise.resolve(results);
+    return this._engineJob(copies.map((group, index) => ({
+      kind: 'validate', group, index, what: `validation group ${index} (${describeGroup(group)})`,
+      // recordTimeoutMs per 40 bytes of spent outputs (about one input each) and per 250 bytes of block
+      units: group.reduce((n, j) => n + j.spentOutputs.length / 40 + j.block.length / 250, 0),
+    })), results, onProgress);
+  }
+
+  /**
+   * Validates a block file as a chain from mainnet's genesis in one worker's engine
+   * (ChainValidation.connectBlockFile, wasm/API.md: each header's link and proof of work, each
+   * prevout from the engine's coins view, each block's validation; signatures verified in that
+   * instance). One worker message; a worker that dies, traps or times out mid-chain is replaced
+   * and the whole chain re-run on another worker (a fresh ChainValidation), with the same
+   * attempts as a verify batch. `file` is copied when validateChain() is called, never modified
+   * nor detached.
+   * @param {Uint8Array} file Core's block-file layout (native/primitives/block_file.h)
+   * @param {{skipProofOfWork?: boolean, maxCoinsBytes?: number}} [options] ChainValidation's
+   * @returns {Promise<{run: object, status: object, ms: number}>} run: connectBlockFile's result
+   *   ({frames, blocks: [chain block object], notValidated, fileError}); status: the chain's
+   *   status() after it (tip height and hash, coins in the view and their bytes); ms: the
+   *   worker's time in ChainValidation (construction, connectBlockFile, status), milliseconds
+   * @throws (rejects) TypeError when `file` is not a Uint8Array; Error naming the chain file's
+   *   size and its workers' last error when it failed maxAttempts times (an exception out of
+   *   ChainValidation counts as a worker fault); Error when the pool is closed or a worker
+   *   failed to start.
+   */
+  validateChain(file, options) {
+    if (this._failure) return Promise.reject(this._failure);
+    if (typedArrayName.call(file) !== 'Uint8Array') {
+      return Promise.reject(new TypeError('validateChain(file): file must be a Uint8Array'));
+    }
+    const copy = sharedMemoryUsable() ? new Uint8Array(new SharedArrayBuffer(file.byteLength)) : new Uint8Array(file.byteLength);
+    copy.set(file);
+    return this._engineJob([{ kind: 'chain', file: copy, options, index: 0, what: `chain validation of a ${file.byteLength}-byte block file`,
+      units: file.byteLength / 250 }], null, undefined);
+  }
+
+  // A job of engine tasks (validate groups, a chain): each task runs in one worker and is re-run
+  // elsewhere when its worker dies (_retire). `results`: an array filled at each task's index,
+  // or null for a single task whose reply is the job's value.
+  _engineJob(specs, results, onProgress) {
     return new Promise((resolve, reject) => {
-      const job = { results, remaining: copies.length, done: 0, onProgress, resolve, reject, failed: false, tasks: [] };
+      const job = { results, remaining: specs.length, done: 0, onProgress, resolve, reject, failed: false, tasks: [] };
       this._jobs.add(job);
-      copies.forEach((group, index) => {
-        const bytes = group.reduce((n, j) => n + j.block.length + j.spentOutputs.length, 0);
-        job.tasks.push({ job, kind: 'validate', group, index, bytes, id: 0, attempts: 0, lastError: null, inFlight: false, region: null });
-      });
+      for (const spec of specs) job.tasks.push({ job, ...spec, id: 0, attempts: 0, lastError: null, inFlight: false, region: null });
       this._queue.push(...job.tasks);
       this._dispatch();
     });
@@ -404,8 +443,7 @@ export class VerifyPool {
       return;
     }
     if (task.attempts >= this._maxAttempts) {
-      const what = task.kind === 'validate' ? `validation group ${task.index} (${describeGroup(task.group)})`
-        : `batch of ${task.batch.count} records starting at record ${task.batch.first}`;
+      const what = task.what ?? `batch of ${task.batch.count} records starting at record ${task.batch.first}`;
       this._failJob(task.job, new Error(`${what} failed ` +
         `${task.attempts} times (${this._maxAttempts} attempts allowed); last error: ${reason}`));
       return;
@@ -440,8 +478,8 @@ export class VerifyPool {
       this._retire(slot, `verify worker ${slot.index}: ${msg.error}`);
       return;
     }
-    if (task.kind === 'validate') {
-      this._onValidateReply(slot, task, msg);
+    if (task.kind) {
+      this._onEngineReply(slot, task, msg);
       return;
     }
     const { job, batch } = task;
@@ -468,18 +506,20 @@ export class VerifyPool {
     this._dispatch();
   }
 
-  // A validate reply (batch-handler.mjs): one result object per job of the group.
-  _onValidateReply(slot, task, msg) {
-    const { job, group } = task;
-    if (!Array.isArray(msg.results) || msg.results.length !== group.length) {
-      this._retire(slot, `verify worker ${slot.index}: malformed reply to validation group ${task.index} ` +
-        `(not ${group.length} results)`);
+  // A validate reply (one result object per job of the group) or a chain reply (batch-handler.mjs).
+  _onEngineReply(slot, task, msg) {
+    const { job } = task;
+    const malformed = task.kind === 'validate'
+      ? (!Array.isArray(msg.results) || msg.results.length !== task.group.length ? `not ${task.group.length} results` : null)
+      : (!Array.isArray(msg.chain?.run?.blocks) || !msg.chain.status ? 'no chain result' : null);
+    if (malformed) {
+      this._retire(slot, `verify worker ${slot.index}: malformed reply to ${task.what} (${malformed})`);
       return;
     }
     this._settle(slot, task, msg);
     if (!job.failed) {
-      job.results[task.index] = msg.results;
-      this._progress(job, 1, job.results);
+      if (job.results) job.results[task.index] = msg.results;
+      this._progress(job, 1, job.results ?? msg.chain);
     }
     this._dispatch();
   }
@@ -524,8 +564,8 @@ export class VerifyPool {
   _send(slot, task) {
     task.id = this._nextId++;
     task.attempts++;
-    if (task.kind === 'validate') {
-      this._sendValidate(slot, task);
+    if (task.kind) {
+      this._sendEngineTask(slot, task);
       return;
     }
     const { count, byteLength } = task.batch;
@@ -555,32 +595,32 @@ export class VerifyPool {
     slot.timer.unref?.(); // the busy worker (ref'd) keeps the process alive
   }
 
-  // _send for a validate task: views of its jobs' shared bytes (no copy), or fresh copies of
-  // them, transferred (the task keeps its own for a retry). Deadline: batchTimeoutMs plus recordTimeoutMs per 40 bytes of spent
-  // outputs (about one input each) and per 250 bytes of block.
-  _sendValidate(slot, task) {
+  // _send for a validate or chain task: views of its shared bytes (no copy), or fresh copies of
+  // them, transferred (the task keeps its own for a retry). Deadline: batchTimeoutMs plus
+  // recordTimeoutMs per unit of the task (validate: per 40 bytes of spent outputs, about one
+  // input, and per 250 bytes of block; chain: per 250 bytes of the file).
+  _sendEngineTask(slot, task) {
     const transfer = [];
-    const jobs = task.group.map((j) => {
-      if (j.block.buffer instanceof ArrayBuffer) {
-        const block = copyBytes(j.block).buffer;
-        const spentOutputs = copyBytes(j.spentOutputs).buffer;
-        transfer.push(block, spentOutputs);
-        return { block, spentOutputs, hash: j.hash, height: j.height, options: j.options };
-      }
-      return { block: j.block, spentOutputs: j.spentOutputs, hash: j.hash, height: j.height, options: j.options };
-    });
+    const bytes = (b) => {
+      if (!(b.buffer instanceof ArrayBuffer)) return b; // shared: the worker reads it in place
+      const copy = copyBytes(b).buffer;
+      transfer.push(copy);
+      return copy;
+    };
+    const msg = task.kind === 'validate'
+      ? { id: task.id, kind: 'validate', jobs: task.group.map((j) => ({ block: bytes(j.block), spentOutputs: bytes(j.spentOutputs),
+        hash: j.hash, height: j.height, options: j.options })) }
+      : { id: task.id, kind: 'chain', file: bytes(task.file), options: task.options };
     try {
       slot.endpoint.ref();
-      slot.endpoint.post({ id: task.id, kind: 'validate', jobs }, transfer);
+      slot.endpoint.post(msg, transfer);
     } catch (err) {
-      this._failJob(task.job, new Error(`could not send validation group ${task.index} (${describeGroup(task.group)}) ` +
-        `to verify worker ${slot.index}: ${err?.message ?? err}`, { cause: err }));
+      this._failJob(task.job, new Error(`could not send ${task.what} to verify worker ${slot.index}: ${err?.message ?? err}`, { cause: err }));
       return;
     }
     slot.task = task;
     task.inFlight = true;
-    const units = task.group.reduce((n, j) => n + j.spentOutputs.length / 40 + j.block.length / 250, 0);
-    const ms = Math.min(MAX_TIMEOUT_MS, Math.ceil(this._batchTimeoutMs + units * this._recordTimeoutMs));
+    const ms = Math.min(MAX_TIMEOUT_MS, Math.ceil(this._batchTimeoutMs + task.units * this._recordTimeoutMs));
     slot.timer = setTimeout(() => {
       if (slot.task === task) this._retire(slot, `verify worker ${slot.index} timed out after ${ms} ms`);
     }, ms);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The main job (`npm start`): every fixture block validated (scripts evaluated on the main
-// thread, signature checks verified through a pool of wasm workers), then timed verification
-// passes over the final checks; a terminal report or, with --json, one JSON document on stdout.
+// The main job (`npm start`): every fixture block validated whole in a pool of wasm workers
+// (parse, sighash, scripts and signatures in each worker's engine; this thread runs none), the
+// chain pass in a worker, then timed verification passes over the final checks and timed
+// end-to-end rounds; a terminal report or, with --json, one JSON document on stdout.
 // Progress (and, with --json, the report's warnings) goes to stderr. With --web it runs nothing
 // here: it serves the benchmark page (web/server.mjs) and prints the URL to open. Usage and exit
 // codes: bench/cli/options.mjs.

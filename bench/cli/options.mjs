@@ -12,11 +12,12 @@ export const DEFAULT_ROUNDS = 3;
 export const USAGE = `usage: npm start -- [options]
    or: node bench/cli/main.mjs [options]
 
-Validates every input of every fixture block with the script interpreter (main thread), in
-validation rounds whose signature checks a pool of wasm workers verifies; validates the fixture
-set's blocks 1-255 as a chain from genesis (links, proof of work, spends from a coins view);
-then times verification passes over the final checks (ECDSA, Schnorr, all together) and reports
-counts, verdicts, throughput and the full-chain (IBD) projection.
+Validates every fixture block whole in a pool of wasm workers (parse, sighash, every input's
+script and every signature in each worker's engine; the main thread runs none); validates the
+fixture set's blocks 1-255 as a chain from genesis in a worker (links, proof of work, spends from
+a coins view); then times verification passes over the final checks (ECDSA, Schnorr, all
+together) and whole-block validation end to end, and reports counts, verdicts, throughput and
+the full-chain (IBD) projection.
 
   --fixtures DIR     fixture set (default: $IBD_FIXTURES, else ../shared/blocks-fixtures)
   --heights LIST     only these block heights, comma-separated (e.g. 170,866342)

@@ -1,5 +1,6 @@
-// A progress bar on stderr for the main job's long phases (validation rounds, timed passes):
-// checks done / total, checks/s and ETA, drawn by cli-progress. Only on a terminal: with
+// A progress bar on stderr for the main job's long phases (the first pass through the workers,
+// timed passes): units (checks, or validation groups) done / total, units per second and ETA,
+// drawn by cli-progress. Only on a terminal: with
 // stderr not a TTY, or with --json, there is no bar at all (the [bench] log lines stay).
 import cliProgress from 'cli-progress';
 
@@ -10,8 +11,9 @@ const NO_TRACK = () => undefined;
  * Creates the progress reporter of one run.
  * @param {{enabled: boolean, stream?: import('node:stream').Writable}} options enabled: draw bars
  *   (main.mjs: stderr is a TTY and not --json); stream: where (default process.stderr).
- * @returns {{track: (label: string, total: number) => (((done: number) => void) | undefined),
- *   done: () => void}} track starts a bar for one pool.verify of `total` records and returns
+ * @returns {{track: (label: string, total: number, unit?: string) => (((done: number) => void) | undefined),
+ *   done: () => void}} track starts a bar for one pool call of `total` units (default
+ *   'checks': the records of a pool.verify) and returns
  *   its onProgress callback (undefined when off, or for 0 records); the bar clears itself when
  *   `done` reaches `total`. done() removes a bar left unfinished (a failed pass).
  */
@@ -23,12 +25,12 @@ export function createProgress({ enabled, stream = process.stderr }) {
     current = null;
   };
   return {
-    track(label, total) {
+    track(label, total, unit = 'checks') {
       stop();
       if (!(total > 0)) return undefined;
       const bar = new cliProgress.SingleBar({
         stream,
-        format: '{label} [{bar}] {value}/{total} checks | {speed} checks/s | ETA {eta_formatted}',
+        format: `{label} [{bar}] {value}/{total} ${unit} | {speed} ${unit}/s | ETA {eta_formatted}`,
         formatValue: (v, _opts, type) => (type === 'value' || type === 'total' ? Number(v).toLocaleString('en-US') : v),
         barsize: 30,
         hideCursor: true,

@@ -23,8 +23,8 @@ function row(cells, widths) {
 
 /**
  * Formats the result document as the terminal report: a header, one entry per block (counts,
- * verdicts, coverage by script type, fee / subsidy / sigop cost, validation rounds, block
- * verdict with Core's reject reason and stage, the rules not checked), totals with the throughput of each pass
+ * verdicts, the workers' warm engine time, coverage by script type, fee / subsidy / sigop
+ * cost, block verdict with Core's reject reason and stage, the rules not checked), totals with the throughput of each pass
  * (median and min–max over the timed rounds, and a warning when they disagree), the projection, the
  * machine, the chain pass, then every invalid signature, every failed block and the chain's
  * failure at the end.
@@ -38,14 +38,14 @@ export function formatReport(doc) {
     `libsecp256k1 ${e.secp256k1 ?? '?'} (${e.field ?? '?'} field)`);
   out.push(`fixtures: ${doc.fixtures}`, '');
   const widths = [7, -64, 5, 6, 6, 7, 6, 7, 9];
-  out.push(row(['height', 'hash', 'txs', 'inputs', 'ecdsa', 'schnorr', 'valid', 'invalid', 'engine ms'], widths));
+  out.push(row(['height', 'hash', 'txs', 'inputs', 'ecdsa', 'schnorr', 'valid', 'invalid', 'worker ms'], widths));
   for (const b of doc.blocks) {
     if (b.error) {
       out.push(row([b.height ?? '?', b.hash ?? '?', '-', '-', '-', '-', '-', '-', '-'], widths) + '  FAILED (see end)');
       continue;
     }
     out.push(row([b.height, b.hash, int(b.tx_count), int(b.inputs), int(b.checks.ecdsa), int(b.checks.schnorr),
-      int(b.valid), int(b.invalid), b.parse_sighash_ms.toFixed(1)], widths));
+      int(b.valid), int(b.invalid), workerMs(b)], widths));
     const pad = ' '.repeat(9);
     const amounts = amountsText(b);
     if (!amounts) { // rejected before any input was connected: no coverage, amounts or rounds
@@ -55,11 +55,19 @@ export function formatReport(doc) {
     }
     out.push(`${pad}coverage (inputs evaluated / total, checks): ${coverageText(b.coverage)}`);
     out.push(`${pad}${amounts}`);
-    out.push(`${pad}${countOf(b.rounds, 'validation round')}; block ${verdictText(b)}`);
+    out.push(`${pad}block ${verdictText(b)}`);
     if (b.not_checked?.length) out.push(`${pad}not checked (docs/validation.md): ${b.not_checked.map((n) => n.rule).join(', ')}`);
   }
+  out.push(`worker ms: each block's engine time in the workers (parse, sighash, script, verify), warm: median of the ` +
+    'timed end-to-end rounds, summed over a split block\'s ranges');
   out.push('', ...totalsLines(doc), ...chainLines(doc), ...scalingLines(doc), '', ...tailLines(doc));
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** A block's warm engine time in the workers (parse_sighash_ms + verify_ms), or '-' (a block
+ *  rejected before any input was connected: its failure carries no times). */
+function workerMs(b) {
+  return b.parse_sighash_ms === null || b.verify_ms === null ? '-' : (b.parse_sighash_ms + b.verify_ms).toFixed(1);
 }
 
 /** "p2pkh 886/886, 886 checks; p2sh-multisig 150/150, 415 checks" */
@@ -110,7 +118,7 @@ function totalsLines(doc) {
     `totals: ${countOf(t.blocks, 'block')} (${int(t.blocks_failed)} failed), ${countOf(t.inputs, 'input')} ` +
       `(${int(t.evaluated_inputs)} evaluated), ${countOf(t.checks, 'check')}: ${int(t.valid)} valid, ${int(t.invalid)} invalid` +
       `${invalidText(doc)}; ` +
-      `${countOf(t.invalid_blocks, 'invalid block')}, up to ${countOf(t.validation_rounds, 'validation round')}`,
+      `${countOf(t.invalid_blocks, 'invalid block')}`,
     `verify, all checks: ${secs(t.seconds)}, ${rateWithSpread(t)}`,
     `  ${perSec(t.per_worker)} per worker (overall / ${countOf(doc.workers, 'worker')})`,
     ...['ecdsa', 'schnorr'].map((k) => {
@@ -119,7 +127,8 @@ function totalsLines(doc) {
         `${rateWithSpread(s, 'separate pass; ')}`;
     }),
     ...[noiseWarning(doc)].filter(Boolean).map((w) => `WARNING: ${w}`),
-    `engine time on the main thread (parse, sighash, script evaluation, all validation rounds): ${secs(t.parse_sighash_seconds)}`,
+    `engine time in the workers, warm, summed over the blocks: parse, sighash, script ${secs(t.parse_sighash_seconds)}, ` +
+      `verify ${secs(t.verify_seconds)}; none on the main thread`,
     ...endToEndLines(doc),
     ...projectionLines(doc),
     `machine: ${m.cpu}, ${countOf(m.cores, 'core')}, ${m.platform} ${m.arch}, Node ${m.node}, emcc ${m.emcc ?? 'unknown'}`,
@@ -149,7 +158,7 @@ function chainLines(doc) {
   const lines = [
     '',
     `chain: ${c.file} (${heights}), connected from genesis: ${int(c.connected)} of ${countOf(c.blocks, 'block')}, ${verdict} ` +
-      `(${c.seconds.toFixed(2)} s on the main thread, not timed for throughput)`,
+      `(${c.seconds.toFixed(2)} s in a worker, not timed for throughput)`,
     `  headers: ${int(c.links_checked)} links to the previous block and ${pow}; tip ${int(c.tip.height)} ${shortHash(c.tip.hash)}` +
       (c.valid ? (c.tip.matches_manifest ? ' (the manifest\'s last block)' : ' (NOT the manifest\'s last block)') : ''),
     `  coins view: ${countOf(c.spends.from_view + c.spends.in_block, 'spend')} found in it (${int(c.spends.from_view)} from earlier ` +
@@ -226,6 +235,7 @@ function endToEndLines(doc) {
   const st = e.stages;
   const busy = e.main_thread_busy_share === null ? 'not measurable in this host'
     : `${(100 * e.main_thread_busy_share).toFixed(1)}% of the wall time (event-loop utilization)`;
+  const cold = e.cold;
   return [
     `end to end, whole blocks in ${countOf(e.workers, 'worker')} (parse, sighash, script, verify in each): ${secs(e.seconds)} ` +
       `for ${countOf(e.blocks, 'block')} (${spread})`,
@@ -233,7 +243,10 @@ function endToEndLines(doc) {
       `${(e.bytes_per_second / 1e6).toFixed(2)} MB/s of block data`,
     `  stages, summed over the workers: parse ${secs(st.parse_s)}, sighash ${secs(st.sighash_s)}, script ${secs(st.script_s)}, ` +
       `verify ${secs(st.verify_s)}`,
-    `  main thread busy: ${busy}`,
+    `  main thread busy: ${busy}; it runs no engine`,
+    `  first pass (cold; gave the block entries): ${secs(cold.seconds)}, after encoding the spent outputs on the main thread ` +
+      `in ${secs(cold.encode_seconds)} (${(100 * cold.encode_share).toFixed(1)}% of the two)` +
+      (cold.main_thread_busy_share === null ? '' : `; main thread busy ${(100 * cold.main_thread_busy_share).toFixed(1)}% of both`),
     ...(e.scaling ? [`  scaling (${n > 1 ? 'interleaved rounds, median' : '1 timed round'}): ${e.scaling.map((s) => `${countOf(s.workers, 'worker')} ` +
       `${int(s.checks_per_second)} checks/s${s.workers > 1 ? ` (${s.speedup.toFixed(2)}x, ${(100 * s.efficiency).toFixed(0)}% efficiency)` : ''}`).join('; ')}`] : []),
   ];
@@ -271,7 +284,7 @@ function tailLines(doc) {
     }
   }
   if (doc.disagreements?.length) {
-    out.push(`VERDICT DISAGREEMENT between the per-type and combined passes for ${countOf(doc.disagreements.length, 'check')}, ` +
+    out.push(`VERDICT DISAGREEMENT between the timed passes or with the workers' whole-block validation for ${countOf(doc.disagreements.length, 'check')}, ` +
       `first: ${doc.disagreements.slice(0, 10).join(', ')}`);
   }
   if (doc.errors.length) {

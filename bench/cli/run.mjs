@@ -1,8 +1,7 @@
 // The benchmark run under Node (`npm start`): the fixture blocks from disk, worker_threads
-// pools, this machine's description, around the host-neutral run (bench/core/run-core.mjs), which
+// pools (every engine runs in them; this thread loads none), this machine's description, around the host-neutral run (bench/core/run-core.mjs), which
 // the page (web/) calls too: --json and the page's download share one schema.
 import { fixturesDir, loadBlocks, loadChain, readManifest } from '../../blocks-fixtures/loader.mjs';
-import { loadEngine } from '../../wasm/engine.mjs';
 import { createPool } from '../../workers/pool.mjs';
 import { machineInfo } from '../shared/machine.mjs';
 import { runBenchCore } from '../core/run-core.mjs';
@@ -15,7 +14,7 @@ import { runBenchCore } from '../core/run-core.mjs';
  *   from parseOptions (bench/cli/options.mjs)
  * @param {(msg: string) => void} log progress sink (stderr)
  * @param {ReturnType<typeof import('./progress.mjs').createProgress>} [progress] bars for the
- *   validation rounds and timed passes (bench/cli/progress.mjs); none when absent
+ *   first pass and the timed passes (bench/cli/progress.mjs); none when absent
  * @returns {Promise<object>} the result document (bench/core/run-core.mjs runBenchCore: blocks,
  *   totals, projection, errors, ...); `fixtures` is the fixtures folder and `machine` this
  *   machine (bench/shared/machine.mjs machineInfo: cpu, cores, platform, arch, node, emcc).
@@ -30,7 +29,6 @@ export async function runBench(options, log, progress) {
     fixtures: dir,
     fixtureBlocks: readManifest(dir).blocks.length,
     chain: await loadChain(dir),
-    loadEngine,
     createPool,
     machine: machineInfo,
   }, log, progress);

@@ -1,11 +1,13 @@
 // The chain pass of the benchmark, host-neutral: the fixture set's consecutive blocks (the
 // manifest's `chain`, mainnet blocks 1-255) validated as a chain from genesis by the engine's
-// ChainValidation (wasm/API.md, native/validation/chain_validation.h) in one call: every header's
-// link and proof of work, every spend's prevout taken from the engine's coins view, each block
-// through the same BlockValidation as the fixture path. Then the spends' check records and
-// verdicts are compared with the fixture path's (the same heights validated from their
-// spent_outputs.json in this run). Its signature checks (seven in blocks 1-255) are verified
-// inside the engine's own instance; the chain's blocks are not timed passes.
+// ChainValidation (wasm/API.md, native/validation/chain_validation.h) in one worker of the
+// pool (VerifyPool.validateChain: one message, re-run on another worker if its worker dies):
+// every header's link and proof of work, every spend's prevout taken from the engine's coins
+// view, each block through the same validation as the fixture path. Then the spends' check
+// records and verdicts are compared with the fixture path's (the same heights validated from
+// their spent_outputs.json by the workers in this run). Its signature checks (seven in blocks
+// 1-255) are verified inside that worker's instance; the chain's blocks are not timed passes.
+// The main thread runs no engine here either: it sends the file and reads the results.
 import { countOf } from './format.mjs';
 
 /** Byte-for-byte equality of two typed arrays. */
@@ -17,25 +19,27 @@ function sameBytes(a, b) {
 
 /**
  * Runs the chain pass.
- * @param {object} engine a wasm module (wasm/API.md) with ChainValidation
+ * @param {import('../../workers/verify-pool.mjs').VerifyPool} pool a ready pool; one of its
+ *   workers runs the chain (VerifyPool.validateChain)
  * @param {{file: string, firstHeight: number, blocks: number, prevHash: string, lastHash: string,
  *   bytes?: Uint8Array, error?: string}} chain the host's chain (blocks-fixtures/loader.mjs
  *   loadChain): the framed block file, or the error that kept it from loading
- * @param {Array} validated validateBlocks' entries (bench/core/validation-rounds.mjs): the fixture
- *   path's checks and verdicts, compared with the chain's for the heights both hold
- * @param {{skipProofOfWork?: boolean, log: (msg: string) => void, now?: () => number}} options
- *   skipProofOfWork: ChainValidation's option (only for chains mutated from real ones); now: a
- *   clock in ms (default performance.now)
- * @returns {object} the document's `chain` entry (docs/json.md): {file, first_height, blocks,
- *   frames, offered, connected, not_validated, valid, links_checked, proof_of_work_checked,
- *   proof_of_work_skipped, spends: {from_view, in_block}, checks: {total, valid, invalid, ecdsa,
- *   schnorr}, spending_blocks: [{height, hash, inputs, spends_from_view, spends_in_block, checks,
- *   valid_checks, block_valid, fixture_match}], fixture_match: {compared, equal, differing},
- *   coins: {in_view, bytes, max_bytes}, tip: {height, hash, matches_manifest}, not_checked,
- *   failure, file_error, error, seconds}. `error` (the file did not load, or the engine threw)
- *   leaves the counts null; never throws.
+ * @param {Array} validated the fixture blocks' entries (bench/core/block-entries.mjs
+ *   validateInWorkers): the fixture path's checks and verdicts, compared with the chain's for
+ *   the heights both hold
+ * @param {{skipProofOfWork?: boolean, log: (msg: string) => void}} options skipProofOfWork:
+ *   ChainValidation's option (only for chains mutated from real ones)
+ * @returns {Promise<object>} the document's `chain` entry (docs/json.md): {file, first_height,
+ *   blocks, frames, offered, connected, not_validated, valid, links_checked,
+ *   proof_of_work_checked, proof_of_work_skipped, spends: {from_view, in_block}, checks: {total,
+ *   valid, invalid, ecdsa, schnorr}, spending_blocks: [{height, hash, inputs, spends_from_view,
+ *   spends_in_block, checks, valid_checks, block_valid, fixture_match}], fixture_match:
+ *   {compared, equal, differing}, coins: {in_view, bytes, max_bytes}, tip: {height, hash,
+ *   matches_manifest}, not_checked, failure, file_error, error, seconds (the worker's time in
+ *   ChainValidation, s)}. `error` (the file did not load, or the worker's engine threw on
+ *   every attempt) leaves the counts null; never rejects.
  */
-export function runChainPass(engine, chain, validated, { skipProofOfWork = false, log, now = () => performance.now() }) {
+export async function runChainPass(pool, chain, validated, { skipProofOfWork = false, log }) {
   const base = {
     file: chain.file, first_height: chain.firstHeight ?? null, blocks: chain.blocks ?? null, frames: null, offered: null,
     connected: null, not_validated: null, valid: false, links_checked: null, proof_of_work_checked: null,
@@ -46,22 +50,17 @@ export function runChainPass(engine, chain, validated, { skipProofOfWork = false
     log(`chain: not run: ${chain.error}`);
     return { ...base, error: chain.error };
   }
-  const t0 = now();
-  let v;
   let run;
   let status;
+  let ms;
   try {
-    v = new engine.ChainValidation(skipProofOfWork ? { skipProofOfWork: true } : undefined);
-    run = v.connectBlockFile(chain.bytes);
-    status = v.status();
+    ({ run, status, ms } = await pool.validateChain(chain.bytes, skipProofOfWork ? { skipProofOfWork: true } : undefined));
   } catch (err) {
-    const error = `${chain.file}: ChainValidation threw: ${err?.message ?? err}`;
+    const error = `${chain.file}: ChainValidation in a worker failed: ${err?.message ?? err}`;
     log(`chain: ${error}`);
     return { ...base, error };
-  } finally {
-    try { v?.delete(); } catch { /* engine gone */ }
   }
-  const seconds = (now() - t0) / 1000;
+  const seconds = ms / 1000;
   const blocks = run.blocks;
   const connected = blocks.filter((b) => b.connected);
   const last = blocks[blocks.length - 1];
@@ -108,7 +107,7 @@ export function runChainPass(engine, chain, validated, { skipProofOfWork = false
     seconds,
   };
   log(`chain: ${countOf(doc.connected, 'block')} of ${chain.file} connected from genesis (${countOf(doc.offered, 'block')} offered), ` +
-    `${countOf(doc.spends.from_view, 'spend')} from the coins view, ${seconds.toFixed(2)} s` +
+    `${countOf(doc.spends.from_view, 'spend')} from the coins view, ${seconds.toFixed(2)} s in a worker` +
     (stopped ? `; stopped at height ${stopped.height}: ${stopped.error}` : '') +
     (doc.file_error ? `; ${doc.file_error}` : ''));
   return doc;

@@ -1,9 +1,9 @@
-// The end-to-end pass: every loaded block validated whole in the pool's workers (parse, block
-// rules, sighash, scripts and signatures in each worker's engine: workers/block-jobs.mjs), timed
-// over `rounds` rounds after one untimed warm-up round, with the per-stage time the workers
-// measured and the main thread's busy share. Its verdicts and final checks must equal those of
-// the validation rounds (validation-rounds.mjs); a difference is reported, never averaged away.
-import { encodeSpentOutputs } from '../../wasm/spent-outputs.mjs';
+// The end-to-end pass: every block validated whole in the pool's workers (parse, block rules,
+// sighash, scripts and signatures in each worker's engine: workers/block-jobs.mjs), timed over
+// `rounds` rounds after the first, cold pass (block-entries.mjs), with the per-stage time the
+// workers measured, each block's warm time and the main thread's busy share. Every round's
+// verdicts and final checks must equal the first pass's; a difference is reported, never
+// averaged away.
 import { validateBlocksInPool } from '../../workers/block-jobs.mjs';
 import { countOf } from './format.mjs';
 import { median } from './verify-passes.mjs';
@@ -21,14 +21,6 @@ function sameBytes(a, b) {
   return true;
 }
 
-/** The blocks both paths can validate, and their jobs (spent outputs in the binary form). */
-function prepareJobs(loaded, validated, skipProofOfWork) {
-  const usable = loaded.map((b, i) => ({ b, v: validated[i] })).filter(({ b, v }) => !b.error && v && !v.error);
-  const jobs = usable.map(({ b }) => ({ block: b.block, spentOutputs: encodeSpentOutputs(b.spentOutputsJson), hash: b.hash,
-    height: b.height, options: skipProofOfWork ? { skipProofOfWork: true } : undefined }));
-  return { usable, jobs };
-}
-
 /** Checks in the results that validated. */
 const checksOf = (results) => results.reduce((n, r) => n + (r.ok ? r.ecdsa + r.schnorr : 0), 0);
 
@@ -37,17 +29,15 @@ const checksOf = (results) => results.reduce((n, r) => n + (r.ok ? r.ecdsa + r.s
  * all started (and warmed up by one untimed round each) before any is timed, then `rounds`
  * interleaved timed rounds, each running every pool once.
  * @param {(o: {workers: number, variant: string}) => import('../../workers/verify-pool.mjs').VerifyPool} createPool
- * @param {object[]} loaded as runEndToEnd
- * @param {object[]} validated as runEndToEnd
- * @param {{maxWorkers: number, variant: string, rounds: number, skipProofOfWork?: boolean,
- *   log: (msg: string) => void}} options
+ * @param {object[]} jobs the first pass's jobs (block-entries.mjs validateInWorkers: blocks
+ *   with their spent outputs in the binary form)
+ * @param {{maxWorkers: number, variant: string, rounds: number, log: (msg: string) => void}} options
  * @returns {Promise<Array<{workers: number, checks_per_second: number, checks_per_second_min: number,
  *   checks_per_second_max: number, speedup: number, efficiency: number, seconds: number,
  *   rounds_seconds: number[]}>>} per worker count: the median rate (checks/s) with the slowest /
  *   fastest round's, speedup over 1 worker and efficiency = speedup / workers (medians)
  */
-export async function runEndToEndScaling(createPool, loaded, validated, { maxWorkers, variant, rounds, skipProofOfWork = false, log }) {
-  const { jobs } = prepareJobs(loaded, validated, skipProofOfWork);
+export async function runEndToEndScaling(createPool, jobs, { maxWorkers, variant, rounds, log }) {
   const counts = Array.from({ length: maxWorkers }, (_, i) => i + 1);
   const pools = [];
   try {
@@ -90,30 +80,38 @@ export async function runEndToEndScaling(createPool, loaded, validated, { maxWor
 /**
  * Times whole-block validation in `pool`'s workers.
  * @param {import('../../workers/verify-pool.mjs').VerifyPool} pool a ready pool
- * @param {object[]} loaded blocks as blocks-fixtures/loader.mjs gives them (block, spentOutputsJson,
- *   hash, height; those with `error` are left out)
- * @param {object[]} validated the validation rounds' entries (validation-rounds.mjs), same order,
- *   to compare verdicts and checks with
- * @param {{rounds: number, skipProofOfWork?: boolean, log: (msg: string) => void}} options
- * @returns {Promise<object>} {workers, rounds, blocks, inputs, checks, bytes, seconds (median
- *   wall time of a round, s), rounds_seconds, blocks_per_second, inputs_per_second,
- *   checks_per_second (_min / _max at the slowest / fastest round), bytes_per_second (block
- *   bytes), main_thread_busy_share (median over the rounds of the main thread's event-loop
- *   utilization during the round, 0..1; null where the host cannot measure it),
- *   stages: {parse_s, sighash_s, script_s, verify_s} (summed over the workers, median round),
- *   encode_seconds (spent outputs JSON to the binary form, once, untimed in the rounds),
- *   disagreements: [{height, what}] (blocks whose verdict or checks differ from the rounds')}
+ * @param {{entries: object[], jobs: object[], encodeSeconds: number, seconds: number, busyShare: number|null}} first
+ *   the first, cold pass (block-entries.mjs validateInWorkers): its jobs are timed again, and
+ *   each round's results are compared with its entries
+ * @param {{rounds: number, warmUp: boolean, log: (msg: string) => void}} options warmUp: run
+ *   one untimed round first (a pool other than the first pass's, whose engines are cold)
+ * @returns {Promise<{endToEnd: object, blockMs: Array<object|null>}>} endToEnd: {workers,
+ *   rounds, blocks, inputs, checks, bytes, seconds (median wall time of a round, s),
+ *   rounds_seconds, blocks_per_second, inputs_per_second, checks_per_second (_min / _max at the
+ *   slowest / fastest round), bytes_per_second (block bytes), main_thread_busy_share (median
+ *   over the rounds of the main thread's event-loop utilization during the round, 0..1; null
+ *   where the host cannot measure it), stages: {parse_s, sighash_s, script_s, verify_s}
+ *   (summed over the workers, median round), cold: {seconds (the first pass's wall time),
+ *   encode_seconds (spent outputs JSON to the binary form, on the main thread, once before
+ *   it), encode_share (encode_seconds / (encode_seconds + seconds)), main_thread_busy_share (the
+ *   main thread's event-loop utilization over the encoding and the first pass, 0..1, or null)},
+ *   disagreements: [{height,
+ *   what}] (blocks whose verdict or checks in a timed round differ from the first pass's)};
+ *   blockMs: per job, the workers' warm time in the engine for the block, ms (median over the
+ *   timed rounds, each summed over the block's ranges): {parseSighash (parse, block rules,
+ *   sighash, script evaluation), verify}, or null where a round failed it
  */
-export async function runEndToEnd(pool, loaded, validated, { rounds, skipProofOfWork = false, log }) {
-  const t0 = performance.now();
-  const { usable, jobs } = prepareJobs(loaded, validated, skipProofOfWork);
-  const encodeSeconds = (performance.now() - t0) / 1000;
+export async function runEndToEnd(pool, first, { rounds, warmUp, log }) {
+  const { jobs } = first;
+  const expected = first.entries.filter((e) => !e.error);
   log(`end to end: ${countOf(jobs.length, 'block')} whole in ${countOf(pool.size, 'worker')}, ` +
-    `1 untimed round then ${countOf(rounds, 'timed round')}`);
-  await validateBlocksInPool(pool, jobs); // warm-up: each worker's engine compiled and tiered up
+    `${warmUp ? '1 untimed round then ' : 'warm from the first pass, '}${countOf(rounds, 'timed round')}`);
+  if (warmUp) await validateBlocksInPool(pool, jobs); // each worker's engine compiled and tiered up
   const times = [];
   const busy = [];
   const stages = [];
+  const perBlock = jobs.map(() => []);
+  const disagreements = new Map();
   let results;
   for (let r = 0; r < rounds; r++) {
     const before = utilization();
@@ -126,18 +124,13 @@ export async function runEndToEnd(pool, loaded, validated, { rounds, skipProofOf
       if (res.ok) for (const k of Object.keys(s)) s[k] += res.times[`${k}Ms`] / 1000;
       return s;
     }, { parse: 0, sighash: 0, script: 0, verify: 0 }));
+    out.forEach((res, k) => {
+      perBlock[k].push(res.ok ? res.times : null);
+      const what = disagreement(expected[k], res);
+      if (what && !disagreements.has(k)) disagreements.set(k, { height: expected[k].height, what: `round ${r + 1}: ${what}` });
+    });
     results ??= out;
   }
-  const disagreements = [];
-  usable.forEach(({ b, v }, i) => {
-    const res = results[i];
-    const what = !res.ok ? `failed in the workers: ${res.error}`
-      : res.valid !== v.blockValid ? `block verdict ${res.valid ? 'valid' : 'invalid'} in the workers, ${v.blockValid ? 'valid' : 'invalid'} in the rounds`
-        : v.rejected ? null
-          : !sameBytes(res.checks, v.checks) ? 'final checks differ'
-            : !sameBytes(res.verdicts, v.verdicts) ? 'verdicts differ' : null;
-    if (what) disagreements.push({ height: b.height, what });
-  });
   const inputs = results.reduce((n, r) => n + (r.ok ? r.inputs : 0), 0);
   const checks = checksOf(results);
   const bytes = jobs.reduce((n, j) => n + j.block.length, 0);
@@ -145,7 +138,11 @@ export async function runEndToEnd(pool, loaded, validated, { rounds, skipProofOf
   const rate = (n, s) => (s > 0 ? n / s : null);
   const mid = stages[times.indexOf([...times].sort((a, b) => a - b)[(times.length - 1) >> 1])];
   const measured = busy.filter((x) => x !== null);
-  return {
+  const blockMs = perBlock.map((list) => (list.some((t) => t === null) ? null : {
+    parseSighash: median(list.map((t) => t.parseMs + t.sighashMs + t.scriptMs)),
+    verify: median(list.map((t) => t.verifyMs)),
+  }));
+  const endToEnd = {
     workers: pool.size,
     rounds,
     blocks: jobs.length,
@@ -162,7 +159,22 @@ export async function runEndToEnd(pool, loaded, validated, { rounds, skipProofOf
     bytes_per_second: rate(bytes, seconds),
     main_thread_busy_share: measured.length ? median(measured) : null,
     stages: { parse_s: mid.parse, sighash_s: mid.sighash, script_s: mid.script, verify_s: mid.verify },
-    encode_seconds: encodeSeconds,
-    disagreements,
+    cold: { seconds: first.seconds, encode_seconds: first.encodeSeconds,
+      encode_share: first.encodeSeconds / (first.encodeSeconds + first.seconds), main_thread_busy_share: first.busyShare },
+    disagreements: [...disagreements.values()],
   };
+  return { endToEnd, blockMs };
+}
+
+/** How a timed round's result differs from the first pass's entry of the block, or null. */
+function disagreement(entry, res) {
+  if (!res.ok) {
+    if (entry.rejected && res.stage) return res.rejectReason === entry.verdict.rejectReason ? null : `rejected as ${res.rejectReason}, first as ${entry.verdict.rejectReason}`;
+    return `failed in the workers: ${res.error}`;
+  }
+  if (entry.rejected) return `valid or script-invalid, rejected by ${entry.verdict.rejectReason} in the first pass`;
+  if (res.valid !== entry.blockValid) return `block verdict ${res.valid ? 'valid' : 'invalid'}, ${entry.blockValid ? 'valid' : 'invalid'} in the first pass`;
+  if (!sameBytes(res.checks, entry.checks)) return 'final checks differ from the first pass\'s';
+  if (!sameBytes(res.verdicts, entry.verdicts)) return 'verdicts differ from the first pass\'s';
+  return null;
 }

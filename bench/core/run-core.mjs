@@ -1,14 +1,17 @@
-// The benchmark run, host-neutral: validate every loaded block (script evaluation on this
-// thread's wasm instance, each round's pending checks through the pool), time verification
-// passes over the final checks, optionally compare pools (worker counts, wasm variants, batch
-// sizes), and assemble the result document. Node (bench/cli/run.mjs) and the page (web/run.mjs)
-// both call runBenchCore, each with its own host (fixture loading, engine, pool factory,
-// machine description), so --json and the page's download share one schema.
+// The benchmark run, host-neutral: validate every loaded block whole in the pool's workers
+// (the first, cold pass: parse, sighash, script evaluation and signatures in each worker's
+// engine), run the chain pass in a worker, time verification passes over the final checks the
+// workers returned, time the end-to-end rounds (warm), optionally compare pools (worker counts,
+// wasm variants, batch sizes), and assemble the result document. The main thread runs no
+// engine: it reads the blocks, encodes their spent outputs, hands out the work and reads the
+// verdicts (and walks check records). Node (bench/cli/run.mjs) and the page (web/run.mjs) both
+// call runBenchCore, each with its own host (fixture loading, pool factory, machine
+// description), so --json and the page's download share one schema.
 import { runEndToEnd, runEndToEndScaling } from './end-to-end.mjs';
 import { concatChecks, checkTypeName, walkChecks } from '../../wasm/check-buffer.mjs';
 import { recommendBatchSize, sweepBatchSizes } from './batch-sweep.mjs';
+import { validateInWorkers } from './block-entries.mjs';
 import { runChainPass } from './chain-pass.mjs';
-import { validateBlocks } from './validation-rounds.mjs';
 import { projectIbd } from './projection.mjs';
 import { countOf } from './format.mjs';
 import { warningsOf } from './warnings.mjs';
@@ -30,19 +33,20 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   checks (default all) (bench/core/batch-sweep.mjs); skipProofOfWork: BlockValidation's
  *   option of that name (wasm/API.md), for fixture blocks mutated from real ones only.
  * @param {{loaded: Array, fixtures: string, fixtureBlocks: number, chain?: object|null,
- *   loadEngine: (variant: string) => Promise<object>,
  *   createPool: (o: {workers: number, variant: string}) => import('../../workers/verify-pool.mjs').VerifyPool,
  *   machine: (engineInfo: object) => object}} host loaded: loadBlocks entries
  *   (blocks-fixtures/loader.mjs; the page's web/fixtures.mjs gives the same shape); fixtures:
  *   where they came from (a folder or URL, for the report); fixtureBlocks: blocks the
  *   manifest lists; chain: the fixture set's consecutive chain (blocks-fixtures/loader.mjs
  *   loadChain: the framed file's bytes or its error), validated as a chain after the fixture
- *   blocks (bench/core/chain-pass.mjs), or null / absent for none (a set without one, the
- *   page); loadEngine: a wasm module of the variant (wasm/API.md); createPool: a
- *   started pool; machine: the `machine` entry for the engine's engineInfo().
+ *   blocks in a worker (bench/core/chain-pass.mjs), or null / absent for none (a set without
+ *   one, the page); createPool: a started pool (no engine is loaded on the calling thread:
+ *   every engine runs in the pool's workers); machine: the `machine` entry for the engine's
+ *   engineInfo() (as the first worker reports it).
  * @param {(msg: string) => void} log progress lines
  * @param {{track: (label: string, total: number) => (((done: number) => void)|undefined)}} [progress]
- *   live progress of each pool.verify (bench/cli/progress.mjs in a terminal, the page's display)
+ *   live progress of the first pass and each pool.verify (bench/cli/progress.mjs in a terminal,
+ *   the page's display)
  * @returns {Promise<object>} the result document: {variant, workers, batch_size, rounds,
  *   fixtures, engine, blocks[], totals, projection, chain, machine, errors[], invalid_blocks[],
  *   disagreements[], worker_replacements, warnings[]}, and `scaling` / `scaling_interleaved`,
@@ -51,7 +55,7 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   every input: what Core verifies, failed CHECKMULTISIG trials included), valid, invalid
  *   (verdict counts of those checks), inputs_by_type, unsupported_by_type (always {}: every
  *   input is evaluated), coverage: {type: {inputs, evaluated, checks}}, rounds (validation
- *   rounds), block_valid (Bitcoin Core's verdict on the rules the block, its height and its
+ *   rounds: 0, the workers verify each check as its script asks), block_valid (Bitcoin Core's verdict on the rules the block, its height and its
  *   spent outputs decide: docs/validation.md), reject_reason (Core's, "" when valid), stage
  *   (the Core function that rejects it: CheckBlockHeader, CheckBlock, ContextualCheckBlockHeader,
  *   ContextualCheckBlock, CheckTxInputs or ConnectBlock; "" when valid), reject_message (the
@@ -62,8 +66,11 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   that this verdict does not cover, rejected blocks included), script_error ({tx,
  *   input, type, error, message} of the first failing input when the verdict is a script
  *   failure, else null), failed_inputs ([{tx, input, type, error}]: every input whose script
- *   failed, whatever the verdict), parse_sighash_ms (main-thread engine time: parse, sighash,
- *   script evaluation of every validation round; the report's `engine ms`), invalid_checks:
+ *   failed, whatever the verdict), parse_sighash_ms and verify_ms (the workers' warm engine
+ *   time for the block, ms: parse, block rules, sighash and script evaluation; signature
+ *   verification; measured inside the workers, summed over a split block's ranges, median
+ *   over the timed end-to-end rounds; null for a rejected block), cold_ms (the same, all four
+ *   stages, in the first, cold pass), invalid_checks:
  *   [{index, type, tx, input, of_failed_input}] (of_failed_input: the check belongs to an
  *   input of failed_inputs; otherwise a check its succeeding script tolerates, such as a
  *   CHECKMULTISIG trial), error (why the block failed to load or validate, else null)}.
@@ -74,20 +81,21 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   / fastest timed round) and `per_worker` (checks_per_second / workers), all sig/s;
  *   `by_type.{ecdsa,schnorr}` the same for each type's separate pass: {checks, seconds,
  *   rounds_seconds, checks_per_second, checks_per_second_min, checks_per_second_max};
- *   `parse_sighash_seconds` (main-thread engine time of all blocks, as parse_sighash_ms; the
- *   untimed engine warm-up excluded). Rates are null when there is nothing to measure.
+ *   `parse_sighash_seconds` and `verify_seconds` (the blocks' parse_sighash_ms and verify_ms
+ *   summed, s: warm, in the workers). Rates are null when there is nothing to measure.
  *   Projection: projectIbd's result (bench/core/projection.mjs), or {hours: null, error}, plus
  *   `sample: {blocks, transactions, checks, fixture_blocks, partial}`: the blocks it was measured
  *   on, out of the `fixture_blocks` the manifest lists (`partial` when fewer).
  *   `disagreements` lists final-check indices (over all blocks' final checks concatenated) whose
- *   verdict in any timed pass differs from another pass's or from the validation rounds'
- *   (expected empty). `worker_replacements`: workers that died (exit, trap, deadline) and were
+ *   verdict in any timed pass differs from another pass's or from the workers' whole-block
+ *   validation (expected empty). `worker_replacements`: workers that died (exit, trap, deadline) and were
  *   replaced over the whole run (their batches re-ran; expected 0). `warnings`: the report's
  *   warnings as plain strings (report.mjs warningsOf), empty when there is none.
  *   `scaling`: one entry per worker count 1..maxWorkers (bench/core/scaling.mjs runScaling: workers,
  *   checks_per_second and its _min / _max, speedup vs 1 worker, efficiency = speedup / workers,
  *   startup_ms, seconds, rounds_seconds); `scaling_interleaved`: whether each timed round ran
  *   every worker count once. `workers_auto` (workers 'auto'): {max_workers, chosen, rule}.
+ *   `end_to_end`: runEndToEnd's entry (bench/core/end-to-end.mjs; docs/json.md).
  *   `chain`: runChainPass's entry (bench/core/chain-pass.mjs; docs/json.md), null without a chain.
  *   `variants`: runVariants rows (variant, workers, rates, startup_ms, seconds, rounds_seconds,
  *   error when the variant's pool did not start). `batch_sweep`: bench/core/batch-sweep.mjs
@@ -100,14 +108,6 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
 export async function runBenchCore(options, host, log, progress) {
   const auto = options.workers === 'auto';
   if (auto && !(options.maxWorkers >= 1)) throw new RangeError('workers "auto" needs maxWorkers (1 or more)');
-  let engineInfo;
-  let latest; // the engine validateBlocks used last: the chain pass runs on it, warm
-  const reload = async () => {
-    const engine = await host.loadEngine(options.variant);
-    engineInfo ??= { ...engine.engineInfo() };
-    latest = engine;
-    return engine;
-  };
   const pools = []; // every pool of the run, for its worker replacements and the final close
   const createPool = (config) => {
     const pool = host.createPool(config);
@@ -118,12 +118,12 @@ export async function runBenchCore(options, host, log, progress) {
 
   let workers = auto ? options.maxWorkers : options.workers;
   let pool = createPool({ workers, variant: options.variant });
+  const firstPool = pool;
   try {
-    await pool.ready();
-    const validated = await validateBlocks(reload, host.loaded, pool,
-      { batchSize: options.batchSize, skipProofOfWork: options.skipProofOfWork, log, progress });
-    const chain = host.chain
-      ? runChainPass(latest ?? await reload(), host.chain, validated, { skipProofOfWork: options.skipProofOfWork, log }) : null;
+    const engineInfo = { ...(await pool.ready())[0] };
+    const first = await validateInWorkers(pool, host.loaded, { skipProofOfWork: options.skipProofOfWork, log, progress });
+    const validated = first.entries;
+    const chain = host.chain ? await runChainPass(pool, host.chain, validated, { skipProofOfWork: options.skipProofOfWork, log }) : null;
     const ok = validated.filter((b) => !b.error);
     const checks = concatChecks(ok.map((b) => b.checks));
     const walked = walkChecks(checks);
@@ -153,13 +153,13 @@ export async function runBenchCore(options, host, log, progress) {
     addDisagreements(passes.disagreements);
     passes.verdicts.forEach((v, i) => { if (v !== reference[i]) disagreements.add(i); });
     if (options.batchSweep) extra.batch_sweep = await runBatchSweep(pool, checks, walked, options.batchSweep, log);
-    const endToEnd = await runEndToEnd(pool, host.loaded, validated,
-      { rounds: options.rounds, skipProofOfWork: options.skipProofOfWork, log });
+    // The first pass warmed the first pool's engines; a pool started since (workers 'auto') is cold.
+    const { endToEnd, blockMs } = await runEndToEnd(pool, first, { rounds: options.rounds, warmUp: pool !== firstPool, log });
     await pool.close(); // its idle workers out of the way of the pools compared next
     if (options.scaling && !auto) await scale();
     if (options.scaling) {
-      endToEnd.scaling = await runEndToEndScaling(createPool, host.loaded, validated,
-        { maxWorkers: options.maxWorkers, variant: options.variant, rounds: options.rounds, skipProofOfWork: options.skipProofOfWork, log });
+      endToEnd.scaling = await runEndToEndScaling(createPool, first.jobs,
+        { maxWorkers: options.maxWorkers, variant: options.variant, rounds: options.rounds, log });
     }
     if (options.variants?.length) {
       const variants = await runVariants(checks, walked, reference, { ...common, workers, variants: options.variants });
@@ -168,15 +168,15 @@ export async function runBenchCore(options, host, log, progress) {
     }
 
     const blocks = [];
-    let first = 0;
+    let at = 0;
     for (const b of validated) {
       if (b.error) {
         blocks.push(errorBlock(b));
         continue;
       }
       const count = b.ecdsa + b.schnorr;
-      blocks.push(blockResult(b, passes.verdicts.subarray(first, first + count)));
-      first += count;
+      blocks.push(blockResult(b, passes.verdicts.subarray(at, at + count), blockMs[b.job]));
+      at += count;
     }
     const totals = totalsOf(blocks, passes, workers);
     const doc = {
@@ -250,12 +250,12 @@ function errorBlock(b) {
     height: b.height, hash: b.hash, tx_count: null, inputs: b.inputs, checks: null, valid: null,
     invalid: null, inputs_by_type: null, unsupported_by_type: null, coverage: null, rounds: null,
     block_valid: null, ...verdictFields(null), script_error: null, failed_inputs: [], parse_sighash_ms: null,
-    invalid_checks: [],
+    verify_ms: null, cold_ms: null, invalid_checks: [],
     error: b.error,
   };
 }
 
-/** The verdict's fields of a block entry from validateBlocks' `verdict` (null: a load failure). */
+/** The verdict's fields of a block entry from its `verdict` (block-entries.mjs; null: a load failure). */
 function verdictFields(v) {
   return {
     reject_reason: v?.rejectReason ?? null, stage: v?.stage ?? null, reject_message: v?.message ?? null,
@@ -264,11 +264,12 @@ function verdictFields(v) {
   };
 }
 
-/** One block's report entry; `verdicts` are its final checks' verdicts from the combined pass.
+/** One block's report entry; `verdicts` are its final checks' verdicts from the combined pass,
+ *  `warm` its warm engine times (end-to-end.mjs runEndToEnd's blockMs entry, or null).
  *  Invalid checks (in a valid block: checks its scripts tolerate, such as CHECKMULTISIG trials;
  *  in an invalid block also those of failing inputs) are listed with their index within
  *  the block's records and their origin (tx, input). */
-function blockResult(b, verdicts) {
+function blockResult(b, verdicts, warm) {
   const failing = new Set(b.inputFailures.map((f) => `${f.tx}:${f.input}`));
   const invalidChecks = [];
   verdicts.forEach((v, i) => {
@@ -294,7 +295,9 @@ function blockResult(b, verdicts) {
     ...verdictFields(b.verdict),
     script_error: b.scriptError,
     failed_inputs: b.inputFailures,
-    parse_sighash_ms: b.parseMs,
+    parse_sighash_ms: warm?.parseSighash ?? null,
+    verify_ms: warm?.verify ?? null,
+    cold_ms: b.coldMs,
     invalid_checks: invalidChecks,
     error: null,
   };
@@ -325,7 +328,8 @@ function totalsOf(blocks, passes, workers) {
     ...all,
     per_worker: all.checks_per_second === null ? null : all.checks_per_second / workers,
     by_type: byType,
-    parse_sighash_seconds: sum((b) => b.parse_sighash_ms) / 1000,
+    parse_sighash_seconds: sum((b) => b.parse_sighash_ms ?? 0) / 1000,
+    verify_seconds: sum((b) => b.verify_ms ?? 0) / 1000,
   };
 }
 

@@ -36,11 +36,11 @@ export function noiseWarning(doc) {
     `rates are less certain; rerun with --rounds ${Math.max(5, 2 * doc.rounds + 1)} or on an idle machine`;
 }
 
-/** The end-to-end pass's disagreement with the validation rounds, or null when they agree. */
+/** The timed end-to-end rounds' disagreement with the first (cold) pass, or null when they agree. */
 export function endToEndWarning(doc) {
   const d = doc.end_to_end?.disagreements ?? [];
   if (!d.length) return null;
-  return `the end-to-end pass (whole blocks in the workers) disagrees with the validation rounds on ` +
+  return `the timed end-to-end rounds (whole blocks in the workers) disagree with the first pass on ` +
     `${countOf(d.length, 'block')}: ${d.slice(0, 5).map((x) => `${x.height} (${x.what})`).join(', ')}`;
 }
 

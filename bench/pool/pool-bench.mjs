@@ -122,7 +122,7 @@ export async function runPoolBench(options, log) {
   const pool = createPool({ workers: options.workers, variant: options.variant });
   try {
     const infos = await pool.ready();
-    const fixture = await fixtureChecks(loaded, pool, { variant: options.variant, batchSize: DEFAULT_BATCH_SIZE, log });
+    const fixture = await fixtureChecks(loaded, pool, { log });
     const doc = {
       command: `node bench/pool/pool-bench.mjs ${process.argv.slice(2).join(' ')}`.trim(),
       machine: machineInfo(infos[0]),

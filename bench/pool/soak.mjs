@@ -132,7 +132,7 @@ export async function runSoak(options, log) {
   try {
     await pool.ready();
     const { ok, failed, checks, count, verdicts: validationVerdicts } =
-      await fixtureChecks(loaded, pool, { variant: options.variant, batchSize: options.batchSize, log });
+      await fixtureChecks(loaded, pool, { log });
 
     const totalMs = options.minutes * 60_000;
     const warmupMs = Math.min(WARMUP_FRACTION * totalMs, WARMUP_MAX_SECONDS * 1000);

@@ -2,17 +2,18 @@
 // batch handler (workers/batch-handler.mjs) over the fake engine (fake-engine.mjs) or, with workerData.variant, the wasm
 // engine. workerData:
 //   variant?: 'simd'|'scalar'   load the wasm engine instead of the fake one
-//   counter?: Int32Array        over a SharedArrayBuffer: batch and validate messages seen by
+//   counter?: Int32Array        over a SharedArrayBuffer: batch, validate and chain messages seen by
 //                               all workers of the pool (incremented before each)
 //   faults?: {[n: number]: 'exit'|'throw'|'hang'|'trap'}
 //                               fault on the n-th batch message pool-wide (1-based, counter)
 //   exitOnLoad?: true           exit (code 7) before reporting ready: a worker that fails to load
+//   trapHeight?: number         validateBlock of a block at this height traps (wasm), every time
 //   trapMarker?: true           a batch holding a record whose msg32 starts de ad be ef makes
 //                               verifyBatch trap (fake: throws WebAssembly.RuntimeError; wasm:
 //                               a real out-of-bounds trap), every time
 // Faults: exit = process.exit(3) in the handler; throw = uncaught exception in the handler;
-// hang = busy loop forever; trap = this batch's verifyBatch (a validate message's validateBlock)
-// traps.
+// hang = busy loop forever; trap = this batch's verifyBatch (a validate message's validateBlock,
+// a chain message's ChainValidation) traps.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createBatchVerifier } from '../../wasm/batch-verifier.mjs';
 import { createBatchHandler, CHECK_BUFFER_RESERVE_BYTES } from '../../workers/batch-handler.mjs';
@@ -35,8 +36,15 @@ engine.verifyBatch = (...args) => {
 if (engine.validateBlock) {
   const realValidateBlock = engine.validateBlock.bind(engine);
   engine.validateBlock = (...args) => {
-    if (trapNext) trap();
+    if (trapNext || args[3] === workerData?.trapHeight) trap();
     return realValidateBlock(...args);
+  };
+}
+if (engine.ChainValidation) {
+  const RealChainValidation = engine.ChainValidation;
+  engine.ChainValidation = function ChainValidation(...args) {
+    if (trapNext) trap();
+    return new RealChainValidation(...args);
   };
 }
 const handler = createBatchHandler(createBatchVerifier(engine, { reserveBytes: workerData?.variant ? CHECK_BUFFER_RESERVE_BYTES : 0 }), engine);
@@ -58,7 +66,7 @@ parentPort.on('message', (msg) => {
   if (fault === 'exit') process.exit(3);
   if (fault === 'throw') throw new Error(`injected exception in the message handler (batch ${n})`);
   if (fault === 'hang') for (;;);
-  trapNext = fault === 'trap' || (workerData?.trapMarker && msg.kind !== 'validate' && hasTrapMarker(handler.records(msg)));
+  trapNext = fault === 'trap' || (workerData?.trapMarker && !msg.kind && hasTrapMarker(handler.records(msg)));
   const { reply, transfer } = handler.handle(msg);
   parentPort.postMessage(reply, transfer);
 });
