@@ -79,6 +79,33 @@ TEST(SyntheticLegacyTx, SmallShapesAreValidWithTheirSighashes) {
     }
 }
 
+// LegacySighashCache past its checkpoints (every 16 inputs): 70 inputs asked in order, in
+// reverse and scrambled, under every hash type class, byte-identical to the uncached sighash.
+TEST(SyntheticLegacyTx, CachedSighashesMatchInAnyOrder) {
+    test::SyntheticLegacyParams p;
+    p.inputs = 70;
+    p.outputs = 5;
+    const test::SyntheticLegacyBlock s = test::MakeSyntheticLegacyBlock(p);
+    const Block block = ParseBlock(s.block.data(), s.block.size());
+    const Transaction& tx = block.txs[1];
+    for (int32_t hash_type : {1, 2, 3, 0x81, 0x82, 0x83, 0, 0x21}) {
+        PrecomputedTxData pre;
+        pre.Init(tx, {}, false, false);
+        std::vector<uint32_t> order;
+        for (uint32_t i = 0; i < p.inputs; ++i) order.push_back(i);                      // in order
+        for (uint32_t i = p.inputs; i-- > 0;) order.push_back(i);                        // reverse
+        for (uint32_t k = 0; k < p.inputs; ++k) order.push_back((k * 37 + 11) % p.inputs);  // scrambled
+        for (uint32_t i : order) {
+            const std::vector<uint8_t>& code = s.spent[i].out.script_pubkey;
+            ASSERT_EQ(SignatureHashLegacy(code, tx, i, hash_type, pre), SignatureHashLegacy(code, tx, i, hash_type))
+                << "input " << i << " hash_type " << hash_type;
+        }
+        if (hash_type == 1) {
+            for (uint32_t i = 0; i < p.inputs; ++i) EXPECT_EQ(SignatureHashLegacy(s.spent[i].out.script_pubkey, tx, i, 1, pre), s.sighashes[i]);
+        }
+    }
+}
+
 TEST(SyntheticLegacyTx, IsDeterministic) {
     test::SyntheticLegacyParams p;
     p.inputs = 40;
