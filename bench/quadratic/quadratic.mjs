@@ -9,7 +9,8 @@
 //   - the share of sighash time in each (the engine's StageTimes: parse, sighash, script, verify);
 //   - peak memory: the native process's peak RSS, the wasm instance's heap (memory only grows);
 //   - SHA-256 throughput per byte (MB/s, 10^6 bytes) of the engine's SHA-256, native
-//     (`ibd_quadratic sha256`) against wasm (`sha256Chain`), the same chain with the same digest.
+//     (`ibd_quadratic sha256`) against wasm (`sha256Chain`), the same chain with the same digest;
+//     node:crypto's (OpenSSL) beside them as a reference, not a contender.
 // Verdicts, final check records (SHA-256 of them) and digests must agree between native and wasm
 // and between rounds, else exit 1. Synthetic figures are labelled as such and never mixed
 // into the fixture blocks' figures.
@@ -98,6 +99,18 @@ async function nativeRound(subject, warm) {
     peakRssBytes: d.peak_rss_bytes };
 }
 
+/** MB/s of the sha256Chain chain through node:crypto; adds its digest to `digests`. */
+function nodeCryptoChain(bytes, reps, digests) {
+  const buf = Buffer.alloc(bytes);
+  for (let i = 0; i < bytes; i++) buf[i] = (i * 131 + 7) & 0xff;
+  const t0 = performance.now();
+  let d;
+  for (let k = 0; k < reps; k++) { d = createHash('sha256').update(buf).digest(); d.copy(buf, 0); }
+  const seconds = (performance.now() - t0) / 1e3;
+  digests.add(d.toString('hex'));
+  return (bytes * reps) / seconds / 1e6;
+}
+
 /** median with min-max of a list. */
 const spread = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length });
 const sum = (o) => o.parse_s + o.sighash_s + o.script_s + o.verify_s;
@@ -157,10 +170,11 @@ function report(doc) {
   }
   const h = doc.sha256;
   lines.push('');
-  lines.push(`SHA-256, ${h.bytes.toLocaleString('en-US')}-byte message x ${h.reps} per sample (digests agree):`);
+  lines.push(`SHA-256, warm, ${h.bytes.toLocaleString('en-US')}-byte message x ${h.reps} per sample (digests agree):`);
   lines.push(`  native ${rangeText(h.native_mb_per_s, (v) => `${v.toFixed(0)} MB/s`)}`);
   lines.push(`  wasm   ${rangeText(h.wasm_mb_per_s, (v) => `${v.toFixed(0)} MB/s`)}`);
   lines.push(`  wasm/native per byte: ${(h.wasm_mb_per_s.median / h.native_mb_per_s.median).toFixed(2)}x the native rate`);
+  lines.push(`  reference, not the engine: node:crypto (OpenSSL, SHA-NI where present) ${rangeText(h.node_crypto_mb_per_s, (v) => `${v.toFixed(0)} MB/s`)}`);
   return lines.join('\n');
 }
 
@@ -195,8 +209,11 @@ async function main() {
         block_bytes: gen.block_bytes, blockFile: path.join(tmp, 'block.raw'), spentFile: path.join(tmp, 'spent_outputs.bin') },
     ];
     const runs = subjects.map(() => ({ native: [], wasm: [] }));
-    const sha = { native: [], wasm: [], digests: new Set() };
+    const sha = { native: [], wasm: [], nodeCrypto: [], digests: new Set() };
     const shaEngine = await loadEngine(opts.variant);
+    // SHA-256 is timed warm: untimed chains for half a second first (V8 tiers the wasm up).
+    for (const t0 = performance.now(); performance.now() - t0 < 500;) shaEngine.sha256Chain(opts.shaBytes, 1);
+    nodeCryptoChain(opts.shaBytes, 1, new Set());
     for (let round = 1; round <= opts.rounds; round++) {
       const order = round % 2 ? ['native', 'wasm'] : ['wasm', 'native'];
       for (const [k, subject] of subjects.entries()) {
@@ -205,6 +222,9 @@ async function main() {
           runs[k][who].push(who === 'native' ? await nativeRound(subject, opts.warm) : await wasmRound(opts.variant, subject, opts.warm));
         }
       }
+      // Reference, not a contender: node:crypto (OpenSSL; SHA-NI where the CPU has it, as Core's
+      // native SHA-256 uses), the same chain.
+      sha.nodeCrypto.push(nodeCryptoChain(opts.shaBytes, opts.shaReps, sha.digests));
       for (const who of order) {
         if (who === 'native') {
           const d = await tool(['sha256', '--bytes', String(opts.shaBytes), '--reps', String(opts.shaReps)]);
@@ -228,7 +248,8 @@ async function main() {
         return { name: s.name, label: s.label, synthetic: s.name === 'synthetic', inputs: s.inputs, block_bytes: s.block_bytes,
           native: summarize(runs[k].native), wasm: summarize(runs[k].wasm) };
       }),
-      sha256: { bytes: opts.shaBytes, reps: opts.shaReps, native_mb_per_s: spread(sha.native), wasm_mb_per_s: spread(sha.wasm) },
+      sha256: { bytes: opts.shaBytes, reps: opts.shaReps, native_mb_per_s: spread(sha.native), wasm_mb_per_s: spread(sha.wasm),
+        node_crypto_mb_per_s: spread(sha.nodeCrypto) },
     };
     process.stdout.write(opts.json ? `${JSON.stringify(doc, null, 2)}\n` : `${report(doc)}\n`);
     return 0;
