@@ -37,12 +37,14 @@ const USAGE = `usage: node scripts/bench-native.mjs [--quick] [--json] [--benchm
 const QUICK_MIN_TIME = 0.05;
 
 /**
- * Makes sure both native benchmark tools are built: configures and builds build/native through
- * scripts/setup.mjs when it has never been configured, then builds the two targets.
+ * Makes sure native benchmark tools are built: configures and builds build/native through
+ * scripts/setup.mjs when it has never been configured, then builds `targets` (default: the two
+ * of `npm run bench:native`; bench/quadratic/ asks for ibd_quadratic).
+ * @param {string[]} [targets] CMake targets of build/native
  * @throws Error with the build output when a step fails, or naming libbenchmark-dev when the
  *   build succeeded without the benchmark suite (CMake found no Google Benchmark).
  */
-export function ensureNativeTools() {
+export function ensureNativeTools(targets = ['ibd_native_bench', 'ibd_verify_checks']) {
   const step = (cmd, args) => {
     const r = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
     if (r.error) throw new Error(`${cmd}: ${r.error.message}`);
@@ -52,8 +54,8 @@ export function ensureNativeTools() {
     step(process.execPath, [path.join(ROOT, 'scripts', 'setup.mjs'), '--quiet', '--only', 'native']);
   }
   step('cmake', ['--build', BUILD_DIR, '--parallel', String(os.availableParallelism()),
-    '--target', 'ibd_native_bench', 'ibd_verify_checks']);
-  if (!existsSync(NATIVE_BENCH)) {
+    '--target', ...targets]);
+  if (targets.includes('ibd_native_bench') && !existsSync(NATIVE_BENCH)) {
     throw new Error(`${NATIVE_BENCH} was not built: Google Benchmark is missing (apt-get install libbenchmark-dev), then rerun`);
   }
 }

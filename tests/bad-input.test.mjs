@@ -15,6 +15,7 @@ import { REPO_ROOT } from '../wasm/paths.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 import { formatReport } from '../bench/cli/report.mjs';
 import { verifyChecks } from './support/wasm.mjs';
+import { walkBlock } from './support/block-walk.mjs';
 
 const FIXTURES = fixturesDir();
 const MAIN = path.join(REPO_ROOT, 'bench', 'cli', 'main.mjs');
@@ -316,47 +317,6 @@ test('--heights with a height the manifest does not list is a usage error listin
 // index, the input index where one input is at fault, and the byte offset in block.raw.
 
 const sha256d = (bytes) => createHash('sha256').update(createHash('sha256').update(bytes).digest()).digest();
-
-/** Minimal block walker: offsets of each transaction and input (enough to rebuild blocks). */
-function walkBlock(raw) {
-  let pos = 80;
-  const compact = () => {
-    const first = raw[pos++];
-    if (first < 0xfd) return first;
-    const n = first === 0xfd ? 2 : first === 0xfe ? 4 : 8;
-    let v = 0;
-    for (let i = 0; i < n; i++) v += raw[pos + i] * 2 ** (8 * i);
-    pos += n;
-    return v;
-  };
-  const txs = [];
-  const count = compact();
-  for (let t = 0; t < count; t++) {
-    const tx = { offset: pos, vin: [] };
-    pos += 4;
-    const segwit = raw[pos] === 0 && raw[pos + 1] === 1;
-    if (segwit) pos += 2;
-    const nIn = compact();
-    for (let i = 0; i < nIn; i++) {
-      const offset = pos;
-      pos += 36;
-      const lenAt = pos;
-      const len = compact();
-      tx.vin.push({ offset, lenAt, scriptStart: pos, scriptLen: len });
-      pos += len + 4;
-    }
-    const nOut = compact();
-    for (let o = 0; o < nOut; o++) { pos += 8; const n = compact(); pos += n; }
-    tx.witnessAt = segwit ? pos : null;
-    if (segwit) for (let i = 0; i < nIn; i++) { const items = compact(); for (let k = 0; k < items; k++) { const n = compact(); pos += n; } }
-    tx.witnessEnd = pos;
-    pos += 4;
-    tx.end = pos;
-    tx.segwit = segwit;
-    txs.push(tx);
-  }
-  return txs;
-}
 
 const splice = (raw, at, len, insert) => Buffer.concat([raw.subarray(0, at), Buffer.from(insert), raw.subarray(at + len)]);
 

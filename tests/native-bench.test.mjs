@@ -128,6 +128,7 @@ test('ibd_native_bench registers every documented benchmark, one BM_ValidateBloc
     'BM_Sighash/legacy', 'BM_Sighash/bip143', 'BM_Sighash/bip341',
     'BM_SighashPrecompute/bip143', 'BM_SighashPrecompute/bip341',
     ...heights.map((h) => `BM_ValidateBlock/${h}`),
+    'BM_Sha256/64', 'BM_Sha256/1000000', 'BM_ValidateSynthetic/legacy_5000in',
   ];
   assert.deepEqual(names, expected);
 });

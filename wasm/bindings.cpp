@@ -661,3 +661,34 @@ EMSCRIPTEN_BINDINGS(ibd) {
         .function("connectBlock", &ChainValidationJs::ConnectBlock)
         .function("connectBlockFile", &ChainValidationJs::ConnectBlockFile);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Micro-benchmark surface (bench/quadratic/quadratic.mjs), kept apart from the validation API
+// above: the engine's SHA-256 timed in wasm against the native build (ibd_quadratic sha256).
+namespace {
+
+/** sha256Chain(bytes, reps) -> digest hex: SHA-256 of a `bytes`-byte buffer (byte i =
+ *  i * 131 + 7 mod 256), `reps` times, each digest written over the buffer's first 32 bytes
+ *  before the next; the last digest, hex. The caller times the call (performance.now). The same
+ *  chain as `ibd_quadratic sha256`, so the digests must match (parity). Throws a JS Error for
+ *  bytes outside 32..2^30 or reps outside 1..10^6. */
+std::string Sha256Chain(double bytes, double reps) {
+    if (!(bytes >= 32 && bytes <= 1073741824.0) || bytes != static_cast<double>(static_cast<uint64_t>(bytes)) ||
+        !(reps >= 1 && reps <= 1e6) || reps != static_cast<double>(static_cast<uint64_t>(reps))) {
+        ThrowJs(val("sha256Chain: bytes must be an integer in 32..2^30 and reps in 1..10^6"));
+    }
+    std::vector<uint8_t> buf(static_cast<size_t>(bytes));
+    for (size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<uint8_t>(i * 131 + 7);
+    ibd::Hash32 d{};
+    for (uint64_t r = 0; r < static_cast<uint64_t>(reps); ++r) {
+        d = ibd::Sha256Hash(buf.data(), buf.size());
+        for (size_t i = 0; i < d.size(); ++i) buf[i] = d[i];
+    }
+    return ibd::HexEncode(d.data(), d.size());
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(ibd_bench) {
+    emscripten::function("sha256Chain", &Sha256Chain);
+}

@@ -25,6 +25,9 @@ export const NATIVE_TOOLS = Object.freeze({
   bench: path.join(NATIVE_BUILD_DIR, 'bench', 'native', 'ibd_native_bench'),
   /** The native verifier of a packed check file (bench/native/verify_checks.cpp): one JSON line. */
   verifyChecks: path.join(NATIVE_BUILD_DIR, 'bench', 'native', 'ibd_verify_checks'),
+  /** The native side of `npm run bench:quadratic` (bench/native/quadratic.cpp): the synthetic
+   *  legacy stress block, ValidateBlock timings, SHA-256 throughput; one JSON line each. */
+  quadratic: path.join(NATIVE_BUILD_DIR, 'bench', 'native', 'ibd_quadratic'),
   /** The native engine's check-buffer dump of one block (tests/native/dump_checks.cpp). */
   dumpChecks: path.join(NATIVE_BUILD_DIR, 'tests', 'native', 'ibd_dump_checks'),
   /** The native engine's chain validation of a block file, as JSON (tests/native/dump_chain.cpp). */

@@ -4,7 +4,8 @@
 //
 // What Bitcoin Core's code path costs on this machine, one core: libsecp256k1 verify per
 // signature (direct and through the batch shim), sighash per input type, whole-block
-// validation (verify_bench.cpp, sighash_bench.cpp, block_bench.cpp). Every figure is measured on
+// validation (verify_bench.cpp, sighash_bench.cpp, block_bench.cpp), SHA-256 per byte and the
+// SYNTHETIC legacy stress block (quadratic_bench.cpp). Every figure is measured on
 // the fixture blocks' own inputs and final signature checks, found by the engine's
 // ValidateBlock when the program starts (a second or two, not timed). Fixtures: $IBD_FIXTURES,
 // else ../shared/blocks-fixtures beside the repository, each file checked against the
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
         ibd::bench::RegisterVerifyBenchmarks(blocks);
         ibd::bench::RegisterSighashBenchmarks(blocks);
         ibd::bench::RegisterBlockBenchmarks(blocks);
+        ibd::bench::RegisterQuadraticBenchmarks();
     } catch (const std::exception& e) {
         std::cerr << "ibd_native_bench: " << e.what() << "\n";
         return 1;

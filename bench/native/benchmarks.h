@@ -20,4 +20,8 @@ void RegisterSighashBenchmarks(const std::vector<FixtureBlock>& blocks);
 /** BM_ValidateBlock/<height>, one per fixture block (block_bench.cpp). */
 void RegisterBlockBenchmarks(const std::vector<FixtureBlock>& blocks);
 
+/** BM_Sha256/{64,1000000} and BM_ValidateSynthetic/legacy_5000in, the SYNTHETIC legacy stress
+ *  block (quadratic_bench.cpp; needs no fixture). */
+void RegisterQuadraticBenchmarks();
+
 }  // namespace ibd::bench

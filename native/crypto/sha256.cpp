@@ -31,31 +31,55 @@ inline uint32_t SmallSigma1(uint32_t x) { return Rotr(x, 17) ^ Rotr(x, 19) ^ (x 
 inline uint32_t ReadBE32(const uint8_t* p) {
     return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]);
 }
+
+/** Section 6.2.2 step 3, one round: T1 = h + Σ1(e) + Ch(e, f, g) + K_t + W_t, T2 = Σ0(a) +
+ *  Maj(a, b, c); then d + T1 becomes the new e and T1 + T2 the new a. Instead of shifting the
+ *  eight working variables, the caller rotates the names it passes: the round writes the new e
+ *  into `d` and the new a into `h`. `kw` is K_t + W_t. */
+inline void Round(uint32_t a, uint32_t b, uint32_t c, uint32_t& d, uint32_t e, uint32_t f, uint32_t g, uint32_t& h,
+                  uint32_t kw) {
+    const uint32_t t1 = h + BigSigma1(e) + Ch(e, f, g) + kw;
+    const uint32_t t2 = BigSigma0(a) + Maj(a, b, c);
+    d += t1;
+    h = t1 + t2;
+}
+
 }  // namespace
+
+// The message schedule (step 1) is kept in 16 words, w[t mod 16], and computed as the rounds
+// need it: from t = 16 on, W_t = σ1(W_t-2) + W_t-7 + σ0(W_t-15) + W_t-16 overwrites W_t-16.
+// Every index below is a constant once the macros expand (no loop), so the compiler keeps the
+// 16 words and the 8 working variables in registers (wasm: locals) rather than in an array in
+// memory. Measured: bench/quadratic (docs/performance.md, "Legacy quadratic sighash").
+#define IBD_SHA256_W(t)                                                                                         \
+    ((t) < 16 ? w[(t)&15]                                                                                       \
+              : (w[(t)&15] += SmallSigma1(w[((t)-2) & 15]) + w[((t)-7) & 15] + SmallSigma0(w[((t)-15) & 15])))
+#define IBD_SHA256_8ROUNDS(t)                                          \
+    Round(a, b, c, d, e, f, g, h, kK[(t) + 0] + IBD_SHA256_W((t) + 0)); \
+    Round(h, a, b, c, d, e, f, g, kK[(t) + 1] + IBD_SHA256_W((t) + 1)); \
+    Round(g, h, a, b, c, d, e, f, kK[(t) + 2] + IBD_SHA256_W((t) + 2)); \
+    Round(f, g, h, a, b, c, d, e, kK[(t) + 3] + IBD_SHA256_W((t) + 3)); \
+    Round(e, f, g, h, a, b, c, d, kK[(t) + 4] + IBD_SHA256_W((t) + 4)); \
+    Round(d, e, f, g, h, a, b, c, kK[(t) + 5] + IBD_SHA256_W((t) + 5)); \
+    Round(c, d, e, f, g, h, a, b, kK[(t) + 6] + IBD_SHA256_W((t) + 6)); \
+    Round(b, c, d, e, f, g, h, a, kK[(t) + 7] + IBD_SHA256_W((t) + 7))
 
 void Sha256::Compress(uint32_t s[8], const uint8_t* chunk, size_t blocks) {
     while (blocks--) {
-        uint32_t w[64];
-        // Step 1: the message schedule.
+        // Step 1 (first 16 words): the message block as big-endian words.
+        uint32_t w[16];
         for (int t = 0; t < 16; ++t) w[t] = ReadBE32(chunk + 4 * t);
-        for (int t = 16; t < 64; ++t) {
-            w[t] = SmallSigma1(w[t - 2]) + w[t - 7] + SmallSigma0(w[t - 15]) + w[t - 16];
-        }
         // Step 2: the working variables.
         uint32_t a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];
-        // Step 3: 64 rounds.
-        for (int t = 0; t < 64; ++t) {
-            const uint32_t t1 = h + BigSigma1(e) + Ch(e, f, g) + kK[t] + w[t];
-            const uint32_t t2 = BigSigma0(a) + Maj(a, b, c);
-            h = g;
-            g = f;
-            f = e;
-            e = d + t1;
-            d = c;
-            c = b;
-            b = a;
-            a = t1 + t2;
-        }
+        // Step 3: 64 rounds, eight at a time (after eight, every name is back in its place).
+        IBD_SHA256_8ROUNDS(0);
+        IBD_SHA256_8ROUNDS(8);
+        IBD_SHA256_8ROUNDS(16);
+        IBD_SHA256_8ROUNDS(24);
+        IBD_SHA256_8ROUNDS(32);
+        IBD_SHA256_8ROUNDS(40);
+        IBD_SHA256_8ROUNDS(48);
+        IBD_SHA256_8ROUNDS(56);
         // Step 4: the intermediate hash value.
         s[0] += a;
         s[1] += b;
@@ -68,6 +92,9 @@ void Sha256::Compress(uint32_t s[8], const uint8_t* chunk, size_t blocks) {
         chunk += 64;
     }
 }
+
+#undef IBD_SHA256_8ROUNDS
+#undef IBD_SHA256_W
 
 template class BlockHasher<Sha256, true>;
 

@@ -149,8 +149,9 @@ bool TransactionSignatureChecker::CheckECDSASignature(const StackElement& sig, c
             sighash = SignatureHashWitnessV0(script_code, tx_, n_in_, hash_type, amount_, local);
         }
     } else {
-        // Legacy (SigVersion::BASE); FindAndDelete was applied by the interpreter.
-        sighash = SignatureHashLegacy(script_code, tx_, n_in_, hash_type);
+        // Legacy (SigVersion::BASE); FindAndDelete was applied by the interpreter. What the
+        // transaction's inputs share is hashed once, in pre_.legacy (LegacySighashCache).
+        sighash = SignatureHashLegacy(script_code, tx_, n_in_, hash_type, pre_);
     }
     if (known == nullptr && memo_ != nullptr) {
         ++memo_->computed;

@@ -1,6 +1,8 @@
 // Implementation of sighash.h. Each step names the Core function or BIP section it follows.
 #include "script/sighash.h"
 
+#include <algorithm>
+
 #include "primitives/serialize.h"
 #include "script/script.h"
 #include "util/error.h"
@@ -123,6 +125,7 @@ const Sha256& TapSighashHasher() {
 void PrecomputedTxData::Init(const Transaction& tx, std::vector<const SpentOutput*> spent_outputs, bool need_bip143,
                              bool need_bip341) {
     spent = std::move(spent_outputs);
+    legacy = LegacySighashCache();
     bip143_ready = bip341_ready = false;
     if (!need_bip143 && !need_bip341) return;
     if (need_bip341 && spent.size() != tx.vin.size()) {
@@ -160,51 +163,155 @@ void PrecomputedTxData::Init(const Transaction& tx, std::vector<const SpentOutpu
     }
 }
 
-Hash32 SignatureHashLegacy(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
-                           int32_t hash_type) {
-    // Core's SignatureHash (SigVersion::BASE): out-of-range input, and the SIGHASH_SINGLE bug.
+namespace {
+
+/** BLANKED(k) of LegacySighashCache: input k of the legacy serialization when it is not the
+ *  input being signed (Core's CTransactionSignatureSerializer::SerializeInput): prevout, an
+ *  empty script, and nSequence, or 0 when `zero_sequence` (type NONE or SINGLE). */
+template <typename Sink>
+void SerializeBlankedInput(Sink& s, const TxIn& in, bool zero_sequence) {
+    SerializeOutPoint(s, in.prevout);
+    WriteCompactSize(s, 0);
+    WriteLE32(s, zero_sequence ? 0 : in.sequence);
+}
+
+/** Core's SignatureHash (SigVersion::BASE): CTransactionSignatureSerializer::Serialize, then
+ *  `<< nHashType`, into HashWriter. With `cache` (not with ANYONECANPAY, whose serialization
+ *  has one input), PREFIX and, for the types that keep nSequence and every output, TAIL come
+ *  from it (LegacySighashCache). */
+Hash32 LegacySighash(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in, int32_t hash_type,
+                     LegacySighashCache* cache) {
+    // Out-of-range input, and the SIGHASH_SINGLE bug.
     if (n_in >= tx.vin.size()) return HashOne();
     const bool anyone_can_pay = (hash_type & SIGHASH_ANYONECANPAY) != 0;
     const bool hash_single = (hash_type & 0x1f) == SIGHASH_SINGLE;
     const bool hash_none = (hash_type & 0x1f) == SIGHASH_NONE;
     if (hash_single && n_in >= tx.vout.size()) return HashOne();
+    const bool zero_sequences = hash_single || hash_none;  // other inputs' nSequence, so they can be updated
+    if (anyone_can_pay) cache = nullptr;
+    if (cache != nullptr) cache->Bind(tx);
 
-    // Core's CTransactionSignatureSerializer::Serialize, then `<< nHashType`, into HashWriter.
     Sha256 s;
-    WriteLE32(s, static_cast<uint32_t>(tx.version));
-    // Inputs: only n_in with ANYONECANPAY (SerializeInput).
-    const size_t n_inputs = anyone_can_pay ? 1 : tx.vin.size();
-    WriteCompactSize(s, n_inputs);
-    for (size_t k = 0; k < n_inputs; ++k) {
-        const size_t i = anyone_can_pay ? n_in : k;
-        const TxIn& in = tx.vin[i];
-        SerializeOutPoint(s, in.prevout);
-        if (i != n_in) {
-            WriteCompactSize(s, 0);  // other inputs: empty script
-        } else {
-            SerializeScriptCode(s, script_code);
-        }
-        if (i != n_in && (hash_single || hash_none)) {
-            WriteLE32(s, 0);  // other inputs' nSequence zeroed, so they can be updated
-        } else {
-            WriteLE32(s, in.sequence);
-        }
+    if (anyone_can_pay) {
+        // Inputs: only n_in (SerializeInput with fAnyoneCanPay).
+        WriteLE32(s, static_cast<uint32_t>(tx.version));
+        WriteCompactSize(s, 1);
+        SerializeOutPoint(s, tx.vin[n_in].prevout);
+    } else if (cache != nullptr) {
+        s = cache->Prefix(n_in, zero_sequences);
+    } else {
+        WriteLE32(s, static_cast<uint32_t>(tx.version));
+        WriteCompactSize(s, tx.vin.size());
+        for (size_t k = 0; k < n_in; ++k) SerializeBlankedInput(s, tx.vin[k], zero_sequences);
+        SerializeOutPoint(s, tx.vin[n_in].prevout);
     }
-    // Outputs: none with NONE; n_in + 1 with SINGLE, all but the last blanked (SerializeOutput).
-    const size_t n_outputs = hash_none ? 0 : (hash_single ? n_in + 1 : tx.vout.size());
-    WriteCompactSize(s, n_outputs);
-    for (size_t o = 0; o < n_outputs; ++o) {
-        if (hash_single && o != n_in) {
-            WriteLE64(s, static_cast<uint64_t>(int64_t{-1}));  // CTxOut(): nValue -1
-            WriteCompactSize(s, 0);                            // empty scriptPubKey
-        } else {
-            SerializeOutput(s, tx.vout[o]);
+    // Input n_in: its scriptCode, and its own nSequence whatever the type.
+    SerializeScriptCode(s, script_code);
+    WriteLE32(s, tx.vin[n_in].sequence);
+    if (cache != nullptr && !zero_sequences) {
+        size_t len = 0;
+        const uint8_t* tail = cache->Tail(n_in, len);
+        s.Write(tail, len);
+    } else {
+        if (!anyone_can_pay) {
+            for (size_t k = n_in + 1; k < tx.vin.size(); ++k) SerializeBlankedInput(s, tx.vin[k], zero_sequences);
         }
+        // Outputs: none with NONE; n_in + 1 with SINGLE, all but the last blanked (SerializeOutput).
+        const size_t n_outputs = hash_none ? 0 : (hash_single ? n_in + 1 : tx.vout.size());
+        WriteCompactSize(s, n_outputs);
+        for (size_t o = 0; o < n_outputs; ++o) {
+            if (hash_single && o != n_in) {
+                WriteLE64(s, static_cast<uint64_t>(int64_t{-1}));  // CTxOut(): nValue -1
+                WriteCompactSize(s, 0);                            // empty scriptPubKey
+            } else {
+                SerializeOutput(s, tx.vout[o]);
+            }
+        }
+        WriteLE32(s, tx.lock_time);
     }
-    WriteLE32(s, tx.lock_time);
     // The 4-byte hash type, as the signed int Core holds it.
     WriteLE32(s, static_cast<uint32_t>(hash_type));
     return FinalizeDouble(s);
+}
+
+/** Bytes of BLANKED(k). */
+constexpr size_t kBlankedInputSize = 36 + 1 + 4;
+
+}  // namespace
+
+void LegacySighashCache::Bind(const Transaction& tx) {
+    if (tx_ == &tx) return;
+    *this = LegacySighashCache();
+    tx_ = &tx;
+}
+
+void LegacySighashCache::EnsureBlanked() {
+    if (!blanked_.empty()) return;
+    const Transaction& tx = *tx_;
+    VectorSink out{blanked_};
+    WriteLE32(out, static_cast<uint32_t>(tx.version));
+    WriteCompactSize(out, tx.vin.size());
+    first_input_ = blanked_.size();
+    blanked_.reserve(first_input_ + tx.vin.size() * kBlankedInputSize + 9 + tx.vout.size() * 34 + 4);
+    for (const TxIn& in : tx.vin) SerializeBlankedInput(out, in, false);
+    WriteCompactSize(out, tx.vout.size());
+    for (const TxOut& o : tx.vout) SerializeOutput(out, o);
+    WriteLE32(out, tx.lock_time);
+}
+
+Sha256 LegacySighashCache::Prefix(size_t n_in, bool zero_sequences) {
+    const Transaction& tx = *tx_;
+    EnsureBlanked();
+    Stream& st = streams_[zero_sequences ? 1 : 0];
+    if (st.checkpoints.empty()) {
+        // PREFIX(0): nVersion | input count | prevout_0.
+        Sha256 h;
+        h.Write(blanked_.data(), first_input_ + 36);
+        st.checkpoints.push_back(h);
+    }
+    // Start from the cursor when it is at or before n_in and no farther than the checkpoint.
+    const size_t c = std::min(n_in / kCheckpointEvery, st.checkpoints.size() - 1);
+    Sha256 h;
+    size_t at;
+    if (st.cursor_at <= n_in && st.cursor_at >= c * kCheckpointEvery) {
+        h = st.cursor;
+        at = st.cursor_at;
+    } else {
+        h = st.checkpoints[c];
+        at = c * kCheckpointEvery;
+    }
+    while (at < n_in) {
+        // PREFIX(at) -> PREFIX(at + 1): the rest of BLANKED(at), then prevout_{at + 1}.
+        if (zero_sequences) {
+            WriteCompactSize(h, 0);
+            WriteLE32(h, 0);
+            SerializeOutPoint(h, tx.vin[at + 1].prevout);
+        } else {
+            h.Write(blanked_.data() + first_input_ + at * kBlankedInputSize + 36, kBlankedInputSize);
+        }
+        ++at;
+        if (at % kCheckpointEvery == 0 && at / kCheckpointEvery == st.checkpoints.size()) st.checkpoints.push_back(h);
+    }
+    st.cursor = h;
+    st.cursor_at = at;
+    return h;
+}
+
+const uint8_t* LegacySighashCache::Tail(size_t n_in, size_t& len) {
+    EnsureBlanked();
+    const size_t from = first_input_ + (n_in + 1) * kBlankedInputSize;
+    len = blanked_.size() - from;
+    return blanked_.data() + from;
+}
+
+Hash32 SignatureHashLegacy(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
+                           int32_t hash_type) {
+    return LegacySighash(script_code, tx, n_in, hash_type, nullptr);
+}
+
+Hash32 SignatureHashLegacy(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
+                           int32_t hash_type, const PrecomputedTxData& pre) {
+    return LegacySighash(script_code, tx, n_in, hash_type, &pre.legacy);
 }
 
 Hash32 SignatureHashWitnessV0(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,

@@ -29,6 +29,54 @@ enum SigHashType : uint8_t {
     SIGHASH_INPUT_MASK = 0x80,    // BIP341: the input part of hash_type
 };
 
+/** What a transaction's legacy sighashes (SigVersion::BASE) share, computed once per
+ *  transaction instead of once per input: Core hashes the whole serialization for every input
+ *  (SignatureHash), so n inputs cost O(n * size), the quadratic hashing of block 364,292. With
+ *  type = hash_type & 0x1f and not ANYONECANPAY, input n_in's serialization
+ *  (SignatureHashLegacy) is
+ *    PREFIX(n_in) | scriptCode | nSequence_n_in (4) | TAIL(n_in) | hash_type (4)
+ *    PREFIX(n_in) = nVersion (4) | input count | for k < n_in: BLANKED(k) | prevout_n_in (36)
+ *    BLANKED(k)   = prevout_k (36) | 0x00 (empty script) | nSequence_k (4; 0 when type is NONE
+ *                   or SINGLE)                                              41 bytes
+ *    TAIL(n_in)   = for k > n_in: BLANKED(k) | the outputs part | nLockTime (4)
+ *  PREFIX(n_in + 1) extends PREFIX(n_in) by 41 bytes, and, for the types that keep nSequence and
+ *  every output (ALL, and any type other than NONE and SINGLE), PREFIX and TAIL are slices of one
+ *  byte string: the transaction serialized with every scriptSig emptied (`Blanked`). So:
+ *    - the SHA-256 state after PREFIX(n_in) is kept per input order: a running state (cursor)
+ *      and a checkpoint every kCheckpointEvery inputs, one such stream with nSequence kept and
+ *      one zeroed. Inputs asked for in order (as a block's evaluation asks) cost 41 bytes each;
+ *      any other order at most kCheckpointEvery * 41 bytes from the nearest checkpoint;
+ *    - TAIL(n_in) of the types that keep nSequence and every output is hashed straight from the
+ *      blanked serialization, in one write.
+ *  What stays per input (SHA-256 shares no suffix): scriptCode, TAIL, hash_type. Memory: the
+ *  blanked serialization (at most the transaction's size) and 2 * (inputs / 16 + 1) states of
+ *  104 bytes. Results are byte-identical to streaming the serialization (tests:
+ *  tests/native/script/core_sighash_test.cpp). Not thread-safe: one per transaction per thread
+ *  (an engine instance is one thread). */
+class LegacySighashCache {
+public:
+    static constexpr size_t kCheckpointEvery = 16;
+
+    /** Binds the cache to `tx`; a cache met with another transaction than before starts over. */
+    void Bind(const Transaction& tx);
+    /** The SHA-256 state after PREFIX(n_in) (n_in < vin.size() of the bound tx). */
+    Sha256 Prefix(size_t n_in, bool zero_sequences);
+    /** TAIL(n_in) with nSequence kept and every output: a slice of the blanked serialization. */
+    const uint8_t* Tail(size_t n_in, size_t& len);
+
+private:
+    struct Stream {
+        std::vector<Sha256> checkpoints;  // [c] = state after PREFIX(c * kCheckpointEvery)
+        Sha256 cursor;                    // state after PREFIX(cursor_at)
+        size_t cursor_at = SIZE_MAX;      // SIZE_MAX: no cursor yet
+    };
+    void EnsureBlanked();
+    Stream streams_[2];  // [0] nSequence kept, [1] zeroed (NONE, SINGLE)
+    std::vector<uint8_t> blanked_;  // the tx with every scriptSig emptied (nSequence kept)
+    size_t first_input_ = 0;        // offset of BLANKED(0) in blanked_
+    const Transaction* tx_ = nullptr;
+};
+
 /** Core's PrecomputedTransactionData: the per-transaction hashes shared by all inputs.
  *  BIP341 ("Common signature message"), single SHA-256:
  *    sha_prevouts      SHA256 of every input's outpoint (36 bytes each)
@@ -47,6 +95,9 @@ struct PrecomputedTxData {
     bool bip341_ready = false;
     /** Spent output of each input (BIP341 ANYONECANPAY needs this input's one). */
     std::vector<const SpentOutput*> spent;
+    /** What the legacy sighashes of the transaction share, filled as SignatureHashLegacy asks
+     *  (mutable: a cache behind the const references the signature checker holds). */
+    mutable LegacySighashCache legacy;
 
     /** Computes what `need_bip143` / `need_bip341` ask for. `spent` must have one entry per
      *  input of `tx` when `need_bip341` (throws Error otherwise); it is kept by pointer, so the
@@ -69,6 +120,10 @@ struct PrecomputedTxData {
  *  the last executed OP_CODESEPARATOR on, with FindAndDelete already applied by the caller. */
 Hash32 SignatureHashLegacy(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
                            int32_t hash_type);
+/** The same, with what the transaction's inputs share taken from `pre.legacy`
+ *  (LegacySighashCache); `pre` belongs to `tx`. Byte-identical results. */
+Hash32 SignatureHashLegacy(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
+                           int32_t hash_type, const PrecomputedTxData& pre);
 
 /** The BIP143 sighash (Core's SignatureHash with SigVersion::WITNESS_V0). SHA256d of:
  *    nVersion (4) | hashPrevouts (32) | hashSequence (32) | outpoint (36) | scriptCode
