@@ -48,7 +48,7 @@
 #include "primitives/hex.h"
 #include "primitives/serialize.h"
 #include "primitives/transaction.h"
-#include "support/block_mutation.h"
+#include "derived/block_mutation.h"
 #include "util/error.h"
 #include "validation/block_validation.h"
 #include "verify/batch_verify.h"

@@ -1,5 +1,5 @@
 // The legacy quadratic sighash case (issue 12, part 6) on the JS side: the SYNTHETIC stress block
-// written by `ibd_quadratic synthetic` (tests/native/support/synthetic_legacy_tx.h) validated in
+// written by `ibd_quadratic synthetic` (blocks-fixtures/derived/synthetic_legacy_tx.h) validated in
 // wasm, with the same verdict and the same final check records as the native engine, and every
 // check's sighash equal to an independent computation here (the tx copy of Core's SignatureHash
 // serialized in JS, hashed with node:crypto); the wasm SHA-256 micro-benchmark binding

@@ -2,7 +2,7 @@
 // the legacy sighash's quadratic cost (issue 12, part 6). Each command prints one JSON line.
 //
 //   ibd_quadratic synthetic DIR [--inputs N] [--outputs M] [--compressed]
-//       Writes the SYNTHETIC stress block (tests/native/support/synthetic_legacy_tx.h) to
+//       Writes the SYNTHETIC stress block (blocks-fixtures/derived/synthetic_legacy_tx.h) to
 //       DIR/block.raw and its spent outputs to DIR/spent_outputs.bin (binary form, "IBS1",
 //       validation/spent_outputs.h): {height, hash, inputs, outputs, block_bytes, tx_bytes,
 //       generate_seconds}.
@@ -34,7 +34,7 @@
 
 #include "crypto/sha256.h"
 #include "primitives/hex.h"
-#include "support/synthetic_legacy_tx.h"
+#include "derived/synthetic_legacy_tx.h"
 #include "validation/block_validation.h"
 #include "validation/spent_outputs.h"
 

@@ -6,7 +6,7 @@
 //   BM_ValidateSynthetic/legacy_<n>in     ValidateBlock (one thread, synchronous verification) of
 //                                         the SYNTHETIC stress block: one ~1 MB legacy transaction
 //                                         with n = 5,000 signed P2PKH inputs
-//                                         (tests/native/support/synthetic_legacy_tx.h), never a
+//                                         (blocks-fixtures/derived/synthetic_legacy_tx.h), never a
 //                                         fixture block; counters: sighash_share (the engine's
 //                                         StageTimes), items_per_second = inputs/s
 //
@@ -22,7 +22,7 @@
 
 #include "benchmarks.h"
 #include "crypto/sha256.h"
-#include "support/synthetic_legacy_tx.h"
+#include "derived/synthetic_legacy_tx.h"
 #include "validation/block_validation.h"
 
 namespace ibd::bench {

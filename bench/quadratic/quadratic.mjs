@@ -4,7 +4,7 @@
 //   - whole-block validation (ValidateBlock, one thread, synchronous verification) of fixture
 //     block 57,043 and of a SYNTHETIC stress block: one legacy transaction of about 1 MB with
 //     5,000 P2PKH inputs, each signed for real over its legacy sighash (the class of block
-//     364,292; tests/native/support/synthetic_legacy_tx.h). Per round, each contender runs in a
+//     364,292; blocks-fixtures/derived/synthetic_legacy_tx.h). Per round, each contender runs in a
 //     fresh process / wasm instance: its first validation is COLD, the next ones WARM;
 //   - the share of sighash time in each (the engine's StageTimes: parse, sighash, script, verify);
 //   - peak memory: the native process's peak RSS, the wasm instance's heap (memory only grows);

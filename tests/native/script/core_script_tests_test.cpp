@@ -30,7 +30,7 @@
 #include "script/script.h"
 #include "script/script_checks.h"
 #include "script/script_asm.h"
-#include "support/block_mutation.h"
+#include "derived/block_mutation.h"
 #include "support/test_support.h"
 
 namespace ibd {

@@ -18,7 +18,7 @@
 #include "script/interpreter.h"
 #include "script/script.h"
 #include "script/sigops.h"
-#include "support/block_mutation.h"
+#include "derived/block_mutation.h"
 #include "script/script_asm.h"
 #include "support/test_support.h"
 #include "validation/block_check.h"

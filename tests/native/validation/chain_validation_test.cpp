@@ -19,7 +19,7 @@
 #include "primitives/block.h"
 #include "primitives/block_file.h"
 #include "primitives/hex.h"
-#include "support/block_mutation.h"
+#include "derived/block_mutation.h"
 #include "support/test_support.h"
 #include "validation/block_validation.h"
 #include "validation/chain_validation.h"

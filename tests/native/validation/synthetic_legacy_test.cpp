@@ -1,4 +1,4 @@
-// The SYNTHETIC legacy stress block (support/synthetic_legacy_tx.h): its verdict through the
+// The SYNTHETIC legacy stress block (blocks-fixtures/derived/synthetic_legacy_tx.h): its verdict through the
 // whole engine (ValidateBlock: parse, legacy sighash of every input, script evaluation, ECDSA
 // verification), its sighashes against the generator's own computation and against
 // SignatureHashLegacy, and the generator's refusal of bad parameters.
@@ -9,7 +9,7 @@
 
 #include "primitives/block.h"
 #include "script/sighash.h"
-#include "support/synthetic_legacy_tx.h"
+#include "derived/synthetic_legacy_tx.h"
 #include "validation/block_validation.h"
 #include "verify/check_buffer.h"
 

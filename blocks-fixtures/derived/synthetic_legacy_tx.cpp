@@ -1,5 +1,5 @@
 // Implementation of synthetic_legacy_tx.h.
-#include "support/synthetic_legacy_tx.h"
+#include "derived/synthetic_legacy_tx.h"
 
 #include <memory>
 #include <stdexcept>
@@ -12,7 +12,7 @@
 #include "primitives/hex.h"
 #include "primitives/serialize.h"
 #include "script/script.h"
-#include "support/block_mutation.h"
+#include "derived/block_mutation.h"
 
 namespace ibd::test {
 

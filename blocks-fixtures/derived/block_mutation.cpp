@@ -1,5 +1,5 @@
 // Implementation of block_mutation.h.
-#include "support/block_mutation.h"
+#include "derived/block_mutation.h"
 
 #include <algorithm>
 #include <iterator>
