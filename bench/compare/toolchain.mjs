@@ -11,7 +11,8 @@
 //   js-eh            -DIBD_WASM_EXCEPTIONS=js into build/wasm-eh-js (built when missing)
 //   wasm-eh          -DIBD_WASM_EXCEPTIONS=wasm into build/wasm-eh-wasm (built when missing)
 //   js-eh+opt132     js-eh's .wasm run once more through binaryen 132's wasm-opt -O3 (npm package
-//   wasm-eh+opt132   binaryen, node_modules/.bin/wasm-opt), written to build/wasm-eh-*-opt132
+//   wasm-eh+opt132   binaryen, node_modules/.bin/wasm-opt: `npm install --no-save binaryen@132.0.0`),
+//                    written to build/wasm-eh-*-opt132
 //   emcc-3.1.69      build/wasm-emcc-3.1.69, if present: the same source built by Debian trixie's
 //                    emscripten inside a chroot (docs/build.md, "Measuring another Emscripten");
 //                    never built by this script
@@ -32,7 +33,8 @@ import { createWasmBlockRunner } from './blocks/wasm-blocks.mjs';
 import { ensureWasmBuild } from './size.mjs';
 import { QUICK_HEIGHTS, WASM_PRIME_SECONDS } from './whole-block.mjs';
 
-/** binaryen's wasm-opt from npm (package.json devDependency `binaryen`, pinned). */
+/** binaryen's wasm-opt from npm: measured, not adopted (wasm/CMakeLists.txt), so not a dependency;
+ *  `npm install --no-save binaryen@132.0.0` puts it here for a re-measurement. */
 export const NPM_WASM_OPT = path.join(REPO_ROOT, 'node_modules', '.bin', 'wasm-opt');
 
 /**
@@ -88,7 +90,7 @@ function ensureBuild(name, variants, log) {
     ensureWasmBuild({ dir: b.dir, defines: { IBD_WASM_EXCEPTIONS: b.eh }, what: `${b.eh} exception handling` }, log);
     return null;
   }
-  if (!existsSync(NPM_WASM_OPT)) return `${path.relative(REPO_ROOT, NPM_WASM_OPT)} missing (npm ci installs binaryen)`;
+  if (!existsSync(NPM_WASM_OPT)) return `${path.relative(REPO_ROOT, NPM_WASM_OPT)} missing (npm install --no-save binaryen@132.0.0)`;
   const why = ensureBuild(b.from, variants, log);
   if (why) return why;
   const from = BUILDS[b.from].dir;
