@@ -73,6 +73,11 @@ test('the quick benchmark runs and prints a well-formed JSON document', { timeou
     assert.ok(t.measured === null || Number.isFinite(t.measured), `${t.name}.measured`);
     assert.equal(typeof t.pass, 'boolean', `${t.name}.pass`);
   }
+  // Whole blocks against native: the best variant's ratio of the same run's medians.
+  const native = wb.contenders.find((c) => c.kind === 'native');
+  const ratios = wb.contenders.filter((c) => c.kind === 'wasm').map((c) => native.all.seconds_median / c.all.seconds_median);
+  const wholeBlock = doc.thresholds.find((t) => t.name === 'wasm_whole_block_vs_native');
+  assert.equal(wholeBlock.measured, Math.max(...ratios), 'wasm_whole_block_vs_native: the best variant, from the run\'s medians');
   assert.equal(readFileSync(THRESHOLDS, 'utf8'), before, 'the run never edits thresholds.json');
 });
 

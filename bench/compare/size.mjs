@@ -25,22 +25,28 @@ function run(cmd, args, what) {
 }
 
 /**
- * Builds the wasm variants with IBD_ECMULT_WINDOW_SIZE=window into `dir` unless they are there
- * (configured like build/wasm, with the same libsecp256k1 source: its IBD_SECP256K1_DIR).
- * @param {{window: number, dir: string}} build an entry of WINDOW_BUILDS
+ * Builds the wasm variants into `dir` unless they are there, configured like build/wasm (with the
+ * same libsecp256k1 source: its IBD_SECP256K1_DIR) plus the cache `defines`.
+ * @param {{dir: string, defines: Record<string, string|number>, what: string}} build what: the
+ *   build's description for the log ("ECMULT_WINDOW_SIZE=12")
  * @param {(m: string) => void} log
  * @throws Error when build/wasm is not configured or emcmake / cmake fail (their stderr tail).
  */
-export function ensureWindowBuild({ window, dir }, log) {
+export function ensureWasmBuild({ dir, defines, what }, log) {
   if (VARIANTS.every((v) => existsSync(path.join(dir, `ibd-${v}.wasm`)))) return;
-  const cache = path.join(WINDOW_BUILDS[0].dir, 'CMakeCache.txt');
+  const cache = path.join(WASM_BUILD_DIR, 'CMakeCache.txt');
   const secpDir = existsSync(cache) && /^IBD_SECP256K1_DIR:PATH=(.*)$/m.exec(readFileSync(cache, 'utf8'))?.[1];
   if (!secpDir) throw new Error(`${cache} has no IBD_SECP256K1_DIR: run node scripts/setup.mjs first`);
-  log(`building the wasm variants with ECMULT_WINDOW_SIZE=${window} into ${path.relative(REPO_ROOT, dir)} (a few minutes)`);
+  log(`building the wasm variants with ${what} into ${path.relative(REPO_ROOT, dir)} (a few minutes)`);
   mkdirSync(dir, { recursive: true });
   run('emcmake', ['cmake', '-S', REPO_ROOT, '-B', dir, `-DIBD_SECP256K1_DIR=${secpDir}`,
-    '-DCMAKE_BUILD_TYPE=Release', `-DIBD_ECMULT_WINDOW_SIZE=${window}`], 'configure');
+    '-DCMAKE_BUILD_TYPE=Release', ...Object.entries(defines).map(([k, v]) => `-D${k}=${v}`)], 'configure');
   run('cmake', ['--build', dir, '--parallel', '2', '--target', ...VARIANTS.map((v) => `ibd-${v}`)], 'build');
+}
+
+/** The window build `wb` (an entry of WINDOW_BUILDS), built by ensureWasmBuild. */
+export function ensureWindowBuild({ window, dir }, log) {
+  ensureWasmBuild({ dir, defines: { IBD_ECMULT_WINDOW_SIZE: window }, what: `ECMULT_WINDOW_SIZE=${window}` }, log);
 }
 
 /** wasm-opt's feature flags per variant: the emitted .wasm carries no target_features

@@ -9,7 +9,7 @@ export const THRESHOLDS_FILE = fileURLToPath(new URL('./thresholds.json', import
 const best = (rows) => rows.reduce((a, b) => (b.sig_per_s > (a?.sig_per_s ?? -1) ? b : a), null);
 
 /** The metrics the thresholds name, from the run's results; null (with a reason) when absent. */
-function metrics({ speed, sizes, startup }) {
+function metrics({ speed, sizes, startup, whole_block: wholeBlock }) {
   const ecdsa = speed.filter((r) => r.type === 'ecdsa');
   const wasm = ecdsa.filter((r) => r.kind === 'wasm' && r.window === 15);
   const top = best(wasm);
@@ -20,6 +20,9 @@ function metrics({ speed, sizes, startup }) {
   const largest = sweep.reduce((a, b) => (b.batch_size > (a?.batch_size ?? 0) ? b : a), null);
   const shipped = sizes.filter((s) => s.window === 15 && s.gzip);
   const cold = startup.node_cold_start?.find((s) => s.variant === 'simd');
+  // Whole blocks: x_native_all is native's median pass time over the variant's (whole-block.mjs).
+  const blocksVsNative = (wholeBlock?.contenders ?? []).filter((c) => c.kind === 'wasm' && c.x_native_all !== null)
+    .reduce((a, c) => (c.x_native_all > (a?.x_native_all ?? -1) ? c : a), null);
   return {
     wasm_ecdsa_vs_native: ratio(ecdsa.find((r) => r.kind === 'native'), 'native ibd_verify_checks'),
     wasm_ecdsa_vs_tiny_secp256k1: ratio(peer('tiny-secp256k1'), 'tiny-secp256k1'),
@@ -28,13 +31,17 @@ function metrics({ speed, sizes, startup }) {
       ? { value: (largest.sig_per_s / at256.sig_per_s - 1) * 100, note: `${top.variant}: batch 256 vs batch ${largest.batch_size}` }
       : { value: null, note: 'batch 256 and a larger batch not both measured' },
     wasm_gzip_bytes: shipped.length ? { value: Math.max(...shipped.map((s) => s.gzip)) } : { value: null, note: 'no wasm build measured' },
+    wasm_whole_block_vs_native: blocksVsNative
+      ? { value: blocksVsNative.x_native_all, note: `${blocksVsNative.name}, ${wholeBlock.sets.all.blocks} blocks, ${wholeBlock.mode} run` }
+      : { value: null, note: 'whole-block validation of ibd-wasm and native not both measured' },
     node_cold_start_ms: cold ? { value: cold.total_ms } : { value: null, note: 'cold start not measured' },
   };
 }
 
 /**
- * @param {{speed: object[], sizes: object[], startup: object}} results this run's
- *   results (bench/compare/compare.mjs document parts)
+ * @param {{speed: object[], sizes: object[], startup: object, whole_block: object|null}} results
+ *   this run's results (bench/compare/compare.mjs document parts; whole_block: whole-block.mjs
+ *   runWholeBlock's, null when that part failed)
  * @returns {Array<{name: string, description: string, op: string, target: number, unit: string,
  *   measured: number|null, pass: boolean, note?: string}>} a threshold that could not be
  *   measured fails, with a note saying why.

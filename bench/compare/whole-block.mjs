@@ -25,7 +25,7 @@ export const QUICK_HEIGHTS = Object.freeze([170, 116928, 553724, 757739]);
 /** The blocks of each contender's untimed first pass (its cold figure). */
 export const WARMUP_HEIGHTS = QUICK_HEIGHTS;
 /** Untimed passes of each wasm contender after its cold pass, at least this long, s. */
-const WASM_PRIME_SECONDS = 3;
+export const WASM_PRIME_SECONDS = 3;
 /** Google Benchmark's minimum time per block and round, s (--benchmark_min_time). */
 const NATIVE_MIN_TIME = { full: 0.2, quick: 0.02 };
 

@@ -62,15 +62,16 @@ export function validateInInstance(engine, verifier, block, { skipProofOfWork = 
 /**
  * A whole-block runner on one fresh wasm instance of `variant`.
  * @param {string} variant wasm/variants.mjs VARIANTS
- * @param {{skipProofOfWork?: boolean}} [options]
+ * @param {{skipProofOfWork?: boolean, dir?: string}} [options] dir: the folder of the build
+ *   (wasm/engine.mjs loadEngine; default build/wasm)
  * @returns {Promise<{pass: (blocks: object[]) => {blocks: Array<{height: number, seconds: number,
  *   verdict?: EngineVerdict, error?: string}>, seconds: number}, dispose: () => void}>}
  *   pass: each block once, in order, timed one by one (wall clock, s: construction, every
  *   round's verification and resolution, the result); one block's error is that block's only
  * @throws (rejects) Error when the wasm build does not load.
  */
-export async function createWasmBlockRunner(variant, options = {}) {
-  const engine = await loadEngine(variant);
+export async function createWasmBlockRunner(variant, { dir, ...options } = {}) {
+  const engine = await loadEngine(variant, dir === undefined ? undefined : { dir });
   const verifier = createBatchVerifier(engine);
   return {
     pass(blocks) {

@@ -1,0 +1,239 @@
+#!/usr/bin/env node
+// Toolchain A/B on whole blocks: the same engine source built several ways (C++ exception
+// handling, a newer wasm-opt over the linked module, another Emscripten), each build validating
+// the fixture blocks end to end in one wasm instance on this thread (the whole-block contender of
+// `npm run bench`, bench/compare/blocks/wasm-blocks.mjs), the builds interleaved round by round in
+// one run (block by block), per variant. It measured the choices written beside the flags in wasm/CMakeLists.txt.
+//
+//   node bench/compare/toolchain.mjs [--rounds N] [--quick] [--variant simd|scalar] [--builds a,b] [--json]
+//
+// The builds (BUILDS; the first one given is the baseline of the ratios):
+//   js-eh            -DIBD_WASM_EXCEPTIONS=js into build/wasm-eh-js (built when missing)
+//   wasm-eh          -DIBD_WASM_EXCEPTIONS=wasm into build/wasm-eh-wasm (built when missing)
+//   js-eh+opt132     js-eh's .wasm run once more through binaryen 132's wasm-opt -O3 (npm package
+//   wasm-eh+opt132   binaryen, node_modules/.bin/wasm-opt: `npm install --no-save binaryen@132.0.0`),
+//                    written to build/wasm-eh-*-opt132
+//   emcc-3.1.69      build/wasm-emcc-3.1.69, if present: the same source built by Debian trixie's
+//                    emscripten inside a chroot (docs/build.md, "Measuring another Emscripten");
+//                    never built by this script
+// Every figure is warm: each build first makes one untimed pass (cold) and untimed passes for
+// WASM_PRIME_SECONDS (V8 tiers wasm up to TurboFan), then the timed rounds. Verdicts must be
+// identical across builds (a difference is listed and the exit code is 1).
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { fixturesDir, loadBlocks } from '../../blocks-fixtures/loader.mjs';
+import { BUILD_DIR, REPO_ROOT } from '../../wasm/paths.mjs';
+import { VARIANTS } from '../../wasm/variants.mjs';
+import { median } from '../core/verify-passes.mjs';
+import { choiceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
+import { createWasmBlockRunner } from './blocks/wasm-blocks.mjs';
+import { ensureWasmBuild } from './size.mjs';
+import { QUICK_HEIGHTS, WASM_PRIME_SECONDS } from './whole-block.mjs';
+
+/** binaryen's wasm-opt from npm: measured, not adopted (wasm/CMakeLists.txt), so not a dependency;
+ *  `npm install --no-save binaryen@132.0.0` puts it here for a re-measurement. */
+export const NPM_WASM_OPT = path.join(REPO_ROOT, 'node_modules', '.bin', 'wasm-opt');
+
+/**
+ * wasm-opt's features per variant and exception handling. emcc 3.1.6 strips the
+ * target_features section, so they are stated: the MVP plus mutable globals (what emcc 3.1.6
+ * emits by default), SIMD for 'simd', the exception-handling proposal for wasm EH. Stating them
+ * keeps wasm-opt from introducing instructions (bulk memory, sign extension, ...) that the
+ * variant's target engines may lack.
+ */
+export function wasmOptFeatures(variant, eh) {
+  return ['--mvp-features', '--enable-mutable-globals',
+    ...(variant === 'simd' ? ['--enable-simd'] : []), ...(eh === 'wasm' ? ['--enable-exception-handling'] : [])];
+}
+
+/** The contenders this script knows, by name. */
+const BUILDS = {
+  'js-eh': { dir: path.join(BUILD_DIR, 'wasm-eh-js'), eh: 'js', make: 'cmake' },
+  'wasm-eh': { dir: path.join(BUILD_DIR, 'wasm-eh-wasm'), eh: 'wasm', make: 'cmake' },
+  'js-eh+opt132': { dir: path.join(BUILD_DIR, 'wasm-eh-js-opt132'), eh: 'js', make: 'wasm-opt', from: 'js-eh' },
+  'wasm-eh+opt132': { dir: path.join(BUILD_DIR, 'wasm-eh-wasm-opt132'), eh: 'wasm', make: 'wasm-opt', from: 'wasm-eh' },
+  'emcc-3.1.69': { dir: path.join(BUILD_DIR, 'wasm-emcc-3.1.69'), eh: null, make: 'present' },
+};
+const DEFAULT_BUILDS = ['js-eh', 'wasm-eh', 'js-eh+opt132', 'wasm-eh+opt132', 'emcc-3.1.69'];
+
+const USAGE = `usage: node bench/compare/toolchain.mjs [options]
+
+Whole-block validation (every fixture block, one wasm instance, one core, warm) of the engine
+built several ways, interleaved round by round, per variant: ${Object.keys(BUILDS).join(', ')}.
+  --builds a,b,...   the builds, baseline first (default ${DEFAULT_BUILDS.join(',')};
+                     emcc-3.1.69 only when build/wasm-emcc-3.1.69 exists)
+  --variant V        simd or scalar (default: both)
+  --rounds N         timed rounds (default 7; --quick 3)
+  --quick            blocks ${QUICK_HEIGHTS.join(', ')} only
+  --json             one JSON document on stdout
+  --help             this text`;
+
+function runTool(cmd, args, what) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
+  if (r.error || r.status !== 0) throw new Error(`${what} failed (${cmd} ${args.join(' ')}): ${r.error?.message ?? r.stderr.slice(-2000)}`);
+  return r.stdout;
+}
+
+/**
+ * Makes build `name` of `variants` when it is missing (cmake builds, wasm-opt post-passes).
+ * @returns {string|null} why the build is not there (null when it is)
+ */
+function ensureBuild(name, variants, log) {
+  const b = BUILDS[name];
+  const have = () => variants.every((v) => existsSync(path.join(b.dir, `ibd-${v}.wasm`)));
+  if (have()) return null;
+  if (b.make === 'present') return `${path.relative(REPO_ROOT, b.dir)} not built (docs/build.md, "Measuring another Emscripten")`;
+  if (b.make === 'cmake') {
+    ensureWasmBuild({ dir: b.dir, defines: { IBD_WASM_EXCEPTIONS: b.eh }, what: `${b.eh} exception handling` }, log);
+    return null;
+  }
+  if (!existsSync(NPM_WASM_OPT)) return `${path.relative(REPO_ROOT, NPM_WASM_OPT)} missing (npm install --no-save binaryen@132.0.0)`;
+  const why = ensureBuild(b.from, variants, log);
+  if (why) return why;
+  const from = BUILDS[b.from].dir;
+  const version = runTool(NPM_WASM_OPT, ['--version'], 'wasm-opt --version').trim();
+  mkdirSync(b.dir, { recursive: true });
+  for (const v of variants) {
+    log(`${name}: ${version} -O3 over ${path.relative(REPO_ROOT, from)}/ibd-${v}.wasm`);
+    runTool(NPM_WASM_OPT, [...wasmOptFeatures(v, b.eh), '-O3', path.join(from, `ibd-${v}.wasm`), '-o', path.join(b.dir, `ibd-${v}.wasm`)], 'wasm-opt');
+    copyFileSync(path.join(from, `ibd-${v}.js`), path.join(b.dir, `ibd-${v}.js`));
+  }
+  copyFileSync(path.join(from, 'package.json'), path.join(b.dir, 'package.json'));
+  return null;
+}
+
+/**
+ * Runs the rounds for one variant.
+ * @returns {Promise<{variant, builds: [{name, dir, wasm_bytes, wasm_gzip_bytes, cold_s,
+ *   seconds: number[] (each round's pass, wall clock, s), seconds_median, x_baseline_median,
+ *   x_baseline_min, x_baseline_max (baseline's round time / this build's, same round),
+ *   cpu_seconds, cpu_seconds_median, x_baseline_cpu_* (the same from the process's CPU time,
+ *   user + system, every thread: what other processes on the machine disturb least)}],
+ *   disagreements: string[]}>}
+ */
+async function runVariant(variant, names, blocks, rounds, log) {
+  const runners = [];
+  for (const name of names) {
+    const dir = BUILDS[name].dir;
+    const runner = await createWasmBlockRunner(variant, { dir });
+    const wasm = readFileSync(path.join(dir, `ibd-${variant}.wasm`));
+    runners.push({ name, dir, runner, seconds: [], cpu_seconds: [], verdicts: null, wasm_bytes: wasm.length, wasm_gzip_bytes: gzipSync(wasm, { level: 9 }).length });
+  }
+  const disagreements = [];
+  try {
+    for (const c of runners) {
+      const t0 = performance.now();
+      c.verdicts = c.runner.pass(blocks).blocks.map((e) => JSON.stringify(e.verdict ?? e.error));
+      c.cold_s = (performance.now() - t0) / 1000;
+      for (const t1 = performance.now(); performance.now() - t1 < WASM_PRIME_SECONDS * 1000;) c.runner.pass(blocks);
+    }
+    for (const c of runners.slice(1)) {
+      c.verdicts.forEach((v, i) => {
+        if (v !== runners[0].verdicts[i]) disagreements.push(`${variant} ${c.name} block ${blocks[i].height}: ${v} vs ${runners[0].name}: ${runners[0].verdicts[i]}`);
+      });
+    }
+    for (let r = 0; r < rounds; r++) {
+      // Interleaved block by block, the builds' order rotating each round: on a loaded machine
+      // the builds being compared then see the same load within milliseconds of each other.
+      const order = runners.map((_, i) => runners[(i + r) % runners.length]);
+      for (const c of runners) c.seconds.push(0), c.cpu_seconds.push(0);
+      for (const b of blocks) {
+        for (const c of order) {
+          const cpu0 = process.cpuUsage();
+          c.seconds[r] += c.runner.pass([b]).seconds;
+          const cpu = process.cpuUsage(cpu0);
+          c.cpu_seconds[r] += (cpu.user + cpu.system) / 1e6;
+        }
+      }
+      log(`${variant} round ${r + 1}/${rounds}: ${runners.map((c) => `${c.name} ${c.seconds[r].toFixed(3)} s`).join(', ')}`);
+    }
+  } finally {
+    for (const c of runners) c.runner.dispose();
+  }
+  const base = runners[0];
+  return {
+    variant,
+    builds: runners.map((c) => {
+      const x = c.seconds.map((s, r) => base.seconds[r] / s);
+      const xCpu = c.cpu_seconds.map((s, r) => base.cpu_seconds[r] / s);
+      return {
+        name: c.name, dir: path.relative(REPO_ROOT, c.dir), wasm_bytes: c.wasm_bytes, wasm_gzip_bytes: c.wasm_gzip_bytes,
+        cold_s: c.cold_s, seconds: c.seconds, seconds_median: median(c.seconds),
+        x_baseline_median: median(x), x_baseline_min: Math.min(...x), x_baseline_max: Math.max(...x),
+        cpu_seconds: c.cpu_seconds, cpu_seconds_median: median(c.cpu_seconds),
+        x_baseline_cpu_median: median(xCpu), x_baseline_cpu_min: Math.min(...xCpu), x_baseline_cpu_max: Math.max(...xCpu),
+      };
+    }),
+    disagreements,
+  };
+}
+
+function format(doc) {
+  const lines = [`whole-block validation, ${doc.blocks.length} blocks (${doc.mode}), ${doc.rounds} rounds, one core, warm; x = ${doc.baseline}'s time / the build's, same round (median, min-max); wall: wall-clock time, cpu: this process's CPU time (user + system, every thread), the steadier one on a loaded machine`];
+  for (const v of doc.variants) {
+    lines.push('', `${v.variant}:`);
+    for (const b of v.builds) {
+      lines.push(`  ${b.name.padEnd(16)} wall ${b.seconds_median.toFixed(3)} s  x ${b.x_baseline_median.toFixed(3)} (${b.x_baseline_min.toFixed(3)}-${b.x_baseline_max.toFixed(3)})  ` +
+        `cpu ${b.cpu_seconds_median.toFixed(3)} s  x ${b.x_baseline_cpu_median.toFixed(3)} (${b.x_baseline_cpu_min.toFixed(3)}-${b.x_baseline_cpu_max.toFixed(3)})  ` +
+        `cold ${b.cold_s.toFixed(2)} s  wasm ${b.wasm_bytes} B, gzip ${b.wasm_gzip_bytes} B`);
+    }
+    for (const d of v.disagreements) lines.push(`  !!! VERDICT DIFFERS: ${d}`);
+  }
+  for (const s of doc.skipped) lines.push(`skipped ${s.name}: ${s.reason}`);
+  return lines.join('\n');
+}
+
+async function main() {
+  let values;
+  try {
+    ({ values } = parseFlags(process.argv.slice(2), {
+      builds: { type: 'string' }, variant: { type: 'string' }, rounds: { type: 'string' },
+      quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
+    }));
+    if (values.variant !== undefined) choiceFlag('variant', values.variant, VARIANTS);
+    values.rounds = values.rounds === undefined ? (values.quick ? 3 : 7) : numberFlag('rounds', values.rounds, { min: 1, max: 1000 });
+    values.builds = values.builds?.split(',') ?? null;
+    for (const n of values.builds ?? []) if (!(n in BUILDS)) throw new UsageError(`--builds: unknown build "${n}" (known: ${Object.keys(BUILDS).join(', ')})`);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`toolchain: ${err.message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const log = (m) => process.stderr.write(`[toolchain] ${m}\n`);
+  const skipped = [];
+  const names = [];
+  const variants = values.variant ? [values.variant] : VARIANTS;
+  for (const n of values.builds ?? DEFAULT_BUILDS) {
+    const why = ensureBuild(n, variants, log);
+    if (why) skipped.push({ name: n, reason: why });
+    else names.push(n);
+  }
+  if (names.length === 0) throw new Error('no build to measure');
+  const dir = fixturesDir();
+  const all = (await loadBlocks(dir)).filter((b) => !b.error);
+  const blocks = values.quick ? all.filter((b) => QUICK_HEIGHTS.includes(b.height)) : all;
+  const doc = {
+    command: `node bench/compare/toolchain.mjs ${process.argv.slice(2).join(' ')}`.trim(),
+    mode: values.quick ? 'quick' : 'full', rounds: values.rounds, baseline: names[0],
+    blocks: blocks.map((b) => b.height), generated_at: new Date().toISOString(), variants: [], skipped,
+  };
+  for (const variant of variants) {
+    doc.variants.push(await runVariant(variant, names, blocks, values.rounds, log));
+  }
+  process.stdout.write(values.json ? `${JSON.stringify(doc, null, 2)}\n` : `${format(doc)}\n`);
+  return doc.variants.some((v) => v.disagreements.length) ? 1 : 0;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().then((code) => { process.exitCode = code; }, (err) => {
+    process.stderr.write(`toolchain: ${err?.stack ?? err}\n`);
+    process.exitCode = 1;
+  });
+}
