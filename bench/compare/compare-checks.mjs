@@ -42,7 +42,7 @@ export async function loadCheckSets({ fixtures, limits, log }) {
   let all;
   try {
     await pool.ready();
-    all = await fixtureChecks(loaded, pool, { variant: 'simd', batchSize: 2048, log });
+    all = await fixtureChecks(loaded, pool, { log });
   } finally {
     await pool.close();
   }
