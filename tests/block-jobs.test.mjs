@@ -40,18 +40,18 @@ test('the plan groups small blocks and splits large ones into transaction ranges
   const { groups, parts } = planBlockJobs(blocks, { workers: 2, targetInputs: 64 });
   const at = (h) => parts[blocks.findIndex((b) => b.height === h)];
   // 866,342 (7,972 inputs, 4,864 txs): the block rules alone in a first range (the coinbase),
-  // then 8 ranges per worker covering every other tx once, none of them running the rules.
+  // then 2 ranges per worker covering every other tx once, none of them running the rules.
   const ranges = at(866342).map(({ group, job }) => groups[group][job].options);
-  assert.equal(ranges.length, 1 + 16);
+  assert.equal(ranges.length, 1 + 4);
   assert.deepEqual([ranges[0].txBegin, ranges[0].txEnd, ranges[0].blockRules], [0, 1, true]);
   assert.equal(ranges[1].txBegin, 1);
-  assert.equal(ranges[16].txEnd, 4864);
+  assert.equal(ranges[4].txEnd, 4864);
   for (let k = 2; k < ranges.length; k++) assert.equal(ranges[k].txBegin, ranges[k - 1].txEnd);
   assert.deepEqual(ranges.map((o) => o.blockRules), ranges.map((_, k) => k === 0));
-  // The cap on ranges per worker, and a block cut into fewer ranges when it has fewer inputs.
-  const capped = planBlockJobs(blocks, { workers: 2, targetInputs: 64, maxRangesPerWorker: 2 });
-  assert.equal(capped.parts[blocks.findIndex((b) => b.height === 866342)].length, 1 + 4);
-  const few = planBlockJobs(blocks, { workers: 2, targetInputs: 512 });
+  // A higher cap, and a block cut into fewer ranges when it has fewer inputs.
+  const more = planBlockJobs(blocks, { workers: 2, targetInputs: 64, maxRangesPerWorker: 8 });
+  assert.equal(more.parts[blocks.findIndex((b) => b.height === 866342)].length, 1 + 16);
+  const few = planBlockJobs(blocks, { workers: 2, targetInputs: 512, maxRangesPerWorker: 8 });
   assert.equal(few.parts[blocks.findIndex((b) => b.height === 403200)].length, 1 + Math.ceil(1036 / 512));
   // Blocks 170 .. 248 (one input each) share one message.
   const small = [170, 181, 182, 183, 187, 221, 248].map((h) => at(h));
@@ -59,7 +59,7 @@ test('the plan groups small blocks and splits large ones into transaction ranges
 });
 
 test('every fixture block validated in the workers, ranges merged, equals the single-threaded validation', async () => {
-  for (const [targetInputs, maxRangesPerWorker] of [[64, undefined], [512, undefined], [16, 64], [64, 1]]) {
+  for (const [targetInputs, maxRangesPerWorker] of [[64, undefined], [512, undefined], [16, 64], [64, 1], [64, 8]]) {
     const results = await validateBlocksInPool(pool, blocks, { targetInputs, maxRangesPerWorker });
     results.forEach((r, i) => assertSameAsReference(blocks[i].height, r));
   }

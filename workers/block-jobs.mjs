@@ -15,7 +15,7 @@ export const DEFAULT_TARGET_INPUTS = 512;
  *  it does not evaluate and reads only its own spent outputs (BlockScope, wasm/API.md), so its
  *  cost beyond its inputs is a skim of the block; the cap only bounds the messages of a block
  *  (docs/pool.md has the measurement that chose it). */
-export const MAX_RANGES_PER_WORKER = 8;
+export const MAX_RANGES_PER_WORKER = 2;
 
 /** The CompactSize at `at` of `bytes`, or null when it does not fit. */
 function compactSize(bytes, at) {
@@ -150,20 +150,31 @@ export function mergeBlockResults(results) {
 }
 
 /**
+ * The order in which validateBlocksInPool hands `groups` to the pool: largest first (by
+ * spent-output bytes, about the inputs, plus an eighth of the block bytes; a range weighs as its
+ * whole block), ties in plan order. The pool sends messages in order to whichever worker is free,
+ * so the last ones to finish are small and no worker waits long on another's range.
+ * @param {object[][]} groups planBlockJobs' groups
+ * @returns {number[]} group indices, in sending order
+ */
+export function sendOrder(groups) {
+  const weight = (g) => g.reduce((n, j) => n + j.spentOutputs.length + j.block.length / 8, 0);
+  return groups.map((g, i) => ({ i, w: weight(g) })).sort((a, b) => b.w - a.w || a.i - b.i).map((x) => x.i);
+}
+
+/**
  * Validates `blocks` end to end in `pool`'s workers (planBlockJobs, VerifyPool.validate,
  * mergeBlockResults).
  * @param {import('./verify-pool.mjs').VerifyPool} pool
  * @param {Array<object>} blocks as planBlockJobs
- * @param {{targetInputs?: number, onProgress?: (groupsDone: number, groups: number) => void}} [options]
+ * @param {{targetInputs?: number, maxRangesPerWorker?: number, onProgress?: (groupsDone: number,
+ *   groups: number) => void}} [options] targetInputs, maxRangesPerWorker: as planBlockJobs
  * @returns {Promise<object[]>} one result (or failure) object per block, in order
  * @throws (rejects) as VerifyPool.validate
  */
-export async function validateBlocksInPool(pool, blocks, { targetInputs, onProgress } = {}) {
-  const { groups, parts } = planBlockJobs(blocks, { workers: pool.size, targetInputs });
-  // Largest first (by spent-output bytes, about the inputs): the pool hands messages out in
-  // order, so the last ones to finish are small and no worker waits long on another's range.
-  const weight = (g) => g.reduce((n, j) => n + j.spentOutputs.length + j.block.length / 8, 0);
-  const order = groups.map((g, i) => ({ i, w: weight(g) })).sort((a, b) => b.w - a.w || a.i - b.i).map((x) => x.i);
+export async function validateBlocksInPool(pool, blocks, { targetInputs, maxRangesPerWorker, onProgress } = {}) {
+  const { groups, parts } = planBlockJobs(blocks, { workers: pool.size, targetInputs, maxRangesPerWorker });
+  const order = sendOrder(groups);
   const sorted = await pool.validate(order.map((i) => groups[i]),
     { onProgress: onProgress && ((done) => onProgress(done, groups.length)) });
   const results = new Array(groups.length);
