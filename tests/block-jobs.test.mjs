@@ -36,27 +36,123 @@ function assertSameAsReference(height, r) {
   assert.deepEqual(r.notChecked.map((n) => n.rule), want.notChecked.map((n) => n.rule), String(height));
 }
 
-test('the plan groups small blocks and splits large ones into transaction ranges, the rules in one range', () => {
+test('the plan groups small blocks and splits large ones into transaction ranges, the rules in a range of their own', () => {
   const { groups, parts } = planBlockJobs(blocks, { workers: 2, targetInputs: 64 });
   const at = (h) => parts[blocks.findIndex((b) => b.height === h)];
-  // 866,342 (7,972 inputs) is cut into 2 ranges per worker covering every tx once; only the
-  // first runs the rules.
+  // 866,342 (7,972 inputs, 4,864 txs): the block rules alone in a first range (the coinbase),
+  // then 2 ranges per worker covering every other tx once, none of them running the rules.
   const ranges = at(866342).map(({ group, job }) => groups[group][job].options);
-  assert.equal(ranges.length, 4);
-  assert.equal(ranges[3].txEnd, 4864);
-  assert.equal(ranges[0].txBegin, 0);
-  for (let k = 1; k < ranges.length; k++) assert.equal(ranges[k].txBegin, ranges[k - 1].txEnd);
+  assert.equal(ranges.length, 1 + 4);
+  assert.deepEqual([ranges[0].txBegin, ranges[0].txEnd, ranges[0].blockRules], [0, 1, true]);
+  assert.equal(ranges[1].txBegin, 1);
+  assert.equal(ranges[4].txEnd, 4864);
+  for (let k = 2; k < ranges.length; k++) assert.equal(ranges[k].txBegin, ranges[k - 1].txEnd);
   assert.deepEqual(ranges.map((o) => o.blockRules), ranges.map((_, k) => k === 0));
+  // A higher cap, and a block cut into fewer ranges when it has fewer inputs.
+  const more = planBlockJobs(blocks, { workers: 2, targetInputs: 64, maxRangesPerWorker: 8 });
+  assert.equal(more.parts[blocks.findIndex((b) => b.height === 866342)].length, 1 + 16);
+  const few = planBlockJobs(blocks, { workers: 2, targetInputs: 512, maxRangesPerWorker: 8 });
+  assert.equal(few.parts[blocks.findIndex((b) => b.height === 403200)].length, 1 + Math.ceil(1036 / 512));
   // Blocks 170 .. 248 (one input each) share one message.
   const small = [170, 181, 182, 183, 187, 221, 248].map((h) => at(h));
   assert.ok(small.every((p) => p.length === 1 && p[0].group === small[0][0].group));
 });
 
 test('every fixture block validated in the workers, ranges merged, equals the single-threaded validation', async () => {
-  for (const targetInputs of [64, 512]) {
-    const results = await validateBlocksInPool(pool, blocks, { targetInputs });
+  for (const [targetInputs, maxRangesPerWorker] of [[64, undefined], [512, undefined], [16, 64], [64, 1], [64, 8]]) {
+    const results = await validateBlocksInPool(pool, blocks, { targetInputs, maxRangesPerWorker });
     results.forEach((r, i) => assertSameAsReference(blocks[i].height, r));
   }
+});
+
+/** validateBlock over `cuts` (tx indices; the block rules in a range of their own first, or in
+ *  the first range), in this thread's engine, merged. */
+function mergedRanges(b, cuts, rulesAlone) {
+  const jobs = rulesAlone ? [[0, 1, true]] : [];
+  for (let k = 0; k + 1 < cuts.length; k++) jobs.push([cuts[k], cuts[k + 1], !rulesAlone && k === 0]);
+  return mergeBlockResults(jobs.map(([txBegin, txEnd, blockRules]) =>
+    engine.validateBlock(b.block, b.spentOutputs, b.hash, b.height, { txBegin, txEnd, blockRules })));
+}
+
+test('any cut of any fixture block into ranges, merged, equals the whole block byte for byte', () => {
+  for (const b of blocks) {
+    const { txCount } = reference.get(b.height);
+    // Single-transaction ranges for the small blocks, thirds and uneven cuts for all.
+    const cutsList = [[0, Math.floor(txCount / 3), Math.floor((2 * txCount) / 3), txCount], [0, 1, 2, txCount]];
+    if (txCount <= 64) cutsList.push(Array.from({ length: txCount + 1 }, (_, k) => k));
+    for (const cuts of cutsList) {
+      for (const rulesAlone of [true, false]) {
+        const r = mergedRanges(b, [...new Set(cuts.map((c) => Math.min(c, txCount)))], rulesAlone);
+        assertSameAsReference(b.height, r);
+        assert.deepEqual([r.txBegin, r.txEnd, r.failedInputs, r.inputFailures], [0, txCount, 0, []], String(b.height));
+      }
+    }
+  }
+});
+
+test('a range reads only its own transactions and spent outputs, yet a malformed block or list fails it as the whole block, named', () => {
+  const b = blocks.find((x) => x.height === 866342);
+  const { txCount } = reference.get(866342);
+  const late = { txBegin: txCount - 10, txEnd: txCount, blockRules: false };
+  // Truncated in a transaction before the range, in it, and after the last one's end: the
+  // range's failure is the whole block's, naming block hash, tx, input and byte offset.
+  for (const length of [200000, b.block.length - 300, b.block.length - 1]) {
+    const cut = b.block.subarray(0, length);
+    const whole = engine.validateBlock(cut, b.spentOutputs, b.hash, b.height, undefined);
+    const range = engine.validateBlock(cut, b.spentOutputs, b.hash, b.height, late);
+    assert.equal(whole.ok, false);
+    assert.deepEqual(range, whole, `truncated at ${length}`);
+    assert.equal(range.blockHash, b.hash);
+    assert.ok(range.txIndex > 0 && range.byteOffset > 0 && range.byteOffset <= length, range.error);
+  }
+  // A spent outputs list one entry short, or truncated, fails every range, named.
+  const doc = JSON.parse(loaded.find((x) => x.height === 866342).spentOutputsJson);
+  doc.spent_outputs.pop();
+  const short = encodeSpentOutputs(doc);
+  const wholeShort = engine.validateBlock(b.block, short, b.hash, b.height, undefined);
+  assert.match(wholeShort.error, /spent outputs list too short: 7971 entries, no entry for this input/);
+  assert.deepEqual([wholeShort.blockHash, wholeShort.txIndex], [b.hash, txCount - 1]);
+  assert.ok(wholeShort.inputIndex >= 0 && wholeShort.byteOffset > 0, wholeShort.error);
+  const cutList = b.spentOutputs.subarray(0, b.spentOutputs.length - 5);
+  const wholeCut = engine.validateBlock(b.block, cutList, b.hash, b.height, undefined);
+  assert.match(wholeCut.error, /spent output 7971: /);
+  for (const options of [late, { txBegin: 1, txEnd: 5, blockRules: false }]) {
+    assert.deepEqual(engine.validateBlock(b.block, short, b.hash, b.height, options), wholeShort);
+    assert.deepEqual(engine.validateBlock(b.block, cutList, b.hash, b.height, options), wholeCut);
+  }
+  // An outpoint that does not match its input is found by the range holding the input and by
+  // the range with the block rules.
+  const swapped = JSON.parse(loaded.find((x) => x.height === 866342).spentOutputsJson);
+  swapped.spent_outputs[7971].vout += 1;
+  const bad = encodeSpentOutputs(swapped);
+  assert.match(engine.validateBlock(b.block, bad, b.hash, b.height, late).error, /spent output entry 7971 is for outpoint/);
+  assert.match(engine.validateBlock(b.block, bad, b.hash, b.height, { txBegin: 0, txEnd: 1, blockRules: true }).error,
+    /spent output entry 7971 is for outpoint/);
+  assert.equal(engine.validateBlock(b.block, bad, b.hash, b.height, { txBegin: 1, txEnd: 10, blockRules: false }).ok, true);
+});
+
+test('nothing of one block is served to another: a mutated copy under the same hash, then the original, each get their own result', () => {
+  const b = blocks.find((x) => x.height === 403200);
+  const last = reference.get(403200).txCount - 1;
+  const lastRange = { txBegin: last, txEnd: last + 1, blockRules: false };
+  const original = engine.validateBlock(b.block, b.spentOutputs, b.hash, b.height, lastRange);
+  assert.equal(original.valid, true, original.error);
+  assert.ok(original.checks.length > 0);
+  // The last tx's last output script changed by one bit; the header, so the claimed hash, is
+  // the same: the range evaluates the bytes it is given (the signatures cover the outputs).
+  const mutated = new Uint8Array(b.block);
+  mutated[mutated.length - 5] ^= 0x01;
+  const changed = engine.validateBlock(mutated, b.spentOutputs, b.hash, b.height, lastRange);
+  assert.equal(changed.ok, true, changed.error);
+  assert.equal(changed.valid, false);
+  assert.equal(changed.txIndex, last);
+  assert.ok(!Buffer.from(changed.checks).equals(Buffer.from(original.checks)), 'the mutated tx has its own sighashes');
+  const again = engine.validateBlock(b.block, b.spentOutputs, b.hash, b.height, lastRange);
+  assert.ok(Buffer.from(again.checks).equals(Buffer.from(original.checks)));
+  assert.equal(again.valid, true);
+  // The mutated copy's rules range: its merkle root no longer matches.
+  const rules = engine.validateBlock(mutated, b.spentOutputs, b.hash, b.height, { txBegin: 0, txEnd: 1, blockRules: true });
+  assert.equal(rules.rejectReason, 'bad-txnmrklroot');
 });
 
 test('a bad block fails alone, named; the others complete', async () => {

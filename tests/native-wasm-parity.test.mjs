@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
+import { encodeSpentOutputs } from '../wasm/spent-outputs.mjs';
 import { VARIANTS } from '../wasm/variants.mjs';
 import { walkChecks } from '../wasm/check-buffer.mjs';
 import { nativeDump } from './support/native-tool.mjs';
@@ -108,6 +109,31 @@ for (const [reason, make] of INVALID) {
     for (const variant of VARIANTS) {
       for (const line of await wasmVerdictLines(engines[variant], block)) {
         assert.ok(lines.includes(line), `${variant}: native lacks "${line}":\n${native.summary}`);
+      }
+    }
+  });
+}
+
+// A worker's range job (BlockScope without the block rules: the range's transactions parsed,
+// the others skimmed, only its spent outputs read from the binary form) gives the same checks,
+// verdicts and counts natively and in wasm.
+for (const height of [367891, 403200, 866342]) {
+  test(`block ${height}: a range of its transactions, native and wasm (${VARIANTS.join(', ')}) agree byte for byte`, async () => {
+    const block = blocks.find((b) => b.height === height);
+    const spentOutputs = encodeSpentOutputs(block.spentOutputsJson);
+    const txCount = (await validateFixture(engines[VARIANTS[0]], block)).txCount;
+    for (const range of [[1, Math.floor(txCount / 3)], [Math.floor(txCount / 3), txCount]]) {
+      const native = await nativeDump(block, { range });
+      for (const variant of VARIANTS) {
+        const res = engines[variant].validateBlock(block.block, spentOutputs, block.hash, block.height,
+          { txBegin: range[0], txEnd: range[1], blockRules: false });
+        assert.equal(res.ok, true, res.error);
+        assert.equal(res.blockRulesChecked, false);
+        const checks = Buffer.from(res.checks);
+        assert.ok(checks.equals(native.checks), `${variant} ${range}: ${describeDifference(native.checks, checks)}`);
+        assert.ok(Buffer.from(res.verdicts).equals(native.verdicts), `${variant} ${range}: verdicts differ`);
+        assert.ok(native.summary.split('\n').some((l) => l.startsWith(`txs ${res.txCount}, inputs ${res.inputs} `)),
+          `${variant} ${range}: native counts differ:\n${native.summary}`);
       }
     }
   });

@@ -433,13 +433,15 @@ val ValidateBlockJs(val block, val spent_val, val expected_hash_val, val height_
         if (!ParseOptions(options_val, context, failure)) return failure;
         ibd::ValidationOptions options;
         if (!ParseJobOptions(options_val, options, failure)) return failure;
-        std::vector<ibd::SpentOutputEntry> spent;
         if (binary) {
+            // The engine reads the list itself: a range keeps only its own entries (BlockScope).
             const std::vector<uint8_t> bytes = CopyIn(spent_val);
-            spent = ibd::ParseSpentOutputsBinary(bytes.data(), bytes.size());
-        } else if (!ParseSpentOutputs(spent_val.as<std::string>(), spent, failure)) {
-            return failure;
+            const std::vector<uint8_t> raw = CopyIn(block);
+            return ResultObject(ibd::ValidateBlock(raw.data(), raw.size(), bytes.data(), bytes.size(),
+                                                   expected_hash_val.as<std::string>(), height, context, options));
         }
+        std::vector<ibd::SpentOutputEntry> spent;
+        if (!ParseSpentOutputs(spent_val.as<std::string>(), spent, failure)) return failure;
         const std::vector<uint8_t> raw = CopyIn(block);
         return ResultObject(
             ibd::ValidateBlock(raw.data(), raw.size(), spent, expected_hash_val.as<std::string>(), height, context, options));

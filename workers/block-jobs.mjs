@@ -4,10 +4,18 @@
 // merges the ranges' results back into one result per block, as BlockValidation.result()
 // (wasm/API.md) gives it for the whole block. The main thread parses nothing: it reads two
 // counts, the block's transaction count (the CompactSize after the 80-byte header) and the
-// spent outputs' entry count (the binary form's header, wasm/spent-outputs.mjs).
+// spent outputs' entry count (the binary form's header, wasm/spent-outputs.mjs). In the
+// workers, a range without the block rules parses only its own transactions and reads only
+// its own spent outputs (BlockScope), so a block's ranges do not repeat each other's work.
 
 /** Default inputs per worker message: groups fill up to it, blocks above twice it are split. */
 export const DEFAULT_TARGET_INPUTS = 512;
+
+/** Most ranges of one block per worker. A range without the block rules skims the transactions
+ *  it does not evaluate and reads only its own spent outputs (BlockScope, wasm/API.md), so its
+ *  cost beyond its inputs is a skim of the block; the cap only bounds the messages of a block
+ *  (docs/pool.md has the measurement that chose it). */
+export const MAX_RANGES_PER_WORKER = 2;
 
 /** The CompactSize at `at` of `bytes`, or null when it does not fit. */
 function compactSize(bytes, at) {
@@ -25,15 +33,19 @@ function compactSize(bytes, at) {
  * Plans the worker messages for `blocks`.
  * @param {Array<{block: Uint8Array, spentOutputs: Uint8Array, hash: string, height: number,
  *   options?: object}>} blocks in order; spentOutputs in the binary form
- * @param {{workers: number, targetInputs?: number}} options targetInputs: inputs per message
- *   (default DEFAULT_TARGET_INPUTS, lowered so that there are at least 4 messages per worker
- *   when the blocks hold enough inputs); a block is cut into at most 2 * workers ranges
+ * @param {{workers: number, targetInputs?: number, maxRangesPerWorker?: number}} options
+ *   targetInputs: inputs per message (default DEFAULT_TARGET_INPUTS, lowered so that there are
+ *   at least 4 messages per worker when the blocks hold enough inputs); a block above twice it
+ *   is cut into one range that runs the block rules alone (transaction 0, the coinbase: the
+ *   whole parse, merkle root, witness commitment, sigop and fee totals) and at most
+ *   maxRangesPerWorker * workers (default MAX_RANGES_PER_WORKER) ranges of about targetInputs
+ *   inputs each, cut by transaction index, that skim the rest of the block
  * @returns {{groups: object[][], parts: Array<Array<{group: number, job: number}>>}} groups:
  *   VerifyPool.validate's argument (each job: a block's arguments, with txBegin / txEnd /
- *   blockRules in its options for a range; the block rules run in its first range); parts[b]:
- *   where block b's jobs are, in transaction order.
+ *   blockRules in its options for a range); parts[b]: where block b's jobs are, in
+ *   transaction order.
  */
-export function planBlockJobs(blocks, { workers, targetInputs = DEFAULT_TARGET_INPUTS }) {
+export function planBlockJobs(blocks, { workers, targetInputs = DEFAULT_TARGET_INPUTS, maxRangesPerWorker = MAX_RANGES_PER_WORKER }) {
   const inputsOf = (b) => (b.spentOutputs.length >= 8
     ? new DataView(b.spentOutputs.buffer, b.spentOutputs.byteOffset, 8).getUint32(4, true) : 0);
   const total = blocks.reduce((n, b) => n + inputsOf(b), 0);
@@ -47,17 +59,19 @@ export function planBlockJobs(blocks, { workers, targetInputs = DEFAULT_TARGET_I
     const txCount = compactSize(b.block, 80);
     const job = (options) => ({ block: b.block, spentOutputs: b.spentOutputs, hash: b.hash, height: b.height,
       options: { ...b.options, ...options } });
+    const range = (txBegin, txEnd, blockRules) => {
+      parts[index].push({ group: groups.length, job: 0 });
+      groups.push([job({ txBegin, txEnd, blockRules })]);
+    };
     if (inputs > 2 * target && txCount !== null && txCount > 2) {
-      // Ranges of about `target` inputs, cut by transaction index (input counts per
-      // transaction are unknown here), at most 2 per worker: every range parses the whole
-      // block and aligns all its spent outputs, so more ranges than the workers can share
-      // would only repeat that work. The coinbase's range runs the block rules.
-      const ranges = Math.min(txCount, Math.ceil(inputs / target), 2 * workers);
+      // The block rules need the whole block parsed, hashed and its spent outputs read: alone
+      // in their range, beside the ranges of inputs, which skim what they do not evaluate.
+      // The input ranges are cut by transaction index (input counts per transaction are
+      // unknown here: the binary spent outputs do not group entries by transaction).
+      range(0, 1, true);
+      const ranges = Math.min(txCount - 1, Math.ceil(inputs / target), maxRangesPerWorker * workers);
       for (let r = 0; r < ranges; r++) {
-        const txBegin = Math.floor((r * txCount) / ranges);
-        const txEnd = Math.floor(((r + 1) * txCount) / ranges);
-        parts[index].push({ group: groups.length, job: 0 });
-        groups.push([job({ txBegin, txEnd, blockRules: r === 0 })]);
+        range(1 + Math.floor((r * (txCount - 1)) / ranges), 1 + Math.floor(((r + 1) * (txCount - 1)) / ranges), false);
       }
       return;
     }
@@ -136,20 +150,31 @@ export function mergeBlockResults(results) {
 }
 
 /**
+ * The order in which validateBlocksInPool hands `groups` to the pool: largest first (by
+ * spent-output bytes, about the inputs, plus an eighth of the block bytes; a range weighs as its
+ * whole block), ties in plan order. The pool sends messages in order to whichever worker is free,
+ * so the last ones to finish are small and no worker waits long on another's range.
+ * @param {object[][]} groups planBlockJobs' groups
+ * @returns {number[]} group indices, in sending order
+ */
+export function sendOrder(groups) {
+  const weight = (g) => g.reduce((n, j) => n + j.spentOutputs.length + j.block.length / 8, 0);
+  return groups.map((g, i) => ({ i, w: weight(g) })).sort((a, b) => b.w - a.w || a.i - b.i).map((x) => x.i);
+}
+
+/**
  * Validates `blocks` end to end in `pool`'s workers (planBlockJobs, VerifyPool.validate,
  * mergeBlockResults).
  * @param {import('./verify-pool.mjs').VerifyPool} pool
  * @param {Array<object>} blocks as planBlockJobs
- * @param {{targetInputs?: number, onProgress?: (groupsDone: number, groups: number) => void}} [options]
+ * @param {{targetInputs?: number, maxRangesPerWorker?: number, onProgress?: (groupsDone: number,
+ *   groups: number) => void}} [options] targetInputs, maxRangesPerWorker: as planBlockJobs
  * @returns {Promise<object[]>} one result (or failure) object per block, in order
  * @throws (rejects) as VerifyPool.validate
  */
-export async function validateBlocksInPool(pool, blocks, { targetInputs, onProgress } = {}) {
-  const { groups, parts } = planBlockJobs(blocks, { workers: pool.size, targetInputs });
-  // Largest first (by spent-output bytes, about the inputs): the pool hands messages out in
-  // order, so the last ones to finish are small and no worker waits long on another's range.
-  const weight = (g) => g.reduce((n, j) => n + j.spentOutputs.length + j.block.length / 8, 0);
-  const order = groups.map((g, i) => ({ i, w: weight(g) })).sort((a, b) => b.w - a.w || a.i - b.i).map((x) => x.i);
+export async function validateBlocksInPool(pool, blocks, { targetInputs, maxRangesPerWorker, onProgress } = {}) {
+  const { groups, parts } = planBlockJobs(blocks, { workers: pool.size, targetInputs, maxRangesPerWorker });
+  const order = sendOrder(groups);
   const sorted = await pool.validate(order.map((i) => groups[i]),
     { onProgress: onProgress && ((done) => onProgress(done, groups.length)) });
   const results = new Array(groups.length);

@@ -14,27 +14,23 @@ constexpr size_t kMinTxSize = 10;
 constexpr size_t kMaxBlockWeight = 4000000;  // Core's MAX_BLOCK_WEIGHT
 constexpr size_t kWitnessScaleFactor = 4;    // Core's WITNESS_SCALE_FACTOR
 
-uint32_t LE32(const uint8_t* p) {
-    return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24);
-}
-
 size_t CompactSizeLen(uint64_t n) { return n < 0xfd ? 1 : n <= 0xffff ? 3 : n <= 0xffffffffu ? 5 : 9; }
 
 }  // namespace
 
 BlockHeader ParseBlockHeader(const uint8_t* data, Hash32& hash) {
     BlockHeader h;
-    h.version = static_cast<int32_t>(LE32(data));
+    h.version = static_cast<int32_t>(LoadLE32(data));
     std::memcpy(h.prev_block.data(), data + 4, 32);
     std::memcpy(h.merkle_root.data(), data + 36, 32);
-    h.time = LE32(data + 68);
-    h.bits = LE32(data + 72);
-    h.nonce = LE32(data + 76);
+    h.time = LoadLE32(data + 68);
+    h.bits = LoadLE32(data + 72);
+    h.nonce = LoadLE32(data + 76);
     hash = Sha256d(data, kBlockHeaderSize);
     return h;
 }
 
-Block ParseBlock(const uint8_t* data, size_t len) {
+Block ParseBlock(const uint8_t* data, size_t len, size_t full_begin, size_t full_end) {
     Reader r(data, len);
     r.Need(kBlockHeaderSize, "block header");
     Block block;
@@ -63,7 +59,7 @@ Block ParseBlock(const uint8_t* data, size_t len) {
                         at);
         }
         try {
-            block.txs.push_back(ParseTransaction(r));
+            block.txs.push_back(i >= full_begin && i < full_end ? ParseTransaction(r) : SkimTransaction(r));
         } catch (const Error& e) {
             Location at_tx = at_block;
             at_tx.tx_index = static_cast<int64_t>(i);

@@ -61,8 +61,13 @@ BlockHeader ParseBlockHeader(const uint8_t* data, Hash32& hash);
  *  transactions the data holds ("transaction count mismatch", at the missing tx's index and the
  *  end of the data), and trailing bytes after the last counted transaction (at tx index = the
  *  count and the offset where that transaction would start). Performs no consensus check (see
- *  CheckBlock). */
-Block ParseBlock(const uint8_t* data, size_t len);
+ *  CheckBlock).
+ *
+ *  Only the transactions with index in [full_begin, full_end) are parsed in full; the others
+ *  are skimmed (SkimTransaction, transaction.h: their shape only, no scripts, witnesses or
+ *  txids), with the same errors, so that a range of the block (BlockScope,
+ *  validation/block_validation.h) does not pay for the transactions it does not evaluate. */
+Block ParseBlock(const uint8_t* data, size_t len, size_t full_begin = 0, size_t full_end = SIZE_MAX);
 
 /** Core's ComputeMerkleRoot (consensus/merkle.cpp): pairs of hashes are concatenated and
  *  SHA256d-hashed level by level; a level with an odd count duplicates its last hash. Sets

@@ -100,4 +100,10 @@ std::vector<uint8_t> Reader::ReadVarBytes(const char* what) {
     return std::vector<uint8_t>(p, p + len);
 }
 
+size_t Reader::SkipVarBytes(const char* what) {
+    const size_t len = ReadCount(what, 1);
+    ReadBytes(len, what);
+    return len;
+}
+
 }  // namespace ibd

@@ -16,6 +16,11 @@ namespace ibd {
 /** Largest CompactSize accepted for a length or count (Core's MAX_SIZE, serialize.h). */
 constexpr uint64_t kMaxSize = 0x02000000;
 
+/** The uint32 stored little-endian at `p` (4 bytes the caller has checked are there). */
+inline uint32_t LoadLE32(const uint8_t* p) {
+    return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24);
+}
+
 /** Reads little-endian integers, byte strings and CompactSizes from `data[0..len)`.
  *  `base_offset` is added to every reported offset, so a Reader over a slice of a file still
  *  names file offsets. The Reader never reads outside the buffer; it does not own it. */
@@ -75,6 +80,28 @@ public:
     /** A CompactSize length followed by that many bytes (scripts, witness items). Throws Error
      *  when the length exceeds the bytes left. */
     std::vector<uint8_t> ReadVarBytes(const char* what);
+    /** ReadVarBytes' reads and errors without the copy: the bytes are passed over. Returns the
+     *  length. */
+    size_t SkipVarBytes(const char* what);
+
+    /** Passes over `n` bytes when at least that many remain and returns true; otherwise reads
+     *  nothing and returns false. Never throws, and inline: the skims' fast paths
+     *  (SkimTransaction, ParseSpentOutputsBinary) use it outside any try block, where a call
+     *  that may throw costs an exception-handling trampoline per call in a wasm build with
+     *  JavaScript-based exceptions. */
+    bool TrySkip(size_t n) {
+        if (remaining() < n) return false;
+        pos_ += n;
+        return true;
+    }
+    /** The CompactSize at the cursor when it is one byte (below 0xfd, always canonical) and
+     *  `skip` more bytes remain after it: sets `value`, reads nothing, returns true; false
+     *  otherwise (the caller then makes the checked read). Never throws. */
+    bool PeekShortCompactSize(size_t skip, size_t& value) const {
+        if (remaining() <= skip || data_[pos_ + skip] >= 0xfd) return false;
+        value = data_[pos_ + skip];
+        return true;
+    }
 
     /** Throws Error(reason) located at absolute offset `at`. */
     [[noreturn]] void Fail(const std::string& reason, size_t at) const;

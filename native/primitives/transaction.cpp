@@ -23,17 +23,35 @@ constexpr size_t kWitnessScaleFactor = 4;
     throw e.with_context(in);
 }
 
-/** Reads `vin` (Core's `s >> tx.vin`). */
-void ReadInputs(Reader& r, std::vector<TxIn>& vin) {
+/** Reads `vin` (Core's `s >> tx.vin`); without `keep`, each scriptSig is passed over
+ *  (SkimTransaction). */
+void ReadInputs(Reader& r, std::vector<TxIn>& vin, bool keep) {
     const size_t count = r.ReadCount("input count", kMinTxInSize);
     vin.resize(count);
     for (size_t i = 0; i < count; ++i) {
         TxIn& in = vin[i];
+        // The skim's fast path: an input whose scriptSig length is one byte and whose bytes are
+        // all there, read with no call that can throw (Reader::TrySkip). Anything else takes
+        // the checked reads below, which name the problem.
+        size_t script_len = 0;
+        if (!keep && r.PeekShortCompactSize(36, script_len) && r.remaining() >= 41 + script_len) {
+            const uint8_t* p = r.cursor();
+            in.offset = r.offset();
+            std::copy(p, p + 32, in.prevout.txid.begin());
+            in.prevout.n = LoadLE32(p + 32);
+            in.sequence = LoadLE32(p + 37 + script_len);
+            r.TrySkip(41 + script_len);
+            continue;
+        }
         try {
             in.offset = r.offset();
             r.ReadArray(in.prevout.txid, "prevout txid");
             in.prevout.n = r.ReadLE32("prevout index");
-            in.script_sig = r.ReadVarBytes("scriptSig");
+            if (keep) {
+                in.script_sig = r.ReadVarBytes("scriptSig");
+            } else {
+                r.SkipVarBytes("scriptSig");
+            }
             in.sequence = r.ReadLE32("nSequence");
         } catch (const Error& e) {
             RethrowForInput(e, i);
@@ -41,16 +59,24 @@ void ReadInputs(Reader& r, std::vector<TxIn>& vin) {
     }
 }
 
-/** Reads `vout` (Core's `s >> tx.vout`). */
-void ReadOutputs(Reader& r, std::vector<TxOut>& vout) {
+/** Reads `vout` (Core's `s >> tx.vout`); without `keep`, each scriptPubKey is passed over. */
+void ReadOutputs(Reader& r, std::vector<TxOut>& vout, bool keep) {
     const size_t count = r.ReadCount("output count", kMinTxOutSize);
     vout.resize(count);
     for (size_t i = 0; i < count; ++i) {
         vout[i].offset = r.offset();
         vout[i].value = r.ReadI64("output value");
-        vout[i].script_pubkey = r.ReadVarBytes("scriptPubKey");
+        if (keep) {
+            vout[i].script_pubkey = r.ReadVarBytes("scriptPubKey");
+        } else {
+            r.SkipVarBytes("scriptPubKey");
+        }
     }
 }
+
+/** ParseTransaction (`keep`: scripts, witnesses and hashes) or SkimTransaction (without them):
+ *  the same reads in the same order, so the same errors at the same offsets. */
+Transaction ReadTransaction(Reader& r, bool keep);
 
 }  // namespace
 
@@ -71,7 +97,13 @@ bool Transaction::HasWitness() const {
     return false;
 }
 
-Transaction ParseTransaction(Reader& r) {
+Transaction ParseTransaction(Reader& r) { return ReadTransaction(r, true); }
+
+Transaction SkimTransaction(Reader& r) { return ReadTransaction(r, false); }
+
+namespace {
+
+Transaction ReadTransaction(Reader& r, bool keep) {
     Transaction tx;
     const size_t start = r.pos();
     tx.offset = r.offset();
@@ -81,33 +113,43 @@ Transaction ParseTransaction(Reader& r) {
     // empty vector, and the next byte is the flag.
     uint8_t flags = 0;
     size_t body_begin = r.pos();  // first byte of the non-witness vin..vout range
-    ReadInputs(r, tx.vin);
+    ReadInputs(r, tx.vin, keep);
     if (tx.vin.empty()) {
         flags = r.ReadU8("segwit flag");
         if (flags != 0) {
             body_begin = r.pos();
-            ReadInputs(r, tx.vin);
-            ReadOutputs(r, tx.vout);
+            ReadInputs(r, tx.vin, keep);
+            ReadOutputs(r, tx.vout, keep);
         }
     } else {
-        ReadOutputs(r, tx.vout);
+        ReadOutputs(r, tx.vout, keep);
     }
     const size_t body_end = r.pos();
 
     if (flags & 1) {
         // BIP144: the witness flag is present; one witness stack per input.
         flags ^= 1;
+        bool any_witness = false;  // tx.HasWitness(), also when the stacks are skipped
         for (size_t i = 0; i < tx.vin.size(); ++i) {
             try {
                 const size_t items = r.ReadCount("witness item count", 1);
-                std::vector<std::vector<uint8_t>>& stack = tx.vin[i].witness;
-                stack.resize(items);
-                for (size_t k = 0; k < items; ++k) stack[k] = r.ReadVarBytes("witness item");
+                any_witness = any_witness || items > 0;
+                if (keep) {
+                    std::vector<std::vector<uint8_t>>& stack = tx.vin[i].witness;
+                    stack.resize(items);
+                    for (size_t k = 0; k < items; ++k) stack[k] = r.ReadVarBytes("witness item");
+                } else {
+                    for (size_t k = 0; k < items; ++k) {
+                        size_t len = 0;  // fast path as in ReadInputs
+                        if (r.PeekShortCompactSize(0, len) && r.TrySkip(1 + len)) continue;
+                        r.SkipVarBytes("witness item");
+                    }
+                }
             } catch (const Error& e) {
                 RethrowForInput(e, i);
             }
         }
-        if (!tx.HasWitness()) {
+        if (!any_witness) {
             // It is illegal to encode witnesses when all witness stacks are empty.
             // Located at the marker (0x00, flag 0x01) that announced them.
             r.Fail("superfluous witness record: witness flag set but every input's witness stack is empty", tx.offset + 4);
@@ -119,7 +161,9 @@ Transaction ParseTransaction(Reader& r) {
 
     tx.size = end - start;
     const uint8_t* base = r.data();
-    if (body_begin == start + 4) {
+    if (!keep) {
+        tx.stripped_size = body_begin == start + 4 ? tx.size : 4 + (body_end - body_begin) + 4;
+    } else if (body_begin == start + 4) {
         // No marker/flag: the whole serialization is the non-witness one.
         tx.stripped_size = tx.size;
         tx.txid = Sha256d(base + start, tx.size);
@@ -136,6 +180,8 @@ Transaction ParseTransaction(Reader& r) {
     }
     return tx;
 }
+
+}  // namespace
 
 Transaction ParseTransaction(const uint8_t* data, size_t len) {
     Reader r(data, len);

@@ -86,6 +86,14 @@ struct Transaction {
  *  "unknown transaction optional data" (a flag other than 1). */
 Transaction ParseTransaction(Reader& r);
 
+/** Reads one transaction as ParseTransaction does, with the same checks and the same errors at
+ *  the same offsets, but keeps only its shape: version, each input's prevout, nSequence and
+ *  offset, each output's value and offset, nLockTime, offset, size and stripped_size. No
+ *  scriptSig, scriptPubKey or witness bytes are copied and no hash is computed (txid and wtxid
+ *  stay zero). For the transactions of a block that a range of it (BlockScope,
+ *  validation/block_validation.h) only needs to pass over. */
+Transaction SkimTransaction(Reader& r);
+
 /** Parses a buffer holding exactly one transaction; trailing bytes are an Error. */
 Transaction ParseTransaction(const uint8_t* data, size_t len);
 

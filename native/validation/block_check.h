@@ -59,4 +59,29 @@ void CheckParsedBlock(const Block& block, const std::vector<SpentOutputEntry>& s
                       const ChainContext& context, std::vector<std::vector<const SpentOutput*>>& spent_by_tx,
                       bool run_rules = true);
 
+/** Compares `expected_hash_hex` (if non-empty) with the hash of the header at `block_raw` (when
+ *  it holds 80 bytes), first of all, so that a wrong file pair is named as such. Throws Error
+ *  for a hash that is not 64 hex digits or does not match (the location names the header's
+ *  hash). */
+void CheckExpectedHash(const uint8_t* block_raw, size_t block_len, const std::string& expected_hash_hex);
+
+/** Non-coinbase inputs of the transactions [1, tx) of `block` (clamped): the block-order index
+ *  of tx `tx`'s first input, and of its spent output entry. */
+size_t InputsBefore(const Block& block, size_t tx);
+
+/** Aligns the spent outputs of the inputs of transactions [tx_begin, tx_end) (clamped, the
+ *  coinbase left out) with them: `entries[0 .. available)` are the list's entries from index
+ *  `first` (the block-order index of tx_begin's first input, InputsBefore), of `total` entries
+ *  in the whole list. Fills `spent_by_tx[t]` for those transactions with pointers into
+ *  `entries` (the others stay empty). Throws Error naming block hash, tx, input and byte offset
+ *  when an entry's outpoint is not the input's prevout ("spent output entry E is for outpoint
+ *  ... but the input spends ...") and when `total` is not the block's input count: "spent
+ *  outputs list too short" at the first input without an entry, in or out of the range, or
+ *  "spent outputs list too long". Over the whole block (CheckParsedBlock) the errors are
+ *  those of a walk through every input in block order; over a range, the outpoints outside it
+ *  are not compared (the range that runs the block rules compares them all). */
+void AlignSpentOutputs(const Block& block, const SpentOutputEntry* entries, size_t available, size_t first,
+                       size_t total, size_t tx_begin, size_t tx_end,
+                       std::vector<std::vector<const SpentOutput*>>& spent_by_tx);
+
 }  // namespace ibd

@@ -172,10 +172,42 @@ BlockValidation::BlockValidation(const uint8_t* block_raw, size_t block_len, con
     : impl_(std::make_unique<Impl>()) {
     impl_->options = options;
     const int64_t parse_started = MonotonicNanos();
+    if (!options.scope.block_rules) {
+        StartRange(block_raw, block_len, expected_hash_hex, height, context, parse_started,
+                   [&spent](size_t first, size_t count, size_t& total) {
+                       total = spent.size();
+                       const size_t begin = std::min(first, spent.size());
+                       const size_t end = begin + std::min(count, spent.size() - begin);
+                       return std::vector<SpentOutputEntry>(spent.begin() + begin, spent.begin() + end);
+                   });
+        return;
+    }
     std::vector<std::vector<const SpentOutput*>> by_tx;
     impl_->block = ParseAndCheckBlock(block_raw, block_len, spent, expected_hash_hex, height, context, by_tx,
                                       options.scope.block_rules);
-    Start(spent, height, context, parse_started);
+    Start(spent.data(), spent.size(), 1, height, context, parse_started);
+}
+
+BlockValidation::BlockValidation(const uint8_t* block_raw, size_t block_len, const uint8_t* spent_binary,
+                                 size_t spent_len, const std::string& expected_hash_hex, int32_t height,
+                                 const ChainContext& context, const ValidationOptions& options)
+    : impl_(std::make_unique<Impl>()) {
+    impl_->options = options;
+    const int64_t parse_started = MonotonicNanos();
+    if (!options.scope.block_rules) {
+        // The whole list is read (and its errors thrown) before the block, as for a whole block.
+        size_t total = 0;
+        ParseSpentOutputsBinary(spent_binary, spent_len, 0, 0, &total);
+        StartRange(block_raw, block_len, expected_hash_hex, height, context, parse_started,
+                   [&](size_t first, size_t count, size_t& n) {
+                       return ParseSpentOutputsBinary(spent_binary, spent_len, first, count, &n);
+                   });
+        return;
+    }
+    const std::vector<SpentOutputEntry> spent = ParseSpentOutputsBinary(spent_binary, spent_len);
+    std::vector<std::vector<const SpentOutput*>> by_tx;
+    impl_->block = ParseAndCheckBlock(block_raw, block_len, spent, expected_hash_hex, height, context, by_tx, true);
+    Start(spent.data(), spent.size(), 1, height, context, parse_started);
 }
 
 BlockValidation::BlockValidation(Block block, const std::vector<SpentOutputEntry>& spent, int32_t height,
@@ -186,25 +218,47 @@ BlockValidation::BlockValidation(Block block, const std::vector<SpentOutputEntry
     std::vector<std::vector<const SpentOutput*>> by_tx;
     CheckParsedBlock(block, spent, height, context, by_tx, options.scope.block_rules);
     impl_->block = std::move(block);
-    Start(spent, height, context, parse_started);
+    Start(spent.data(), spent.size(), 1, height, context, parse_started);
 }
 
-void BlockValidation::Start(const std::vector<SpentOutputEntry>& spent, int32_t height, const ChainContext& context,
-                            int64_t parse_started) {
+void BlockValidation::StartRange(const uint8_t* block_raw, size_t block_len, const std::string& expected_hash_hex,
+                                 int32_t height, const ChainContext& context, int64_t parse_started,
+                                 const SpentReader& read_spent) {
+    Impl& m = *impl_;
+    if (height < 0) throw Error("block height is negative: " + std::to_string(height), Location{});
+    CheckExpectedHash(block_raw, block_len, expected_hash_hex);
+    // Only the range's transactions in full; the others skimmed (their input counts and
+    // offsets are all the range needs of them).
+    const size_t begin = std::max<uint32_t>(1, m.options.scope.tx_begin);
+    m.block = ParseBlock(block_raw, block_len, begin, m.options.scope.tx_end);
+    const size_t end = std::max(begin, std::min<size_t>(m.options.scope.tx_end, m.block.txs.size()));
+    const size_t first = InputsBefore(m.block, begin);
+    size_t total = 0;
+    const std::vector<SpentOutputEntry> spent = read_spent(first, InputsBefore(m.block, end) - first, total);
+    std::vector<std::vector<const SpentOutput*>> by_tx;
+    AlignSpentOutputs(m.block, spent.data(), spent.size(), first, total, begin, end, by_tx);
+    Start(spent.data(), spent.size(), begin, height, context, parse_started);
+}
+
+void BlockValidation::Start(const SpentOutputEntry* spent, size_t spent_count, size_t spent_tx_begin, int32_t height,
+                            const ChainContext& context, int64_t parse_started) {
     Impl& m = *impl_;
     m.height = height;
     m.flags = GetBlockScriptVerifyFlags(m.block.hash, height);
     const uint32_t tx_count = static_cast<uint32_t>(m.block.txs.size());
     m.tx_end = std::min(m.options.scope.tx_end, tx_count);
     m.tx_begin = std::min(m.options.scope.tx_begin, m.tx_end);
-    // Own copies of the spent outputs (the caller's list need not outlive the constructor).
-    m.spent_store.reserve(spent.size());
-    for (const SpentOutputEntry& e : spent) m.spent_store.push_back(e.out);
+    // Own copies of the spent outputs (the caller's list need not outlive the constructor): the
+    // entries of the inputs of transactions spent_tx_begin onwards, as far as they go.
+    m.spent_store.reserve(spent_count);
+    for (size_t k = 0; k < spent_count; ++k) m.spent_store.push_back(spent[k].out);
     m.spent_by_tx.assign(m.block.txs.size(), {});
     m.pre.resize(m.block.txs.size());
     size_t next = 0;
-    for (size_t t = 1; t < m.block.txs.size(); ++t) {
-        for (size_t i = 0; i < m.block.txs[t].vin.size(); ++i, ++next) m.spent_by_tx[t].push_back(&m.spent_store[next]);
+    for (size_t t = spent_tx_begin; t < m.block.txs.size() && next < spent_count; ++t) {
+        for (size_t i = 0; i < m.block.txs[t].vin.size() && next < spent_count; ++i, ++next) {
+            m.spent_by_tx[t].push_back(&m.spent_store[next]);
+        }
     }
     m.times.parse_ns += MonotonicNanos() - parse_started;
     if (m.options.scope.block_rules) {
@@ -399,6 +453,13 @@ BlockValidationResult ValidateBlock(const uint8_t* block_raw, size_t block_len,
                                     const std::vector<SpentOutputEntry>& spent, const std::string& expected_hash_hex,
                                     int32_t height, const ChainContext& context, const ValidationOptions& options) {
     BlockValidation v(block_raw, block_len, spent, expected_hash_hex, height, context, options);
+    return RunToEnd(v);
+}
+
+BlockValidationResult ValidateBlock(const uint8_t* block_raw, size_t block_len, const uint8_t* spent_binary,
+                                    size_t spent_len, const std::string& expected_hash_hex, int32_t height,
+                                    const ChainContext& context, const ValidationOptions& options) {
+    BlockValidation v(block_raw, block_len, spent_binary, spent_len, expected_hash_hex, height, context, options);
     return RunToEnd(v);
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -47,7 +48,17 @@ struct BlockScope {
      *  ConnectBlock's amounts, fees and sigop cost (CheckConnectBlockRules), and lists
      *  not_checked. Set it on exactly one range of a block. Without it only the parse and the
      *  spent outputs' alignment are checked: Result() says block_rules_checked false, and its
-     *  verdict covers only the range's scripts. */
+     *  verdict covers only the range's scripts.
+     *
+     *  Without it, the range also reads only what it needs: its transactions are parsed in
+     *  full, the others skimmed (ParseBlock's full_begin / full_end: their shape, no scripts,
+     *  no txids), and only its inputs' spent outputs are kept (from the binary form,
+     *  ParseSpentOutputsBinary's slice) and compared with their prevouts; the list's entry
+     *  count is still checked against the whole block's inputs. A malformed block or list
+     *  throws the same Error as for the whole block (the skim makes the parse's reads), but an
+     *  outpoint mismatch outside the range is left to the range with the block rules, which
+     *  compares every one. So a range costs a skim of the block (measured in docs/pool.md)
+     *  rather than a parse of it, and a block can be cut into as many ranges as it has work. */
     bool block_rules = true;
 };
 
@@ -221,6 +232,13 @@ public:
     BlockValidation(const uint8_t* block_raw, size_t block_len, const std::vector<SpentOutputEntry>& spent,
                     const std::string& expected_hash_hex, int32_t height, const ChainContext& context = {},
                     const ValidationOptions& options = {});
+    /** The same with the spent outputs in their binary form (ParseSpentOutputsBinary,
+     *  spent_outputs.h), read here: all of them for the block rules, only the range's (BlockScope)
+     *  otherwise. Also throws the list's Error (wrong magic, truncated entry, ...: before the
+     *  block is read, as above). The list's reading counts as parse time (StageTimes). */
+    BlockValidation(const uint8_t* block_raw, size_t block_len, const uint8_t* spent_binary, size_t spent_len,
+                    const std::string& expected_hash_hex, int32_t height, const ChainContext& context = {},
+                    const ValidationOptions& options = {});
     /** The same for a block already parsed (ParseBlock, primitives/block.h), which it takes
      *  over: every check and throw of the constructor above but the parse and the expected hash
      *  (CheckParsedBlock, block_check.h). For ChainValidation (chain_validation.h), which reads
@@ -252,9 +270,19 @@ public:
 
 private:
     /** Round 1 and what it needs, once impl_->block is parsed and checked (the parse and the
-     *  rules timed from `parse_started`, MonotonicNanos). */
-    void Start(const std::vector<SpentOutputEntry>& spent, int32_t height, const ChainContext& context,
-               int64_t parse_started);
+     *  rules timed from `parse_started`, MonotonicNanos): `spent[0 .. spent_count)` are the
+     *  entries of the inputs from transaction `spent_tx_begin` on (1 and all of them for the
+     *  whole block), copied. */
+    void Start(const SpentOutputEntry* spent, size_t spent_count, size_t spent_tx_begin, int32_t height,
+               const ChainContext& context, int64_t parse_started);
+    /** Reads the entries [first, first + count) of the spent outputs list and sets `total` to
+     *  its entry count (throwing the list's Error). */
+    using SpentReader = std::function<std::vector<SpentOutputEntry>(size_t first, size_t count, size_t& total)>;
+    /** A range without the block rules (BlockScope::block_rules): checks the height and the
+     *  expected hash, parses the range's transactions and skims the others, reads and aligns
+     *  the range's spent outputs (AlignSpentOutputs, block_check.h), then Start. */
+    void StartRange(const uint8_t* block_raw, size_t block_len, const std::string& expected_hash_hex, int32_t height,
+                    const ChainContext& context, int64_t parse_started, const SpentReader& read_spent);
     std::unique_ptr<Impl> impl_;
 };
 
@@ -266,6 +294,12 @@ BlockValidationResult ValidateBlock(const uint8_t* block_raw, size_t block_len,
                                     const std::vector<SpentOutputEntry>& spent, const std::string& expected_hash_hex,
                                     int32_t height, const ChainContext& context = {},
                                     const ValidationOptions& options = {});
+
+/** ValidateBlock with the spent outputs in their binary form (the BlockValidation constructor
+ *  that takes it): what the wasm bindings' validateBlock runs in the workers. */
+BlockValidationResult ValidateBlock(const uint8_t* block_raw, size_t block_len, const uint8_t* spent_binary,
+                                    size_t spent_len, const std::string& expected_hash_hex, int32_t height,
+                                    const ChainContext& context = {}, const ValidationOptions& options = {});
 
 /** ValidateBlock of a parsed block (the BlockValidation constructor that takes a Block). */
 BlockValidationResult ValidateBlock(Block block, const std::vector<SpentOutputEntry>& spent, int32_t height,

@@ -4,6 +4,7 @@
 //                              "value": <satoshis>, "script_pubkey": "<hex>"}, ... ] }
 #include "validation/spent_outputs.h"
 
+#include <algorithm>
 #include <cstring>
 #include <cstdint>
 #include <string>
@@ -154,6 +155,11 @@ std::vector<uint8_t> SerializeSpentOutputs(const std::vector<SpentOutputEntry>& 
 }
 
 std::vector<SpentOutputEntry> ParseSpentOutputsBinary(const uint8_t* data, size_t len) {
+    return ParseSpentOutputsBinary(data, len, 0, SIZE_MAX, nullptr);
+}
+
+std::vector<SpentOutputEntry> ParseSpentOutputsBinary(const uint8_t* data, size_t len, size_t first, size_t count,
+                                                      size_t* total) {
     Reader r(data, len);
     const auto fail = [&](const std::string& what) {
         Location at;
@@ -168,24 +174,39 @@ std::vector<SpentOutputEntry> ParseSpentOutputsBinary(const uint8_t* data, size_
                     at);
     }
     r.ReadBytes(4, "magic");
-    const uint32_t count = r.ReadLE32("entry count");
+    const uint32_t n = r.ReadLE32("entry count");
     // Each entry takes at least 45 bytes (outpoint 36, value 8, script length 1).
-    if (count > r.remaining() / 45) fail("entry count " + std::to_string(count) + " exceeds what " +
-                                        std::to_string(r.remaining()) + " bytes can hold");
-    std::vector<SpentOutputEntry> entries(count);
-    for (uint32_t i = 0; i < count; ++i) {
-        SpentOutputEntry& e = entries[i];
-        const std::string name = "spent output " + std::to_string(i);
+    if (n > r.remaining() / 45) fail("entry count " + std::to_string(n) + " exceeds what " +
+                                    std::to_string(r.remaining()) + " bytes can hold");
+    const size_t begin = std::min<size_t>(first, n);
+    const size_t end = begin + std::min<size_t>(count, n - begin);
+    std::vector<SpentOutputEntry> entries(end - begin);
+    for (uint32_t i = 0; i < n; ++i) {
+        // An entry outside the slice whose script length is one byte and whose bytes are all
+        // there is passed over with no call that can throw (Reader::TrySkip); anything else
+        // takes the checked reads, which name the problem.
+        size_t script_len = 0;
+        if ((i < begin || i >= end) && r.PeekShortCompactSize(44, script_len) && r.TrySkip(45 + script_len)) continue;
         try {
-            r.ReadArray(e.prevout.txid, "txid");
-            e.prevout.n = r.ReadLE32("vout");
-            e.out.value = r.ReadI64("value");
-            e.out.script_pubkey = r.ReadVarBytes("scriptPubKey");
+            if (i >= begin && i < end) {
+                SpentOutputEntry& e = entries[i - begin];
+                r.ReadArray(e.prevout.txid, "txid");
+                e.prevout.n = r.ReadLE32("vout");
+                e.out.value = r.ReadI64("value");
+                e.out.script_pubkey = r.ReadVarBytes("scriptPubKey");
+            } else {
+                // Passed over with the same reads, so the same errors.
+                r.ReadBytes(32, "txid");
+                r.ReadLE32("vout");
+                r.ReadI64("value");
+                r.SkipVarBytes("scriptPubKey");
+            }
         } catch (const Error& err) {
-            throw Error(name + ": " + err.reason(), err.where());
+            throw Error("spent output " + std::to_string(i) + ": " + err.reason(), err.where());
         }
     }
-    if (!r.empty()) fail(std::to_string(r.remaining()) + " trailing bytes after " + std::to_string(count) + " entries");
+    if (!r.empty()) fail(std::to_string(r.remaining()) + " trailing bytes after " + std::to_string(n) + " entries");
+    if (total) *total = n;
     return entries;
 }
 

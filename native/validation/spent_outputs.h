@@ -46,4 +46,12 @@ std::vector<uint8_t> SerializeSpentOutputs(const std::vector<SpentOutputEntry>& 
  *  form). */
 std::vector<SpentOutputEntry> ParseSpentOutputsBinary(const uint8_t* data, size_t len);
 
+/** ParseSpentOutputsBinary for the entries a range of the block needs (BlockScope,
+ *  block_validation.h): the whole form is read with every check above, so a malformed list
+ *  gives the same Error, but only entries [first, first + count) (clamped to the entry count)
+ *  are kept, entry `first` at index 0; the others are passed over without a copy. `total`, when
+ *  given, receives the entry count. */
+std::vector<SpentOutputEntry> ParseSpentOutputsBinary(const uint8_t* data, size_t len, size_t first, size_t count,
+                                                      size_t* total);
+
 }  // namespace ibd

@@ -1,4 +1,9 @@
-// ibd_dump_checks <block.raw> <spent_outputs.json> <expected_hash_hex> <height> <out_prefix>
+// ibd_dump_checks <block.raw> <spent_outputs.json> <expected_hash_hex> <height> <out_prefix> [<tx_begin> <tx_end>]
+//
+// With <tx_begin> <tx_end>: only that range of the block's transactions, without the block rules
+// (BlockScope, block_validation.h), its checks verified as a worker does (VerifyMode::
+// kSynchronous) and its spent outputs handed over in the binary form (SerializeSpentOutputs):
+// the path of a worker's validate job, for the native/wasm parity of ranges.
 //
 // Validates one block (BlockValidation, native/validation/block_validation.h: every input through
 // the interpreter, each round's pending checks verified with VerifyBatch, batch_verify.h, on
@@ -55,9 +60,14 @@ bool WriteFile(const std::string& path, const uint8_t* data, size_t len) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 6) {
+    if (argc != 6 && argc != 8) {
         std::cerr << "usage: " << argv[0]
-                  << " <block.raw> <spent_outputs.json> <expected_hash_hex> <height> <out_prefix>\n";
+                  << " <block.raw> <spent_outputs.json> <expected_hash_hex> <height> <out_prefix> [<tx_begin> <tx_end>]\n";
+        return 1;
+    }
+    int32_t tx_begin = 0, tx_end = 0;
+    if (argc == 8 && (!ParseHeight(argv[6], tx_begin) || !ParseHeight(argv[7], tx_end))) {
+        std::cerr << "tx_begin and tx_end must be decimal integers in [0, 2147483647]\n";
         return 1;
     }
     const std::string block_path = argv[1], spent_path = argv[2], expected = argv[3], prefix = argv[5];
@@ -84,7 +94,16 @@ int main(int argc, char** argv) {
                              at);
         }
         try {
-            bc = ibd::ValidateBlock(block.data(), block.size(), spent, expected, height);
+            if (argc == 8) {
+                ibd::ValidationOptions options;
+                options.verify = ibd::VerifyMode::kSynchronous;
+                options.scope = {static_cast<uint32_t>(tx_begin), static_cast<uint32_t>(tx_end), false};
+                const std::vector<uint8_t> binary = ibd::SerializeSpentOutputs(spent);
+                bc = ibd::ValidateBlock(block.data(), block.size(), binary.data(), binary.size(), expected, height, {},
+                                        options);
+            } else {
+                bc = ibd::ValidateBlock(block.data(), block.size(), spent, expected, height);
+            }
         } catch (const ibd::BlockRejected& e) {
             // Rejected before any input is connected: a verdict, with no checks.
             if (!WriteFile(prefix + ".checks", nullptr, 0) || !WriteFile(prefix + ".verdicts", nullptr, 0)) {

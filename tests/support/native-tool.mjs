@@ -12,22 +12,25 @@ import { NATIVE_TOOLS } from '../../wasm/paths.mjs';
 export const DUMP_TOOL = NATIVE_TOOLS.dumpChecks;
 
 /**
- * The native engine's check buffer and verdicts for one block.
+ * The native engine's check buffer and verdicts for one block, or for a range of its
+ * transactions without the block rules (the tool's <tx_begin> <tx_end>: a worker's range job).
  * @param {{dir: string, hash: string}} block a loaded fixture block (blocks-fixtures/loader.mjs)
+ * @param {{range?: [number, number]}} [options] range: [txBegin, txEnd)
  * @returns {Promise<{checks: Buffer, verdicts: Buffer, summary: string}>} summary: the tool's
  *   stdout (block, counts, verdict, "fee F subsidy S sigop_cost C", "reject 'R' stage 'S'",
  *   "not_checked rule ...")
  * @throws Error when the tool is missing (with the build command), fails (with its stderr), or
  *   runs over 120 s.
  */
-export async function nativeDump(block) {
+export async function nativeDump(block, { range } = {}) {
   if (!existsSync(DUMP_TOOL)) {
     throw new Error(`${DUMP_TOOL} is missing; build it with \`node scripts/setup.mjs --only native\``);
   }
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'ibd-dump-'));
   try {
     const prefix = path.join(tmp, 'out');
-    const { stdout } = await promisify(execFile)(DUMP_TOOL, [path.join(block.dir, 'block.raw'), path.join(block.dir, 'spent_outputs.json'), block.hash, String(block.height), prefix],
+    const { stdout } = await promisify(execFile)(DUMP_TOOL, [path.join(block.dir, 'block.raw'), path.join(block.dir, 'spent_outputs.json'), block.hash, String(block.height), prefix,
+      ...(range ? range.map(String) : [])],
       { timeout: 120_000, maxBuffer: 16 << 20 }).catch((err) => {
       throw new Error(`ibd_dump_checks failed on ${block.dir}: ${err.stderr || err.message}`);
     });

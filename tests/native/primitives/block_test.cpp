@@ -133,6 +133,55 @@ TEST(Block, TruncationNamesTheByteOffset) {
     for (size_t len = 0; len < raw.size(); ++len) EXPECT_THROW(ParseBlock(raw.data(), len), Error) << len;
 }
 
+/** ParseBlock(data, len, full_begin, full_end)'s Error, or none (what() "none"). */
+std::string PartialParseError(const std::vector<uint8_t>& data, size_t len, size_t full_begin, size_t full_end) {
+    try {
+        ParseBlock(data.data(), len, full_begin, full_end);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "none";
+}
+
+TEST(Block, SkimmedTransactionsKeepTheirShapeAndGiveTheSameErrors) {
+    // 553,724 (segwit and legacy transactions) and 57,043: transactions outside [0, 1) are
+    // skimmed (SkimTransaction): no scripts, no witnesses, no txids, the same offsets, counts,
+    // amounts and sizes; any truncation gives the full parse's Error.
+    for (const int height : {553724, 57043}) {
+        SCOPED_TRACE("height " + std::to_string(height));
+        const std::vector<uint8_t> raw = LoadFixtureBlock(height).raw;
+        const Block full = ParseBlock(raw.data(), raw.size());
+        const Block part = ParseBlock(raw.data(), raw.size(), 0, 1);
+        ASSERT_EQ(part.txs.size(), full.txs.size());
+        EXPECT_EQ(part.size, full.size);
+        EXPECT_EQ(part.stripped_size, full.stripped_size);
+        EXPECT_EQ(part.hash_hex, full.hash_hex);
+        for (size_t t = 0; t < full.txs.size(); ++t) {
+            const Transaction& a = full.txs[t];
+            const Transaction& b = part.txs[t];
+            EXPECT_EQ(b.offset, a.offset);
+            EXPECT_EQ(b.size, a.size);
+            EXPECT_EQ(b.stripped_size, a.stripped_size);
+            ASSERT_EQ(b.vin.size(), a.vin.size());
+            ASSERT_EQ(b.vout.size(), a.vout.size());
+            for (size_t i = 0; i < a.vin.size(); ++i) {
+                EXPECT_TRUE(b.vin[i].prevout == a.vin[i].prevout);
+                EXPECT_EQ(b.vin[i].offset, a.vin[i].offset);
+                EXPECT_EQ(b.vin[i].sequence, a.vin[i].sequence);
+                EXPECT_EQ(b.vin[i].script_sig.empty(), t != 0 || a.vin[i].script_sig.empty());
+                EXPECT_EQ(b.vin[i].witness.empty(), t != 0 || a.vin[i].witness.empty());
+            }
+            for (size_t o = 0; o < a.vout.size(); ++o) EXPECT_EQ(b.vout[o].value, a.vout[o].value);
+            EXPECT_EQ(b.txid == a.txid, t == 0);
+        }
+        const size_t step = raw.size() > 4000 ? 7 : 1;  // every length of the small block
+        for (size_t len = 0; len < raw.size(); len += step) {
+            ASSERT_EQ(PartialParseError(raw, len, 0, 1), PartialParseError(raw, len, 0, SIZE_MAX)) << len;
+            ASSERT_EQ(PartialParseError(raw, len, 5, 5), PartialParseError(raw, len, 0, SIZE_MAX)) << len;
+        }
+    }
+}
+
 TEST(Block, TrailingBytesAreAnError) {
     std::vector<uint8_t> raw = LoadFixtureBlock(170).raw;
     raw.push_back(0x00);

@@ -141,6 +141,97 @@ TEST(BlockScope, RulesRunOnlyInTheRangeThatAsksForThem) {
     EXPECT_TRUE(other.not_checked.empty());
 }
 
+BlockValidationResult ValidateBinary(const FixtureBlock& f, const std::vector<uint8_t>& raw,
+                                     const std::vector<uint8_t>& spent, const ValidationOptions& options) {
+    return ValidateBlock(raw.data(), raw.size(), spent.data(), spent.size(), f.hash, f.height, {}, options);
+}
+
+TEST(BlockScope, RangesThatSkimTheRestGiveTheWholeBlockFromTheBinaryForm) {
+    // A worker's cut: the block rules alone on the coinbase, then ranges that parse only their
+    // transactions and read only their spent outputs (the binary form's slice).
+    for (const int height : {367891, 866342, 403200, 57043, 553724}) {
+        SCOPED_TRACE("height " + std::to_string(height));
+        const FixtureBlock f = LoadFixtureBlock(height);
+        const std::vector<uint8_t> spent = SerializeSpentOutputs(f.spent);
+        const BlockValidationResult whole = ValidateBinary(f, f.raw, spent, Synchronous());
+        EXPECT_EQ(whole.checks, ValidateWith(f, Synchronous()).checks);
+        const uint32_t txs = whole.tx_count;
+        const BlockValidationResult rules = ValidateBinary(f, f.raw, spent, Synchronous(0, 1, true));
+        EXPECT_EQ(rules.inputs, 0u);
+        EXPECT_EQ(rules.fee, whole.fee);
+        EXPECT_EQ(rules.sigop_cost, whole.sigop_cost);
+        std::vector<uint8_t> checks, verdicts;
+        std::vector<uint32_t> origin_txs;
+        uint32_t inputs = 0;
+        const std::vector<uint32_t> cuts = {1, 1 + (txs - 1) / 4, 2 + (txs - 1) / 2, txs};
+        for (size_t k = 0; k + 1 < cuts.size(); ++k) {
+            const BlockValidationResult part = ValidateBinary(f, f.raw, spent, Synchronous(cuts[k], cuts[k + 1], false));
+            EXPECT_TRUE(part.valid) << part.error;
+            EXPECT_FALSE(part.block_rules_checked);
+            EXPECT_EQ(part.tx_count, txs);
+            checks.insert(checks.end(), part.checks.begin(), part.checks.end());
+            verdicts.insert(verdicts.end(), part.verdicts.begin(), part.verdicts.end());
+            for (const CheckOrigin& o : part.origins) origin_txs.push_back(o.tx_index);
+            inputs += part.inputs;
+        }
+        EXPECT_EQ(checks, whole.checks);
+        EXPECT_EQ(verdicts, whole.verdicts);
+        EXPECT_EQ(inputs, whole.inputs);
+        ASSERT_EQ(origin_txs.size(), whole.origins.size());
+        for (size_t i = 0; i < origin_txs.size(); ++i) EXPECT_EQ(origin_txs[i], whole.origins[i].tx_index);
+    }
+}
+
+/** The what() of ValidateBinary's Error, or "none". */
+std::string BinaryError(const FixtureBlock& f, const std::vector<uint8_t>& raw, const std::vector<uint8_t>& spent,
+                        const ValidationOptions& options) {
+    try {
+        ValidateBinary(f, raw, spent, options);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "none";
+}
+
+TEST(BlockScope, ARangeFailsABadBlockOrListAsTheWholeBlockDoes) {
+    const FixtureBlock f = LoadFixtureBlock(403200);
+    const std::vector<uint8_t> spent = SerializeSpentOutputs(f.spent);
+    const ValidationOptions early = Synchronous(1, 3, false);
+    const ValidationOptions late = Synchronous(400, UINT32_MAX, false);
+    // Truncated before, inside and after each range; a list one entry short or long; a list
+    // cut inside its last entry.
+    for (const size_t len : {size_t{81}, size_t{5000}, f.raw.size() / 2, f.raw.size() - 1}) {
+        const std::vector<uint8_t> cut(f.raw.begin(), f.raw.begin() + static_cast<std::ptrdiff_t>(len));
+        const std::string whole = BinaryError(f, cut, spent, Synchronous());
+        EXPECT_NE(whole, "none") << len;
+        EXPECT_EQ(BinaryError(f, cut, spent, early), whole) << len;
+        EXPECT_EQ(BinaryError(f, cut, spent, late), whole) << len;
+    }
+    std::vector<SpentOutputEntry> shorter = f.spent;
+    shorter.pop_back();
+    std::vector<SpentOutputEntry> longer = f.spent;
+    longer.push_back(f.spent.back());
+    for (const auto& list : {shorter, longer}) {
+        const std::vector<uint8_t> bin = SerializeSpentOutputs(list);
+        const std::string whole = BinaryError(f, f.raw, bin, Synchronous());
+        EXPECT_NE(whole.find("spent outputs list too"), std::string::npos) << whole;
+        EXPECT_EQ(BinaryError(f, f.raw, bin, early), whole);
+        EXPECT_EQ(BinaryError(f, f.raw, bin, late), whole);
+    }
+    const std::vector<uint8_t> cut_list(spent.begin(), spent.end() - 3);
+    const std::string whole = BinaryError(f, f.raw, cut_list, Synchronous());
+    EXPECT_NE(whole.find("spent output 1035"), std::string::npos) << whole;
+    EXPECT_EQ(BinaryError(f, f.raw, cut_list, early), whole);
+    // An outpoint mismatch is found by the range of its input (and the rules' range), not by
+    // the others.
+    std::vector<SpentOutputEntry> moved = f.spent;
+    moved.back().prevout.n += 1;
+    const std::vector<uint8_t> bin = SerializeSpentOutputs(moved);
+    EXPECT_NE(BinaryError(f, f.raw, bin, late).find("spent output entry 1035 is for outpoint"), std::string::npos);
+    EXPECT_NE(BinaryError(f, f.raw, bin, Synchronous(0, 1, true)).find("spent output entry 1035"), std::string::npos);
+    EXPECT_EQ(BinaryError(f, f.raw, bin, early), "none");
+}
+
 TEST(SpentOutputsBinary, RoundTripsTheJsonFormOfEveryFixtureBlock) {
     for (const int height : FixtureHeights()) {
         const FixtureBlock f = LoadFixtureBlock(height);
