@@ -83,7 +83,7 @@ async function runAndDownload(page) {
 /** Per block, what must equal the Node run's: identity, counts, verdicts, rounds. */
 const blockCounts = (b) => ({
   height: b.height, hash: b.hash, tx_count: b.tx_count, inputs: b.inputs, checks: b.checks, valid: b.valid,
-  invalid: b.invalid, block_valid: b.block_valid, rounds: b.rounds, coverage: b.coverage, invalid_checks: b.invalid_checks,
+  invalid: b.invalid, block_valid: b.block_valid, coverage: b.coverage, invalid_checks: b.invalid_checks,
   error: b.error,
 });
 
@@ -92,7 +92,7 @@ function assertSchema(doc, reference, where = 'doc') {
   for (const [key, value] of Object.entries(reference)) {
     assert.ok(key in doc, `${where}.${key} missing from the page's document`);
     if (value && typeof value === 'object' && !Array.isArray(value) && doc[key] && typeof doc[key] === 'object') {
-      if (['coverage', 'inputs_by_type', 'unsupported_by_type'].includes(key)) continue; // keyed by data
+      if (['coverage', 'inputs_by_type'].includes(key)) continue; // keyed by data
       assertSchema(doc[key], value, `${where}.${key}`);
     }
   }
@@ -122,7 +122,7 @@ test('isolated: 2 workers via the controls, every block valid, counts equal the 
     assert.ok(doc.blocks.every((b) => b.block_valid === true), 'every block valid');
     assert.equal(doc.totals.invalid, doc.totals.invalid_in_valid_blocks);
     assert.deepEqual(doc.blocks.map(blockCounts), nodeDoc.blocks.map(blockCounts));
-    for (const key of ['blocks', 'inputs', 'evaluated_inputs', 'checks', 'valid', 'invalid', 'invalid_in_valid_blocks', 'validation_rounds']) {
+    for (const key of ['blocks', 'inputs', 'evaluated_inputs', 'checks', 'valid', 'invalid', 'invalid_in_valid_blocks']) {
       assert.equal(doc.totals[key], nodeDoc.totals[key], `totals.${key}`);
     }
     for (const type of ['ecdsa', 'schnorr']) assert.equal(doc.totals.by_type[type].checks, nodeDoc.totals.by_type[type].checks);

@@ -47,8 +47,12 @@ test('--heights subset: the projection names its sample, flags it partial, and u
   assert.ok(lines[at + 2].startsWith(`  rates: ECDSA ${fmt(ecdsa.checks_per_second)}/s, Schnorr ${fmt(schnorr.checks_per_second)}/s; `));
   assert.equal(lines[at + 3], '  (rates from the separate ECDSA and Schnorr passes; the combined pass above ran at ' +
     `${fmt(subsetDoc.totals.checks_per_second)}/s)`);
-  assert.match(lines[at + 4], /^ {2}WARNING: partial sample: 2 of 24 fixture blocks; /);
-  assert.doesNotMatch(lines[at + 5], /small sample/);
+  const whole = p.end_to_end;
+  assert.equal(whole.checks_per_second, subsetDoc.end_to_end.checks_per_second);
+  assert.equal(lines[at + 4], `  ${whole.hours.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} h to ` +
+    `validate it whole (parse, sighash, script, verify) at this run's end-to-end rate, ${fmt(whole.checks_per_second)} checks/s on 1 worker`);
+  assert.match(lines[at + 5], /^ {2}WARNING: partial sample: 2 of 24 fixture blocks; /);
+  assert.doesNotMatch(lines[at + 6], /small sample/);
 });
 
 test('--json carries the report\'s warnings as `warnings` and prints them on stderr too', () => {
@@ -74,7 +78,7 @@ test('the terminal report of a --heights subset shows the sample and the partial
   assert.ok(lines.some((l) => l.startsWith('  WARNING: partial sample: 1 of 24 fixture blocks; ')), text.stdout);
   assert.ok(lines.some((l) => l.startsWith('  WARNING: projection from a small sample (1 check): ')), text.stdout);
   assert.ok(lines.some((l) => /^verify, all checks: \d+\.\d{3} s, [\d,]+ checks\/s \(1 timed round\)$/.test(l)), text.stdout);
-  assert.ok(lines.some((l) => /^engine time in the workers, warm, summed over the blocks: parse, sighash, script \d+\.\d{3} s, verify \d+\.\d{3} s; none on the main thread$/.test(l)),
+  assert.ok(lines.some((l) => /^ {2}[\d,.]+ h to validate it whole \(parse, sighash, script, verify\) at this run's end-to-end rate, [\d,]+ checks\/s on 1 worker$/.test(l)),
     text.stdout);
   assert.match(lines.find((l) => l.trimStart().startsWith('height ')), /  invalid  worker ms$/);
   assert.match(lines.find((l) => l.trimStart().startsWith('170 ')), /  \d+\.\d$/);
@@ -140,17 +144,18 @@ test('every fixture block: the projection\'s sample is the whole set, with no pa
   // Every input of every block evaluated by the interpreter; every block valid.
   for (const b of doc.blocks) {
     assert.equal(b.block_valid, true, `block ${b.height}`);
-    assert.deepEqual(b.unsupported_by_type, {}, `block ${b.height}`);
     const cov = Object.values(b.coverage);
     assert.equal(cov.reduce((n, c) => n + c.evaluated, 0), b.inputs, `block ${b.height}`);
     assert.equal(cov.reduce((n, c) => n + c.checks, 0), b.checks.ecdsa + b.checks.schnorr, `block ${b.height}`);
   }
   const b367891 = doc.blocks.find((b) => b.height === 367891);
   assert.deepEqual(b367891.coverage.empty, { inputs: 20000, evaluated: 20000, checks: 0 });
-  // The workers verify each check as its script asks (synchronous, as Core): no validation rounds.
-  assert.ok(doc.blocks.every((b) => b.rounds === 0));
-  assert.equal(doc.totals.validation_rounds, 0);
-  assert.deepEqual([doc.totals.invalid_blocks, doc.totals.evaluated_inputs, doc.totals.unsupported_inputs], [0, 34012, 0]);
+  assert.deepEqual([doc.totals.invalid_blocks, doc.totals.evaluated_inputs], [0, 34012]);
+  // The whole-block projection: the signature projection's workload at the end-to-end rate.
+  const pe = doc.projection.end_to_end;
+  assert.equal(pe.workers, 1);
+  assert.equal(pe.checks_per_second, doc.end_to_end.checks_per_second);
+  assert.ok(Math.abs(pe.hours - doc.projection.workload_checks / pe.checks_per_second / 3600) < 1e-9 * pe.hours);
   assert.deepEqual(doc.invalid_blocks, []);
   assert.deepEqual(doc.disagreements, []);
   // The end-to-end pass: every block whole in the workers, each timed round agreeing with the first pass.
@@ -188,7 +193,7 @@ test('--scaling: 1..--max-workers workers over the same checks, speedup vs 1 wor
   }
   assert.deepEqual(doc.disagreements, []);
   const lines = formatReport(doc).split('\n');
-  assert.ok(lines.some((l) => l.startsWith('scaling: all 4 checks on 1 to 2 workers, 1 timed round ')), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith('verify scaling, signature checks only: all 4 checks on 1 to 2 workers, 1 timed round ')), lines.join('\n'));
   assert.ok(lines.some((l) => l.includes('ratios come from this one run')));
   // Without --scaling there is no scaling section.
   assert.equal(subsetDoc.scaling, undefined);

@@ -72,7 +72,9 @@ export function renderHeadline(root, doc) {
   set(root, 'projection', value, unit);
   set(root, 'projection-sub', p.hours === null ? p.error
     : `${int(p.workload_checks)} checks (${p.checks_per_transaction.toFixed(3)}/tx × ${int(p.workload_transactions)} txs) ` +
-      `on ${plural(p.workers, 'worker')}${p.sample?.partial ? `; from ${p.sample.blocks} of ${p.sample.fixture_blocks} fixture blocks` : ''}`);
+      `on ${plural(p.workers, 'worker')}${p.sample?.partial ? `; from ${p.sample.blocks} of ${p.sample.fixture_blocks} fixture blocks` : ''}` +
+      (p.end_to_end ? `; ${duration(p.end_to_end.hours).join(' ')} to validate them whole (parse, sighash, script, verify) ` +
+        `at this run's end-to-end rate, ${int(p.end_to_end.checks_per_second)} checks/s` : ''));
 }
 
 /**
@@ -163,9 +165,7 @@ export function renderDetails(root, doc) {
     `Engine: libsecp256k1 ${e.secp256k1 ?? '?'} (${e.field ?? '?'} field), wasm ${doc.variant}; ` +
       `${env.browser}, ${plural(env.hardware_concurrency, 'core')}; batches as ${env.transport === 'shared' ? 'shared memory' : 'transferable buffers'}.`,
     `Projection: ${doc.projection.source ?? doc.projection.error}.`,
-    `Validation: whole blocks in the workers, each check verified as its script asks; engine time in the workers, warm, ` +
-      `summed over the blocks: parse, sighash, script ${doc.totals.parse_sighash_seconds.toFixed(3)} s, verify ` +
-      `${doc.totals.verify_seconds.toFixed(3)} s; none on the page's thread.`,
+    'Validation: whole blocks in the workers, each check verified as its script asks; no engine on the page\'s thread.',
     ...(doc.end_to_end ? [endToEndText(doc.end_to_end)] : []),
     ...doc.warnings.map((w) => `Warning: ${w}.`),
     ...(doc.disagreements.length ? [`VERDICT DISAGREEMENT on ${plural(doc.disagreements.length, 'check')}.`] : []),

@@ -21,7 +21,7 @@ the full-chain (IBD) projection.
 
   --fixtures DIR     fixture set (default: $IBD_FIXTURES, else ../shared/blocks-fixtures)
   --heights LIST     only these block heights, comma-separated (e.g. 170,866342)
-  --workers N        verify workers, 1..${MAX_WORKERS} (default: available parallelism, ${os.availableParallelism()} here)
+  --workers N        workers (each validates whole blocks and verifies signatures), 1..${MAX_WORKERS} (default: available parallelism, ${os.availableParallelism()} here)
   --variant NAME     wasm build: ${VARIANTS.join(' | ')} (default: simd)
   --batch-size N     checks per worker message (default: ${DEFAULT_BATCH_SIZE})
   --rounds N         timed rounds, each an ECDSA, a Schnorr and a combined pass;

@@ -60,7 +60,7 @@ export function formatReport(doc) {
   }
   out.push(`worker ms: each block's engine time in the workers (parse, sighash, script, verify), warm: median of the ` +
     'timed end-to-end rounds, summed over a split block\'s ranges');
-  out.push('', ...totalsLines(doc), ...chainLines(doc), ...scalingLines(doc), '', ...tailLines(doc));
+  out.push('', ...totalsLines(doc), ...scalingLines(doc), ...chainLines(doc), '', ...tailLines(doc));
   return `${out.join('\n').trimEnd()}\n`;
 }
 
@@ -127,8 +127,6 @@ function totalsLines(doc) {
         `${rateWithSpread(s, 'separate pass; ')}`;
     }),
     ...[noiseWarning(doc)].filter(Boolean).map((w) => `WARNING: ${w}`),
-    `engine time in the workers, warm, summed over the blocks: parse, sighash, script ${secs(t.parse_sighash_seconds)}, ` +
-      `verify ${secs(t.verify_seconds)}; none on the main thread`,
     ...endToEndLines(doc),
     ...projectionLines(doc),
     `machine: ${m.cpu}, ${countOf(m.cores, 'core')}, ${m.platform} ${m.arch}, Node ${m.node}, emcc ${m.emcc ?? 'unknown'}`,
@@ -189,7 +187,7 @@ function scalingLines(doc) {
   const pct = (x) => (x === null || x === undefined ? '-' : `${(100 * x).toFixed(1)}%`);
   const lines = [
     '',
-    `scaling: all ${countOf(checks, 'check')} on 1 to ${countOf(rows.length, 'worker')}, ${countOf(n, 'timed round')} ` +
+    `verify scaling, signature checks only: all ${countOf(checks, 'check')} on 1 to ${countOf(rows.length, 'worker')}, ${countOf(n, 'timed round')} ` +
       (doc.scaling_interleaved ? '(each round runs every worker count once)' : '(worker counts one after another)'),
     row(['workers', 'checks/s', 'min – max', 'speedup', 'efficiency', 'start-up ms'], widths),
     ...rows.map((r) => row([r.workers, int(r.checks_per_second),
@@ -221,6 +219,9 @@ function projectionLines(doc) {
     `  rates: ECDSA ${rate(p.rates_per_second.ecdsa)}, Schnorr ${rate(p.rates_per_second.schnorr)}; ` +
       'skeleton model: the fixture mix stands in for the chain\'s',
     `  (rates from the separate ECDSA and Schnorr passes; the combined pass above ran at ${rate(doc.totals.checks_per_second)})`,
+    ...(p.end_to_end ? [`  ${p.end_to_end.hours.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} h ` +
+      `to validate it whole (parse, sighash, script, verify) at this run's end-to-end rate, ${int(p.end_to_end.checks_per_second)} ` +
+      `checks/s on ${countOf(p.end_to_end.workers, 'worker')}`] : []),
   ];
   return [...lines, ...sampleWarnings(doc).map((w) => `  WARNING: ${w}`)];
 }
@@ -247,7 +248,7 @@ function endToEndLines(doc) {
     `  first pass (cold; gave the block entries): ${secs(cold.seconds)}, after encoding the spent outputs on the main thread ` +
       `in ${secs(cold.encode_seconds)} (${(100 * cold.encode_share).toFixed(1)}% of the two)` +
       (cold.main_thread_busy_share === null ? '' : `; main thread busy ${(100 * cold.main_thread_busy_share).toFixed(1)}% of both`),
-    ...(e.scaling ? [`  scaling (${n > 1 ? 'interleaved rounds, median' : '1 timed round'}): ${e.scaling.map((s) => `${countOf(s.workers, 'worker')} ` +
+    ...(e.scaling ? [`  end-to-end scaling, whole blocks (${n > 1 ? 'interleaved rounds, median' : '1 timed round'}): ${e.scaling.map((s) => `${countOf(s.workers, 'worker')} ` +
       `${int(s.checks_per_second)} checks/s${s.workers > 1 ? ` (${s.speedup.toFixed(2)}x, ${(100 * s.efficiency).toFixed(0)}% efficiency)` : ''}`).join('; ')}`] : []),
   ];
 }

@@ -53,10 +53,9 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   `workers_auto`, `variants`, `batch_sweep` when asked for.
  *   Per block: {height, hash, tx_count, inputs, checks: {ecdsa, schnorr} (the FINAL checks of
  *   every input: what Core verifies, failed CHECKMULTISIG trials included), valid, invalid
- *   (verdict counts of those checks), inputs_by_type, unsupported_by_type (always {}: every
- *   input is evaluated), coverage: {type: {inputs, evaluated, checks}}, rounds (validation
- *   rounds: 0, the workers verify each check as its script asks), block_valid (Bitcoin Core's verdict on the rules the block, its height and its
- *   spent outputs decide: docs/validation.md), reject_reason (Core's, "" when valid), stage
+ *   (verdict counts of those checks), inputs_by_type, coverage: {type: {inputs, evaluated,
+ *   checks}} (every input is evaluated), block_valid (Bitcoin Core's verdict on the rules the
+ *   block, its height and its spent outputs decide: docs/validation.md), reject_reason (Core's, "" when valid), stage
  *   (the Core function that rejects it: CheckBlockHeader, CheckBlock, ContextualCheckBlockHeader,
  *   ContextualCheckBlock, CheckTxInputs or ConnectBlock; "" when valid), reject_message (the
  *   engine's full message: reason, detail and location; "" when valid), tx, input, output
@@ -188,7 +187,7 @@ export async function runBenchCore(options, host, log, progress) {
       engine: engineInfo,
       blocks,
       totals,
-      projection: projection(totals, ok.filter((b) => !b.rejected), host.fixtureBlocks, workers),
+      projection: projection(totals, ok.filter((b) => !b.rejected), host.fixtureBlocks, workers, endToEnd),
       end_to_end: endToEnd,
       chain,
       machine: host.machine(engineInfo),
@@ -248,7 +247,7 @@ async function runBatchSweep(pool, checks, walked, { sizes, rounds, checks: limi
 function errorBlock(b) {
   return {
     height: b.height, hash: b.hash, tx_count: null, inputs: b.inputs, checks: null, valid: null,
-    invalid: null, inputs_by_type: null, unsupported_by_type: null, coverage: null, rounds: null,
+    invalid: null, inputs_by_type: null, coverage: null,
     block_valid: null, ...verdictFields(null), script_error: null, failed_inputs: [], parse_sighash_ms: null,
     verify_ms: null, cold_ms: null, invalid_checks: [],
     error: b.error,
@@ -288,9 +287,7 @@ function blockResult(b, verdicts, warm) {
     valid: verdicts.length - invalidChecks.length,
     invalid: invalidChecks.length,
     inputs_by_type: b.inputsByType,
-    unsupported_by_type: {},
     coverage: b.coverage,
-    rounds: b.rounds,
     block_valid: b.blockValid,
     ...verdictFields(b.verdict),
     script_error: b.scriptError,
@@ -317,10 +314,8 @@ function totalsOf(blocks, passes, workers) {
     blocks: blocks.length,
     blocks_failed: blocks.length - ok.length,
     inputs: sum((b) => b.inputs),
-    unsupported_inputs: sum((b) => Object.values(b.unsupported_by_type).reduce((n, v) => n + v, 0)),
     evaluated_inputs: sum((b) => Object.values(b.coverage).reduce((n, c) => n + c.evaluated, 0)),
     invalid_blocks: ok.filter((b) => !b.block_valid).length,
-    validation_rounds: ok.reduce((n, b) => Math.max(n, b.rounds), 0),
     checks,
     valid: sum((b) => b.valid),
     invalid: sum((b) => b.invalid),
@@ -345,13 +340,14 @@ function passStats(checks, seconds, roundsSeconds) {
 }
 
 /** projectIbd (bench/core/projection.mjs) at the separate passes' per-type rates, with the sample it
- *  used; {hours: null, error} when it cannot. */
-function projection(totals, okBlocks, fixtureBlocks, workers) {
+ *  used, and `end_to_end`: the same workload at the end-to-end pass's whole-block rate ({hours,
+ *  checks_per_second, workers}, null without a rate); {hours: null, error} when it cannot. */
+function projection(totals, okBlocks, fixtureBlocks, workers, endToEnd) {
   const transactions = okBlocks.reduce((n, b) => n + b.txCount, 0);
   const sample = { blocks: okBlocks.length, transactions, checks: totals.checks,
     fixture_blocks: fixtureBlocks, partial: okBlocks.length < fixtureBlocks };
   try {
-    return {
+    const out = {
       ...projectIbd({
         ecdsaPerSecond: totals.by_type.ecdsa.checks_per_second,
         schnorrPerSecond: totals.by_type.schnorr.checks_per_second,
@@ -360,6 +356,12 @@ function projection(totals, okBlocks, fixtureBlocks, workers) {
       }),
       sample,
     };
+    // The same workload at the whole-block rate (parse, sighash, script and verify in the
+    // workers), the question's own terms: validating, not only verifying signatures.
+    const rate = endToEnd?.checks_per_second;
+    out.end_to_end = rate > 0 && out.workload_checks > 0
+      ? { hours: out.workload_checks / rate / 3600, checks_per_second: rate, workers: endToEnd.workers } : null;
+    return out;
   } catch (err) {
     return { hours: null, workload_checks: null, source: null, error: err.message, sample };
   }
