@@ -93,7 +93,8 @@ function ensureNpmDependencies() {
   const installed = path.join(ROOT, 'node_modules', '.package-lock.json');
   if (existsSync(installed) && existsSync(lock) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
   log('installing npm dependencies (npm ci)');
-  run('npm', existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']);
+  // With --quiet its output is shown only if it fails, as the builds'.
+  run('npm', existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'], { capture: opts.quiet });
 }
 
 /** Emscripten's optimizer needs acorn; Debian ships it under /usr/share/nodejs. */
