@@ -26,9 +26,10 @@ the full-chain (IBD) projection.
   --batch-size N     checks per worker message (default: ${DEFAULT_BATCH_SIZE})
   --rounds N         timed rounds, each an ECDSA, a Schnorr and a combined pass;
                      throughput is the median timed round (default: ${DEFAULT_ROUNDS})
-  --scaling          after the validation and timed passes, time the final checks again on 1, 2, ..
-                     N workers (N: --max-workers) and report throughput, speedup vs 1 worker,
-                     parallel efficiency and worker start-up for each
+  --scaling          after the validation and timed passes, time whole-block validation (end to
+                     end) and, apart, the final checks' verification on 1, 2, .. N workers
+                     (N: --max-workers), rounds interleaved, and report throughput, speedup vs
+                     1 worker, parallel efficiency (and worker start-up) for each
   --max-workers M    largest worker count of --scaling, 1..${MAX_WORKERS} (default: available
                      parallelism, ${os.availableParallelism()} here)
   --web              instead of running here, serve the benchmark page (web/) on localhost,
