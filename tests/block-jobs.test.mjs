@@ -199,6 +199,57 @@ test('a rule-invalid block is rejected with Core\'s reason through the workers, 
 
 const FAULT_WORKER = new URL('./support/fault-verify-worker.mjs', import.meta.url);
 
+// Every part of the plan names a job of its own block, whatever the worker count and the blocks
+// (a hostile review found a small block after a split one pointed at the split block's range:
+// blocks 170, 403200 and 757739 on 2 workers, and all 24 blocks on 19-23 workers).
+test('every block\'s parts point at its own jobs, for 1..64 workers and subsets of blocks', () => {
+  const check = (list, workers) => {
+    const { groups, parts } = planBlockJobs(list, { workers });
+    list.forEach((b, i) => {
+      assert.ok(parts[i].length >= 1);
+      for (const { group, job } of parts[i]) {
+        assert.equal(groups[group]?.[job]?.hash, b.hash, `workers ${workers}: block ${b.height} at group ${group} job ${job}`);
+      }
+    });
+    const placed = parts.flat().map(({ group, job }) => `${group}:${job}`);
+    assert.equal(new Set(placed).size, groups.reduce((n, g) => n + g.length, 0), 'each job is one part');
+  };
+  for (let workers = 1; workers <= 64; workers++) check(blocks, workers);
+  const byHeight = (hs) => hs.map((h) => blocks.find((b) => b.height === h));
+  for (const hs of [[170, 403200, 757739], [403200, 170], [866342, 170, 367891, 181]]) check(byHeight(hs), 2);
+});
+
+test('a split block\'s ranges carry shares of its work that sum to 1 beside the rules range\'s; a tx count its bytes cannot hold is not cut', () => {
+  const { groups, parts } = planBlockJobs(blocks, { workers: 2, targetInputs: 64 });
+  const jobs = parts[blocks.findIndex((b) => b.height === 866342)].map(({ group, job }) => groups[group][job]);
+  assert.equal(jobs[0].share, 0.25);
+  const sum = jobs.slice(1).reduce((n, j) => n + j.share, 0);
+  assert.ok(Math.abs(sum - 1) < 1e-12, String(sum));
+  // 367,891 claiming 2^64 - 1 transactions (CompactSize ff ff..ff): validated whole, no range.
+  const b = blocks.find((x) => x.height === 367891);
+  const huge = new Uint8Array(b.block.length + 8);
+  huge.set(b.block.subarray(0, 80));
+  huge.set([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff], 80);
+  huge.set(b.block.subarray(83), 89); // 367,891's count is fd xx xx: the rest after it
+  const plan = planBlockJobs([{ ...b, block: huge }], { workers: 2, targetInputs: 64 });
+  assert.deepEqual(plan.groups.map((g) => g.length), [1]);
+  assert.equal(plan.groups[0][0].options.txBegin, undefined);
+});
+
+test('a block that traps its worker every time fails alone, named, with workerFault; its group\'s other blocks and the other groups complete', async () => {
+  const some = [170, 181, 182, 57043].map((h) => blocks.find((b) => b.height === h));
+  const faulty = createPool({ workers: 2, host: nodeHost({ workerUrl: FAULT_WORKER, workerData: { variant: 'simd', trapHeight: 181 } }) });
+  try {
+    const results = await validateBlocksInPool(faulty, some);
+    assert.equal(results[1].ok, false);
+    assert.equal(results[1].workerFault, true);
+    assert.match(results[1].error, new RegExp(`^block ${some[1].hash} \\(height 181\\): validation group \\d+ \\(block 181\\) failed 3 times .*RuntimeError`, 's'));
+    for (const k of [0, 2, 3]) assertSameAsReference(some[k].height, results[k]);
+  } finally {
+    await faulty.close();
+  }
+});
+
 test('a worker that exits, traps or hangs mid-block loses nothing: its group is re-run elsewhere', async () => {
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const faulty = createPool({

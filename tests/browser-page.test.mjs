@@ -131,6 +131,11 @@ test('isolated: 2 workers via the controls, every block valid, counts equal the 
     // The download is the --json document plus the page's entries.
     assertSchema(doc, { ...nodeDoc, exit_code: 0 });
     assert.equal(doc.projection.workload_checks, nodeDoc.projection.workload_checks);
+    assert.ok(doc.projection.end_to_end.hours > 0);
+    // The page's main thread: no event-loop utilization in a browser, so the run's own code.
+    const e = doc.end_to_end;
+    assert.deepEqual([e.main_thread_busy_method, e.main_thread_busy_share], ['own code', e.main_thread_own_code_share]);
+    assert.ok(e.main_thread_busy_share > 0 && e.main_thread_busy_share < 1, String(e.main_thread_busy_share));
     assert.deepEqual(doc.scaling.map((s) => s.workers), [1, 2]);
     assert.deepEqual(doc.variants.map((v) => [v.variant, v.workers]), [['simd', 2], ['scalar', 2]]);
     assert.deepEqual(doc.batch_sweep.rows.map((r) => r.batch_size), [256, 2048]);

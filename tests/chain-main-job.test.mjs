@@ -17,6 +17,7 @@ import { promisify } from 'node:util';
 import { fixturesDir, loadChain, readManifest } from '../blocks-fixtures/loader.mjs';
 import { REPO_ROOT } from '../wasm/paths.mjs';
 import { formatReport } from '../bench/cli/report.mjs';
+import { exitCodeOf } from '../bench/core/run-core.mjs';
 import { blockHash, frame, relink, splitFrames } from './support/chain.mjs';
 
 const MAIN = path.join(REPO_ROOT, 'bench', 'cli', 'main.mjs');
@@ -83,6 +84,30 @@ test('the terminal report shows the chain pass', () => {
   assert.equal(lines[at + 3], '  spends in blocks 170, 181, 182, 183, 187, 221, 248: 7 checks, 7 valid, 0 invalid; checks and verdicts equal the fixture path\'s for 2 of 2 blocks');
   assert.equal(lines[at + 4], '  not checked for the chain\'s blocks (docs/validation.md): time-too-new, expected-difficulty');
   assert.equal(lines.at(-2), 'every block valid, the chain\'s too; no block failed; all checks valid');
+});
+
+// A hostile review found exit 0 and "the chain's too" for a chain file cut after 100 frames
+// whose (hand-written) manifest says 255 blocks, and for a tip other than the manifest's.
+test('a chain that connects fewer blocks than its manifest lists, or ends at another tip, is not validated: exit 1, named', () => {
+  const short = structuredClone(doc);
+  Object.assign(short.chain, { connected: 100, offered: 100, frames: 100, valid: false });
+  assert.equal(exitCodeOf(short), 1);
+  const lines = formatReport(short).split('\n');
+  assert.ok(lines.includes('CHAIN NOT VALIDATED: 100 of the manifest\'s 255 blocks connected'), lines.join('\n'));
+  assert.ok(!lines.some((l) => l.startsWith('every block valid')));
+  const elsewhere = structuredClone(doc);
+  elsewhere.chain.tip.matches_manifest = false;
+  assert.equal(exitCodeOf(elsewhere), 1);
+  assert.ok(formatReport(elsewhere).includes(`\nCHAIN NOT VALIDATED: the tip ${doc.chain.tip.hash} (height 255) is not the manifest's last block`));
+  assert.equal(exitCodeOf(doc), 0);
+});
+
+test('timed signature passes that failed (verify_error) are exit 1 and named last in the report', () => {
+  const failed = structuredClone(doc);
+  failed.verify_error = 'batch of 1 records starting at record 0 failed 3 times (3 attempts allowed); last error: x (record 0: block 170 …, its check 0)';
+  assert.equal(exitCodeOf(failed), 1);
+  assert.ok(formatReport(failed).includes(`\nVERIFY PASSES FAILED: ${failed.verify_error}`));
+  assert.equal(doc.verify_error, null);
 });
 
 test('a chain with block 200 removed: invalid at height 200, prev-blk-not-found, exit 3', async () => {

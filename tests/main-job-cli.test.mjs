@@ -165,6 +165,10 @@ test('every fixture block: the projection\'s sample is the whole set, with no pa
   assert.equal(e.bytes, fixtureBytes);
   for (const k of ['parse_s', 'sighash_s', 'script_s', 'verify_s']) assert.ok(e.stages[k] > 0, k);
   assert.ok(e.main_thread_busy_share > 0 && e.main_thread_busy_share < 1, String(e.main_thread_busy_share));
+  assert.equal(e.main_thread_busy_method, 'event-loop utilization');
+  // The run's own code is part of the event loop's busy time.
+  assert.ok(e.main_thread_own_code_share > 0 && e.main_thread_own_code_share <= e.main_thread_busy_share,
+    `${e.main_thread_own_code_share} vs ${e.main_thread_busy_share}`);
   assert.equal(e.checks_per_second, e.checks / e.seconds);
   const report = formatReport(doc).split('\n');
   assert.ok(report.some((l) => /^end to end, whole blocks in 1 worker \(parse, sighash, script, verify in each\): \d+\.\d{3} s for 24 blocks \(1 timed round, warm\)$/.test(l)), report.join('\n'));

@@ -177,7 +177,9 @@ export function renderDetails(root, doc) {
 function endToEndText(e) {
   const st = e.stages;
   const busy = e.main_thread_busy_share === null ? 'not measurable in this browser'
-    : `${(100 * e.main_thread_busy_share).toFixed(1)}% of the wall time`;
+    : `${(100 * e.main_thread_busy_share).toFixed(1)}% of the wall time ` +
+      (e.main_thread_busy_method === 'own code' ? '(time in the run\'s own code: the pool, planning, merging; a lower bound)'
+        : `(${e.main_thread_busy_method})`);
   return `End to end, whole blocks in ${plural(e.workers, 'worker')}: ${e.seconds.toFixed(3)} s warm ` +
     `(median of ${plural(e.rounds_seconds.length, 'round')}), ${e.blocks_per_second.toFixed(1)} blocks/s, ` +
     `${Math.round(e.inputs_per_second).toLocaleString('en-US')} inputs/s, ${Math.round(e.checks_per_second).toLocaleString('en-US')} checks/s, ` +

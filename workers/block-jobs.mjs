@@ -17,6 +17,16 @@ export const DEFAULT_TARGET_INPUTS = 512;
  *  (docs/pool.md has the measurement that chose it). */
 export const MAX_RANGES_PER_WORKER = 2;
 
+/** The fewest bytes a transaction can take: nVersion, one input (prevout, empty scriptSig,
+ *  nSequence), one output (nValue, empty scriptPubKey), nLockTime and the two counts, 60 bytes
+ *  (CheckTransaction requires an input and an output). A block whose count needs more bytes
+ *  than it has is not cut. */
+const MIN_TX_BYTES = 60;
+
+/** The share of its block's work the block-rules range is given for its deadline: it parses and
+ *  hashes the whole block and reads every spent output, but runs no script. */
+const RULES_RANGE_SHARE = 0.25;
+
 /** The CompactSize at `at` of `bytes`, or null when it does not fit. */
 function compactSize(bytes, at) {
   if (at >= bytes.length) return null;
@@ -42,8 +52,9 @@ function compactSize(bytes, at) {
  *   inputs each, cut by transaction index, that skim the rest of the block
  * @returns {{groups: object[][], parts: Array<Array<{group: number, job: number}>>}} groups:
  *   VerifyPool.validate's argument (each job: a block's arguments, with txBegin / txEnd /
- *   blockRules in its options for a range); parts[b]: where block b's jobs are, in
- *   transaction order.
+ *   blockRules in its options and `share`, about the part of the block's work it carries, 0..1,
+ *   for a range); parts[b]: where block b's jobs are, in transaction order. A block whose
+ *   transaction count its bytes cannot hold is not cut (the engine names the fault).
  */
 export function planBlockJobs(blocks, { workers, targetInputs = DEFAULT_TARGET_INPUTS, maxRangesPerWorker = MAX_RANGES_PER_WORKER }) {
   const inputsOf = (b) => (b.spentOutputs.length >= 8
@@ -52,35 +63,45 @@ export function planBlockJobs(blocks, { workers, targetInputs = DEFAULT_TARGET_I
   const target = Math.max(16, Math.min(targetInputs, Math.ceil(total / (4 * workers))));
   const groups = [];
   const parts = blocks.map(() => []);
-  let open = null; // the group small blocks are being added to
+  let open = null; // the group small blocks are being added to, at groups[openIndex]
+  let openIndex = -1;
   let openInputs = 0;
   blocks.forEach((b, index) => {
     const inputs = inputsOf(b);
     const txCount = compactSize(b.block, 80);
     const job = (options) => ({ block: b.block, spentOutputs: b.spentOutputs, hash: b.hash, height: b.height,
       options: { ...b.options, ...options } });
-    const range = (txBegin, txEnd, blockRules) => {
+    // share: about the part of the block's work a range carries (for its deadline in the pool).
+    const range = (txBegin, txEnd, blockRules, share) => {
       parts[index].push({ group: groups.length, job: 0 });
-      groups.push([job({ txBegin, txEnd, blockRules })]);
+      groups.push([{ ...job({ txBegin, txEnd, blockRules }), share }]);
     };
-    if (inputs > 2 * target && txCount !== null && txCount > 2) {
+    // A block is cut only when its transaction count is one its bytes can hold (each
+    // transaction takes at least MIN_TX_BYTES): any other count is a malformed block, which the
+    // engine names, validated whole.
+    const plausible = txCount !== null && txCount * MIN_TX_BYTES <= b.block.length - 80;
+    if (inputs > 2 * target && plausible && txCount > 2) {
       // The block rules need the whole block parsed, hashed and its spent outputs read: alone
       // in their range, beside the ranges of inputs, which skim what they do not evaluate.
       // The input ranges are cut by transaction index (input counts per transaction are
       // unknown here: the binary spent outputs do not group entries by transaction).
-      range(0, 1, true);
+      range(0, 1, true, RULES_RANGE_SHARE);
       const ranges = Math.min(txCount - 1, Math.ceil(inputs / target), maxRangesPerWorker * workers);
       for (let r = 0; r < ranges; r++) {
-        range(1 + Math.floor((r * (txCount - 1)) / ranges), 1 + Math.floor(((r + 1) * (txCount - 1)) / ranges), false);
+        const txBegin = 1 + Math.floor((r * (txCount - 1)) / ranges);
+        const txEnd = 1 + Math.floor(((r + 1) * (txCount - 1)) / ranges);
+        range(txBegin, txEnd, false, (txEnd - txBegin) / (txCount - 1));
       }
       return;
     }
     if (!open || openInputs >= target) {
       open = [];
       openInputs = 0;
+      openIndex = groups.length;
       groups.push(open);
     }
-    parts[index].push({ group: groups.length - 1, job: open.length });
+    // openIndex, not the last group: a split block's ranges may have been pushed after it.
+    parts[index].push({ group: openIndex, job: open.length });
     open.push(job({}));
     openInputs += Math.max(1, inputs);
   });
@@ -168,16 +189,33 @@ export function sendOrder(groups) {
  * @param {import('./verify-pool.mjs').VerifyPool} pool
  * @param {Array<object>} blocks as planBlockJobs
  * @param {{targetInputs?: number, maxRangesPerWorker?: number, onProgress?: (groupsDone: number,
- *   groups: number) => void}} [options] targetInputs, maxRangesPerWorker: as planBlockJobs
- * @returns {Promise<object[]>} one result (or failure) object per block, in order
+ *   groups: number) => void, busy?: {ms: number}}} [options] targetInputs, maxRangesPerWorker: as
+ *   planBlockJobs; busy: its `ms` grows by this thread's time planning the groups and merging the
+ *   results (ms; the pool's own share is VerifyPool.busyMs)
+ * @returns {Promise<object[]>} one result (or failure) object per block, in order; a group of
+ *   several blocks that failed every attempt in the pool (workerFault) has each of its blocks
+ *   re-run alone once, so that a block that kills its worker fails alone
  * @throws (rejects) as VerifyPool.validate
  */
-export async function validateBlocksInPool(pool, blocks, { targetInputs, maxRangesPerWorker, onProgress } = {}) {
+export async function validateBlocksInPool(pool, blocks, { targetInputs, maxRangesPerWorker, onProgress, busy } = {}) {
+  let start = performance.now();
   const { groups, parts } = planBlockJobs(blocks, { workers: pool.size, targetInputs, maxRangesPerWorker });
   const order = sendOrder(groups);
+  if (busy) busy.ms += performance.now() - start;
   const sorted = await pool.validate(order.map((i) => groups[i]),
     { onProgress: onProgress && ((done) => onProgress(done, groups.length)) });
   const results = new Array(groups.length);
   order.forEach((i, k) => { results[i] = sorted[k]; });
-  return parts.map((list) => mergeBlockResults(list.map(({ group, job }) => results[group][job])));
+  // A group of several blocks whose workers died on it every time: each of its blocks once more
+  // alone, so that only the one at fault fails (its failure object names it).
+  const faulted = groups.map((g, i) => i).filter((i) => groups[i].length > 1 && results[i].every((r) => r.workerFault));
+  if (faulted.length) {
+    const alone = await pool.validate(faulted.flatMap((i) => groups[i].map((j) => [j])));
+    let k = 0;
+    for (const i of faulted) results[i] = groups[i].map(() => alone[k++][0]);
+  }
+  start = performance.now();
+  const merged = parts.map((list) => mergeBlockResults(list.map(({ group, job }) => results[group][job])));
+  if (busy) busy.ms += performance.now() - start;
+  return merged;
 }

@@ -132,6 +132,7 @@ export class VerifyPool {
     this._replacements = 0; // workers spawned to replace dead ones
     this._lost = [];        // why each given-up worker place was given up (see lostWorkers)
     this._readyCount = 0;
+    this._busyMs = 0;       // this thread's time in the pool's own code (see busyMs)
     this._ready = new Promise((resolve, reject) => { this._readyWaiters = { resolve, reject }; });
     this._ready.catch(() => {}); // surfaced through ready() / verify(), not as unhandled
     this._slots = [];
@@ -166,6 +167,28 @@ export class VerifyPool {
     return [...this._lost];
   }
 
+  /**
+   * Milliseconds the calling thread has spent in the pool's own code so far: verify(),
+   * validate() and validateChain() up to their return (checking and copying the caller's
+   * buffers, posting the first tasks) and every worker reply's handling (collecting its results,
+   * posting the next task: structured clone or transfer included). What the caller does with
+   * the results, promise scheduling and garbage collection are not in it, so it is a lower
+   * bound of the thread's busy time, for hosts without an event-loop utilization (browsers).
+   */
+  get busyMs() {
+    return this._busyMs;
+  }
+
+  /** Runs `fn` and adds its duration to busyMs. */
+  _timed(fn) {
+    const start = performance.now();
+    try {
+      return fn();
+    } finally {
+      this._busyMs += performance.now() - start;
+    }
+  }
+
   /** Number of workers spawned so far to replace dead, trapped or timed-out ones. */
   get replacements() {
     return this._replacements;
@@ -191,6 +214,10 @@ export class VerifyPool {
    *   batch failed maxAttempts times; Error when the pool is closed or a worker failed to start.
    */
   verify(checks, options = {}) {
+    return this._timed(() => this._verify(checks, options));
+  }
+
+  _verify(checks, options) {
     if (this._failure) return Promise.reject(this._failure);
     const { batchSize = DEFAULT_BATCH_SIZE, balance = true, onProgress } = options ?? {};
     if (typedArrayName.call(checks) !== 'Uint8Array') {
@@ -233,18 +260,25 @@ export class VerifyPool {
    * the same fault handling and attempts as a verify batch. The caller's buffers are copied
    * when validate() is called, never modified nor detached.
    * @param {Array<Array<{block: Uint8Array, spentOutputs: Uint8Array, hash: string, height: number,
-   *   options?: object}>>} groups jobs grouped per worker message: validateBlock's arguments
-   *   (spentOutputs in the binary form, wasm/spent-outputs.mjs; options: txBegin, txEnd,
-   *   blockRules, verify, medianTimePast, skipProofOfWork)
+   *   options?: object, share?: number}>>} groups jobs grouped per worker message: validateBlock's
+   *   arguments (spentOutputs in the binary form, wasm/spent-outputs.mjs; options: txBegin, txEnd,
+   *   blockRules, verify, medianTimePast, skipProofOfWork); share: the part of its block's work a
+   *   job carries, in (0, 1] (default 1: a whole block), which scales its part of the deadline
    * @param {{onProgress?: (groupsDone: number) => void}} [options] called after each group's
    *   results arrive; an exception it throws is ignored
    * @returns {Promise<object[][]>} per group, per job in order, validateBlock's result object or
-   *   its failure object (a bad block fails alone)
+   *   its failure object (a bad block fails alone); for each job of a group that failed
+   *   maxAttempts times (its workers died, trapped or timed out on it every time), a failure
+   *   object of the same shape with `workerFault: true`, whose `error` names the block (hash,
+   *   height), the group and its workers' last error: the other groups' results are kept
    * @throws (rejects) TypeError when a job's block or spentOutputs is not a Uint8Array; Error
-   *   naming the group's blocks and its workers' last error when a group failed maxAttempts
-   *   times; Error when the pool is closed or a worker failed to start.
+   *   when the pool is closed or a worker failed to start.
    */
   validate(groups, options = {}) {
+    return this._timed(() => this._validate(groups, options));
+  }
+
+  _validate(groups, options) {
     if (this._failure) return Promise.reject(this._failure);
     const { onProgress } = options ?? {};
     const copies = [];
@@ -275,7 +309,8 @@ export class VerifyPool {
               throw new TypeError(`validate(groups): group ${g} job ${k}: ${field} must be a Uint8Array`);
             }
           }
-          return { block: own(j.block), spentOutputs: own(j.spentOutputs), hash: j.hash, height: j.height, options: j.options };
+          const share = Number.isFinite(j.share) && j.share > 0 && j.share <= 1 ? j.share : 1;
+          return { block: own(j.block), spentOutputs: own(j.spentOutputs), hash: j.hash, height: j.height, options: j.options, share };
         }));
       });
     } catch (err) {
@@ -285,8 +320,9 @@ export class VerifyPool {
     if (copies.length === 0) return Promise.resolve(results);
     return this._engineJob(copies.map((group, index) => ({
       kind: 'validate', group, index, what: `validation group ${index} (${describeGroup(group)})`,
-      // recordTimeoutMs per 40 bytes of spent outputs (about one input each) and per 250 bytes of block
-      units: group.reduce((n, j) => n + j.spentOutputs.length / 40 + j.block.length / 250, 0),
+      // recordTimeoutMs per 40 bytes of spent outputs (about one input each) and per 250 bytes of
+      // block, times the job's share of its block (a range's)
+      units: group.reduce((n, j) => n + j.share * (j.spentOutputs.length / 40 + j.block.length / 250), 0),
     })), results, onProgress);
   }
 
@@ -310,6 +346,10 @@ export class VerifyPool {
    *   failed to start.
    */
   validateChain(file, options) {
+    return this._timed(() => this._validateChain(file, options));
+  }
+
+  _validateChain(file, options) {
     if (this._failure) return Promise.reject(this._failure);
     if (typedArrayName.call(file) !== 'Uint8Array') {
       return Promise.reject(new TypeError('validateChain(file): file must be a Uint8Array'));
@@ -375,7 +415,7 @@ export class VerifyPool {
   _spawn(index, initial, loadFailures = 0) {
     const slot = { index, initial, loadFailures, ready: false, dead: false, task: null, timer: null, info: null, endpoint: null, heapBytes: null, ring: null };
     slot.endpoint = this._host.spawn(index, {
-      onMessage: (msg) => this._onMessage(slot, msg),
+      onMessage: (msg) => this._timed(() => this._onMessage(slot, msg)),
       onError: (err) => this._onWorkerDeath(slot, `${this._label(slot)} failed: ${err?.message ?? err}`, err),
       onExit: (code) => this._onWorkerDeath(slot, `${this._label(slot)} exited (code ${code})`),
     });
@@ -444,8 +484,19 @@ export class VerifyPool {
     }
     if (task.attempts >= this._maxAttempts) {
       const what = task.what ?? `batch of ${task.batch.count} records starting at record ${task.batch.first}`;
-      this._failJob(task.job, new Error(`${what} failed ` +
-        `${task.attempts} times (${this._maxAttempts} attempts allowed); last error: ${reason}`));
+      const message = `${what} failed ${task.attempts} times (${this._maxAttempts} attempts allowed); last error: ${reason}`;
+      if (task.kind === 'validate') {
+        // One group's failure loses no other group's results: each of its jobs gets a failure
+        // object (wasm/API.md's shape, locations unknown) naming its block and the last error.
+        task.job.results[task.index] = task.group.map((j) => ({
+          ok: false, error: `block ${j.hash} (height ${j.height}): ${message}`, reason: message, rejectReason: '', stage: '',
+          blockHash: j.hash, txIndex: -1, inputIndex: -1, outputIndex: -1, byteOffset: -1, workerFault: true,
+        }));
+        this._release(task);
+        this._progress(task.job, 1, task.job.results);
+        return;
+      }
+      this._failJob(task.job, new Error(message));
       return;
     }
     this._queue.unshift(task);

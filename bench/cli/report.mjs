@@ -2,6 +2,7 @@
 // the numbers' words (int, countOf) come from the run core, which the page shares.
 import { amountsText, countOf, int, verdictText } from '../core/format.mjs';
 import { noiseWarning, sampleWarnings } from '../core/warnings.mjs';
+import { chainShortfall } from '../core/run-core.mjs';
 
 /** Invalid checks listed per block on the terminal; --json lists them all. */
 const MAX_INVALID_LISTED = 20;
@@ -235,7 +236,8 @@ function endToEndLines(doc) {
     : '1 timed round, warm';
   const st = e.stages;
   const busy = e.main_thread_busy_share === null ? 'not measurable in this host'
-    : `${(100 * e.main_thread_busy_share).toFixed(1)}% of the wall time (event-loop utilization)`;
+    : `${(100 * e.main_thread_busy_share).toFixed(1)}% of the wall time (${e.main_thread_busy_method})` +
+      (e.main_thread_busy_method === 'own code' ? '' : `, ${(100 * e.main_thread_own_code_share).toFixed(1)}% in the run's own code`);
   const cold = e.cold;
   return [
     `end to end, whole blocks in ${countOf(e.workers, 'worker')} (parse, sighash, script, verify in each): ${secs(e.seconds)} ` +
@@ -298,7 +300,10 @@ function tailLines(doc) {
     out.push(f.judged ? `CHAIN INVALID at height ${f.height} ${f.hash}: ${f.message} (${f.stage})`
       : `CHAIN FAILED at height ${f.height}${f.hash ? ` ${f.hash}` : ''}: ${f.message}`);
   }
+  if (doc.verify_error) out.push(`VERIFY PASSES FAILED: ${doc.verify_error}`);
   if (c?.file_error) out.push(`CHAIN FILE: ${c.file_error}`);
+  const shortfall = c ? chainShortfall(c) : null;
+  if (shortfall) out.push(`CHAIN NOT VALIDATED: ${shortfall}`);
   if (c?.error) out.push(`CHAIN FAILED: ${c.error}`);
   if (c?.fixture_match?.differing.length) {
     out.push(`CHAIN DISAGREEMENT: the chain's checks or verdicts differ from the fixture path's at heights ${c.fixture_match.differing.join(', ')}`);

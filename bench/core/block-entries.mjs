@@ -17,9 +17,9 @@ export const engineMs = (times) => (times ? times.parseMs + times.sighashMs + ti
 
 /**
  * Validates every loaded block in the workers. One block's failure to load, to encode or to
- * validate is its `error`; the others still run (a block whose validation fails in the pool on
- * every attempt, as VerifyPool.validate gives up on a group, fails alone: the blocks are then
- * validated one by one). A block Bitcoin Core rejects before
+ * validate is its `error`; the others still run (a block whose validation kills its worker on
+ * every attempt fails alone: validateBlocksInPool re-runs such a group's blocks one by one). A
+ * block Bitcoin Core rejects before
  * ConnectBlock (the worker's failure object has a `stage`: wasm/API.md) is not a failure but an
  * invalid block: `rejected`, `blockValid` false, no checks.
  * @param {import('../../workers/verify-pool.mjs').VerifyPool} pool a ready pool
@@ -86,11 +86,10 @@ export async function validateInWorkers(pool, loaded, { skipProofOfWork = false,
       }),
     });
   } catch (err) {
-    // A group that failed on every attempt (its workers trapped, died or hung each time): each
-    // block alone, so that only the one at fault fails (a closed pool fails them all).
-    log(`first pass: ${err.message}; validating each block alone`);
-    results = await Promise.all(jobs.map((j) => validateBlocksInPool(pool, [j])
-      .then(([r]) => r, (e) => ({ ok: false, error: `failed in the workers: ${e.message}` }))));
+    // The pool failed (closed, or no worker could start): every block fails with its reason. A
+    // block that kills its workers fails alone without coming here (validateBlocksInPool).
+    log(`first pass: ${err.message}`);
+    results = jobs.map(() => ({ ok: false, error: `failed in the workers: ${err.message}` }));
   }
   const seconds = (performance.now() - t1) / 1000;
   const busyShare = before ? elu(elu(), before).utilization : null;

@@ -148,7 +148,16 @@ export async function runBenchCore(options, host, log, progress) {
       pool = createPool({ workers, variant: options.variant });
       await pool.ready();
     }
-    const passes = await runVerifyPasses(pool, checks, walked, { batchSize: options.batchSize, rounds: options.rounds, log, progress });
+    let passes;
+    try {
+      passes = await runVerifyPasses(pool, checks, walked, { batchSize: options.batchSize, rounds: options.rounds, log, progress });
+    } catch (err) {
+      // A batch whose workers died on it every time: the passes have no rate, the blocks keep
+      // the workers' verdicts, and the run goes on (exit 1, the error in `verify_error`).
+      const error = withBlocks(err.message, ok);
+      log(`verify passes failed: ${error}`);
+      passes = failedPasses(reference, walked, options.rounds, error);
+    }
     addDisagreements(passes.disagreements);
     passes.verdicts.forEach((v, i) => { if (v !== reference[i]) disagreements.add(i); });
     if (options.batchSweep) extra.batch_sweep = await runBatchSweep(pool, checks, walked, options.batchSweep, log);
@@ -197,6 +206,7 @@ export async function runBenchCore(options, host, log, progress) {
         output: b.output, message: b.reject_message, script_error: b.script_error,
       })),
       disagreements: [...disagreements].sort((a, b) => a - b),
+      verify_error: passes.error ?? null,
       ...extra,
     };
     doc.worker_replacements = pools.reduce((n, p) => n + p.replacements, 0);
@@ -211,7 +221,8 @@ export async function runBenchCore(options, host, log, progress) {
  * The exit code of a finished run (npm start; the page's download carries it as `exit_code`
  * too): 1 a failed block or inconsistent passes, or a chain pass that could not judge its chain
  * (the file did not load, a bad frame, a block that could not be read, spends whose checks or
- * verdicts differ from the fixture path's); 3 an invalid block (Core rejects it: a rule or a
+ * verdicts differ from the fixture path's, fewer blocks connected than the manifest lists or a
+ * tip other than its last block: chainShortfall); 3 an invalid block (Core rejects it: a rule or a
  * script fails), a fixture block or a block of the chain; else 0.
  * Invalid checks alone (CHECKMULTISIG trials and other checks a valid script tolerates) are
  * not a failure.
@@ -219,11 +230,47 @@ export async function runBenchCore(options, host, log, progress) {
  * @returns {0|1|3}
  */
 export function exitCodeOf(doc) {
-  if (doc.errors.length > 0 || doc.disagreements.length > 0) return 1;
+  if (doc.errors.length > 0 || doc.disagreements.length > 0 || doc.verify_error) return 1;
   const c = doc.chain;
   if (c && (c.error || c.file_error || (c.failure && !c.failure.judged) || c.fixture_match?.differing.length)) return 1;
+  if (c && !c.failure && chainShortfall(c)) return 1;
   if (doc.totals.invalid_blocks > 0 || c?.failure) return 3;
   return 0;
+}
+
+/**
+ * Why a chain pass with no failing block still did not validate the chain the manifest names,
+ * or null: fewer blocks connected than the manifest lists (a file shorter than its entry says),
+ * or a tip other than the manifest's last block.
+ * @param {object} c the document's `chain` entry (chain-pass.mjs)
+ * @returns {string|null}
+ */
+export function chainShortfall(c) {
+  if (c.error || c.failure || c.file_error) return null;
+  if (c.connected !== c.blocks) return `${c.connected} of the manifest's ${c.blocks} blocks connected`;
+  if (!c.tip?.matches_manifest) return `the tip ${c.tip?.hash} (height ${c.tip?.height}) is not the manifest's last block`;
+  return null;
+}
+
+/** The passes' result when they failed: no times, the workers' verdicts, `error`. */
+function failedPasses(reference, walked, rounds, error) {
+  const none = (checks) => ({ checks, seconds: null, roundsSeconds: [] });
+  return { verdicts: reference, seconds: null, roundsSeconds: [], rounds, disagreements: [], error,
+    byType: { ecdsa: none(walked.byType.ecdsa), schnorr: none(walked.byType.schnorr) } };
+}
+
+/** `message` with the blocks its "record N" (an index over the blocks' final checks,
+ *  concatenated) falls in named after it. */
+function withBlocks(message, blocks) {
+  const at = /record (\d+)/.exec(message);
+  if (!at) return message;
+  let first = 0;
+  for (const b of blocks) {
+    const count = b.ecdsa + b.schnorr;
+    if (Number(at[1]) < first + count) return `${message} (record ${at[1]}: block ${b.height} ${b.hash}, its check ${Number(at[1]) - first})`;
+    first += count;
+  }
+  return message;
 }
 
 /** The worker count of the highest median rate; the fewest workers on a tie. */
