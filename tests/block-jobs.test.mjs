@@ -278,6 +278,10 @@ test('validateBlock names a wrong argument or option and a malformed binary spen
   assert.match(call(b.block, 5, b.hash, 170, undefined).error, /spentOutputs must be a Uint8Array \(the binary form\) or a string/);
   assert.match(call(b.block, b.spentOutputs, b.hash, 170, { txBegin: -1 }).error, /options\.txBegin must be an integer/);
   assert.match(call(b.block, b.spentOutputs, b.hash, 170, { blockRules: 1 }).error, /options\.blockRules must be a boolean/);
+  // An empty range is refused, not reported valid (a hostile review found ok, valid, 0 inputs).
+  assert.match(call(b.block, b.spentOutputs, b.hash, 170, { txBegin: 10, txEnd: 5 }).error,
+    /options\.txEnd \(5\) must be at least options\.txBegin \(10\): an empty range validates nothing/);
+  assert.equal(call(b.block, b.spentOutputs, b.hash, 170, { txBegin: 1, txEnd: 1 }).ok, true); // empty by design: allowed
   assert.match(call(b.block, b.spentOutputs, b.hash, 170, { verify: 'later' }).error, /options\.verify must be "synchronous" or "rounds"/);
   const cut = call(b.block, b.spentOutputs.subarray(0, b.spentOutputs.length - 2), b.hash, 170, undefined);
   assert.equal(cut.ok, false);

@@ -380,9 +380,11 @@ private:
 bool ParseJobOptions(const val& o, ibd::ValidationOptions& options, val& failure) {
     options.verify = ibd::VerifyMode::kSynchronous;
     if (o.isUndefined() || o.isNull()) return true;
+    int given = 0;  // bit 0: txBegin, bit 1: txEnd
     for (const char* name : {"txBegin", "txEnd"}) {
         const val v = o[name];
         if (v.isUndefined()) continue;
+        given |= name[2] == 'B' ? 1 : 2;
         const double d = v.isNumber() ? v.as<double>() : -1;
         if (!v.isNumber() || !(d >= 0 && d <= 4294967295.0) || d != static_cast<double>(static_cast<int64_t>(d))) {
             failure = ArgumentFailure(std::string("options.") + name + " must be an integer in [0, 4294967295], got " +
@@ -390,6 +392,11 @@ bool ParseJobOptions(const val& o, ibd::ValidationOptions& options, val& failure
             return false;
         }
         (name[2] == 'B' ? options.scope.tx_begin : options.scope.tx_end) = static_cast<uint32_t>(d);
+    }
+    if (given == 3 && options.scope.tx_end < options.scope.tx_begin) {
+        failure = ArgumentFailure("options.txEnd (" + std::to_string(options.scope.tx_end) + ") must be at least options.txBegin (" +
+                                  std::to_string(options.scope.tx_begin) + "): an empty range validates nothing");
+        return false;
     }
     if (!BoolOption(o, "blockRules", options.scope.block_rules, failure)) return false;
     const val verify = o["verify"];

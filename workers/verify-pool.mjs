@@ -526,7 +526,8 @@ export class VerifyPool {
     if (msg.error !== undefined) {
       // An exception out of verifyBatch (wasm trap, out of memory): the instance may be
       // corrupt (e.g. its stack pointer is not restored), so the worker is never reused.
-      this._retire(slot, `verify worker ${slot.index}: ${msg.error}`);
+      // Its first line: the message (a wasm trap's stack follows it in msg.error).
+      this._retire(slot, `verify worker ${slot.index}: ${String(msg.error).split('\n')[0]}`);
       return;
     }
     if (task.kind) {
