@@ -420,6 +420,7 @@ bool ParseJobOptions(const val& o, ibd::ValidationOptions& options, val& failure
  *  here (ValidateBlock, block_validation.h). `spentOutputs` is the binary form
  *  (ParseSpentOutputsBinary, spent_outputs.h) as a Uint8Array, or the JSON text. */
 val ValidateBlockJs(val block, val spent_val, val expected_hash_val, val height_val, val options_val) {
+    std::string about;  // "<expected hash> (block N bytes)" once the arguments are known, for out of memory
     try {
         if (!block.instanceof(val::global("Uint8Array"))) {
             return ArgumentFailure("block must be a Uint8Array (the block's bytes), got " + DescribeString(block));
@@ -436,6 +437,8 @@ val ValidateBlockJs(val block, val spent_val, val expected_hash_val, val height_
         val failure = val::null();
         int32_t height = 0;
         if (!CheckHeight(height_val, height, failure)) return failure;
+        about = expected_hash_val.as<std::string>() + " (block " +
+                std::to_string(static_cast<uint64_t>(block["length"].as<double>())) + " bytes)";
         ibd::ChainContext context;
         if (!ParseOptions(options_val, context, failure)) return failure;
         ibd::ValidationOptions options;
@@ -459,7 +462,7 @@ val ValidateBlockJs(val block, val spent_val, val expected_hash_val, val height_
     } catch (const ibd::Error& e) {
         return Failure(e.what(), e.reason(), e.where(), e.reject_reason(), e.stage());
     } catch (const std::bad_alloc&) {
-        const std::string msg = "out of memory while validating the block";
+        const std::string msg = "out of memory while validating the block" + (about.empty() ? "" : " " + about);
         return Failure(msg, msg, ibd::Location{});
     } catch (const std::exception& e) {
         return Failure(e.what(), e.what(), ibd::Location{});
