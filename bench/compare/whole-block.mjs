@@ -1,10 +1,13 @@
 // The whole-block part of `npm run bench`: each fixture block validated end to end (parse, block
 // rules, sighash, script evaluation, signature verification) on one core by each contender,
 // contenders interleaved round by round:
-//   - ibd-wasm, each variant: one wasm instance, BlockValidation verified in the same instance
-//     (bench/compare/blocks/wasm-blocks.mjs);
-//   - the native build of the same engine: Google Benchmark's BM_ValidateBlock
-//     (bench/compare/blocks/native-blocks.mjs);
+//   - ibd-wasm, each variant: one wasm instance, one validateBlock call per block, as a
+//     block-validating worker (binary spent outputs, synchronous verify;
+//     bench/compare/blocks/wasm-blocks.mjs);
+//   - the native build of the same engine doing the same work: Google Benchmark's
+//     BM_ValidateBlock (binary decode + ValidateBlock, kSynchronous;
+//     bench/compare/blocks/native-blocks.mjs);
+// Both report the engine's stage times, set side by side per stage (stagesOf, STAGES).
 //   - bcoin, the JavaScript full node, through its own script engine, one process per crypto
 //     backend (bench/compare/blocks/bcoin.mjs), on the blocks it can judge.
 // bcoin's verdicts are compared with the engine's block by block (a disagreement is logged
