@@ -38,5 +38,9 @@ function(ibd_add_secp256k1 target)
     target_compile_definitions(${target} PRIVATE USE_FORCE_WIDEMUL_INT64=1)
   endif()
   set_target_properties(${target} PROPERTIES C_STANDARD 90 C_EXTENSIONS OFF POSITION_INDEPENDENT_CODE ON)
+  # -O3 kept by measurement for the wasm variants (simd, whole blocks against this build,
+  # interleaved, process CPU, 5 rounds, LOADED; docs/performance.md, "Whole blocks: where wasm
+  # loses"): -O2 0.982x, -mllvm -inline-threshold=1000 0.846x, =100 1.005x, without -msimd128
+  # 0.993x, USE_FORCE_WIDEMUL_INT128_STRUCT instead of WIDEMUL_INT64 0.546x.
   target_compile_options(${target} PRIVATE -O3 -w ${ARG_COMPILE_OPTIONS})
 endfunction()

@@ -61,6 +61,12 @@ test('the quick benchmark runs and prints a well-formed JSON document', { timeou
     assert.equal(c.common.seconds.length, doc.rounds, `${c.name}: one pass per round`);
     assert.ok(c.common.blocks_per_s > 0 && c.common.inputs_per_s > 0 && c.common.checks_per_s > 0, `${c.name} rates`);
     assert.ok(c.common.checks_per_s_min <= c.common.checks_per_s && c.common.checks_per_s <= c.common.checks_per_s_max, `${c.name} min–max`);
+    if (c.kind !== 'bcoin') {
+      // Stage by stage (the engine's StageTimes on both sides): every stage that ran has time.
+      for (const k of ['spentMs', 'parseMs', 'sighashMs', 'scriptMs', 'verifyMs', 'wallMs', 'cpuMs']) assert.ok(c.stages.median[k] > 0, `${c.name} ${k}`);
+      assert.equal(c.stages.median.copyInMs === null, c.kind === 'native', `${c.name}: copy-in is wasm's alone`);
+      assert.ok(c.x_native_stages.verifyMs > 0, `${c.name}: verify against native`);
+    }
     if (c.kind === 'bcoin') {
       for (const p of c.per_block) assert.equal(p.checks, wb.blocks.find((b) => b.height === p.height).checks, `bcoin's checks of ${p.height}`);
     }

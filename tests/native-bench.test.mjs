@@ -148,6 +148,11 @@ test('ibd_native_bench --benchmark_format=json: well-formed report with per-sign
   assert.ok(byName['BM_VerifyBatch/schnorr/16'].per_sig > 0);
   assert.ok(byName['BM_Sighash/bip143'].bytes_per_second > 0);
   assert.match(byName['BM_ValidateBlock/170'].label, /^1 checks, 1 inputs$/);
+  // The engine's stages, as wasm validateBlock's `times` (block 170: one P2PK input, one check).
+  const vb = byName['BM_ValidateBlock/170'];
+  for (const k of ['spent_ns', 'parse_ns', 'sighash_ns', 'script_ns', 'verify_ns']) assert.ok(vb[k] > 0, `BM_ValidateBlock/170 ${k}: ${vb[k]}`);
+  const iterationNs = vb.real_time * { ns: 1, us: 1e3, ms: 1e6, s: 1e9 }[vb.time_unit];
+  assert.ok(vb.spent_ns + vb.parse_ns + vb.sighash_ns + vb.script_ns + vb.verify_ns <= iterationNs * 1.01, 'stages within the iteration');
 });
 
 test('ibd_native_bench with a missing fixtures folder: a clear error, exit 1', async () => {

@@ -16,6 +16,8 @@
 //   emcc-3.1.69      build/wasm-emcc-3.1.69, if present: the same source built by Debian trixie's
 //                    emscripten inside a chroot (docs/build.md, "Measuring another Emscripten");
 //                    never built by this script
+//   wasm-eh+lto      wasm-eh with -DIBD_WASM_LTO=ON (-flto) into build/wasm-eh-wasm-lto (built when
+//                    missing; not a default build: --builds wasm-eh,wasm-eh+lto --variant simd)
 // Every figure is warm: each build first makes one untimed pass (cold) and untimed passes for
 // WASM_PRIME_SECONDS (V8 tiers wasm up to TurboFan), then the timed rounds. Verdicts must be
 // identical across builds (a difference is listed and the exit code is 1).
@@ -56,6 +58,7 @@ const BUILDS = {
   'js-eh+opt132': { dir: path.join(BUILD_DIR, 'wasm-eh-js-opt132'), eh: 'js', make: 'wasm-opt', from: 'js-eh' },
   'wasm-eh+opt132': { dir: path.join(BUILD_DIR, 'wasm-eh-wasm-opt132'), eh: 'wasm', make: 'wasm-opt', from: 'wasm-eh' },
   'emcc-3.1.69': { dir: path.join(BUILD_DIR, 'wasm-emcc-3.1.69'), eh: null, make: 'present' },
+  'wasm-eh+lto': { dir: path.join(BUILD_DIR, 'wasm-eh-wasm-lto'), eh: 'wasm', make: 'cmake', defines: { IBD_WASM_LTO: 'ON' } },
 };
 const DEFAULT_BUILDS = ['js-eh', 'wasm-eh', 'js-eh+opt132', 'wasm-eh+opt132', 'emcc-3.1.69'];
 
@@ -87,7 +90,8 @@ function ensureBuild(name, variants, log) {
   if (have()) return null;
   if (b.make === 'present') return `${path.relative(REPO_ROOT, b.dir)} not built (docs/build.md, "Measuring another Emscripten")`;
   if (b.make === 'cmake') {
-    ensureWasmBuild({ dir: b.dir, defines: { IBD_WASM_EXCEPTIONS: b.eh }, what: `${b.eh} exception handling` }, log);
+    ensureWasmBuild({ dir: b.dir, defines: { IBD_WASM_EXCEPTIONS: b.eh, ...b.defines },
+      what: `${b.eh} exception handling${b.defines ? ` and ${Object.entries(b.defines).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}` }, log);
     return null;
   }
   if (!existsSync(NPM_WASM_OPT)) return `${path.relative(REPO_ROOT, NPM_WASM_OPT)} missing (npm install --no-save binaryen@132.0.0)`;

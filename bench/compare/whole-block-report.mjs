@@ -40,6 +40,25 @@ function ratesTable(wb, key, rounds) {
     `\n(median of ${rounds} rounds, warm; x native: native's pass time over the contender's)`;
 }
 
+/** What each row of the stage table is (whole-block.mjs STAGES). */
+const STAGE_WORDS = {
+  copyInMs: 'copy in (block + spent outputs into wasm memory)', spentMs: 'spent outputs: binary decode',
+  parseMs: 'parse + block rules', sighashMs: 'sighash', scriptMs: 'script evaluation', verifyMs: 'signature verify',
+  resultMs: 'result object (Embind)', otherMs: 'other (call wall less the above)', wallMs: 'whole calls, wall', cpuMs: 'whole calls, process CPU',
+};
+
+/** Stage by stage, every block run, native against each wasm variant (medians over rounds). */
+function stageTable(wb, staged) {
+  const native = staged.find((c) => c.kind === 'native');
+  const wasm = staged.filter((c) => c.kind === 'wasm');
+  const cell = (v) => (v === null || v === undefined ? '-' : v.toFixed(1));
+  const rows = Object.keys(STAGE_WORDS).map((k) => [STAGE_WORDS[k], cell(native.stages.median[k]),
+    ...wasm.flatMap((c) => [cell(c.stages.median[k]), ratio(c.x_native_stages[k])])]);
+  return `where the time goes, ms per pass over every block run (${wb.sets.all.blocks} blocks; median of ${wb.rounds} rounds, warm; ` +
+    'stages: the engine\'s StageTimes, wall clock; x native: native ms / wasm ms, as the threshold)\n' +
+    table(['stage', 'native', ...wasm.flatMap((c) => [c.name, 'x native'])], rows, 1);
+}
+
 /**
  * @param {object} wb results.whole_block (bench/compare/whole-block.mjs runWholeBlock)
  * @returns {string} the section, tables separated by blank lines
@@ -77,6 +96,8 @@ export function formatWholeBlock(wb) {
     return [String(b.height), int(b.inputs), int(b.checks), bc[0]?.checks === undefined ? '-' : int(bc[0].checks),
       ...order.map((c) => msOf(median(c.per_block.find((p) => p.height === b.height)?.seconds ?? [])))];
   });
+  const staged = wb.contenders.filter((c) => c.stages);
+  if (staged.some((c) => c.kind === 'native') && staged.length > 1) parts.push(stageTable(wb, staged));
   parts.push(`per block, ms (median, warm)\n${table(['height', 'inputs', 'checks', 'bcoin checks', ...order.map((c) => c.name)], rows, 1)}`);
   if (wb.skipped.length) parts.push(`whole-block, not measured:\n${wb.skipped.map((s) => `  ${s.name}: ${s.reason}`).join('\n')}`);
   return parts.join('\n\n');

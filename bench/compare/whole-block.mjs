@@ -1,10 +1,13 @@
 // The whole-block part of `npm run bench`: each fixture block validated end to end (parse, block
 // rules, sighash, script evaluation, signature verification) on one core by each contender,
 // contenders interleaved round by round:
-//   - ibd-wasm, each variant: one wasm instance, BlockValidation verified in the same instance
-//     (bench/compare/blocks/wasm-blocks.mjs);
-//   - the native build of the same engine: Google Benchmark's BM_ValidateBlock
-//     (bench/compare/blocks/native-blocks.mjs);
+//   - ibd-wasm, each variant: one wasm instance, one validateBlock call per block, as a
+//     block-validating worker (binary spent outputs, synchronous verify;
+//     bench/compare/blocks/wasm-blocks.mjs);
+//   - the native build of the same engine doing the same work: Google Benchmark's
+//     BM_ValidateBlock (binary decode + ValidateBlock, kSynchronous;
+//     bench/compare/blocks/native-blocks.mjs);
+// Both report the engine's stage times, set side by side per stage (stagesOf, STAGES).
 //   - bcoin, the JavaScript full node, through its own script engine, one process per crypto
 //     backend (bench/compare/blocks/bcoin.mjs), on the blocks it can judge.
 // bcoin's verdicts are compared with the engine's block by block (a disagreement is logged
@@ -55,7 +58,7 @@ function rates(perRound, counts) {
  * (one timed pass over its blocks), both resolving to per-block entries {height, seconds,
  * verdict?, checks?, error?}.
  */
-async function buildContenders({ run, bcoinRun, warmup, mode, dir, log }) {
+async function buildContenders({ run, bcoinRun, warmup, mode, dir, log, bcoin }) {
   const contenders = [];
   const skipped = [];
   const errors = [];
@@ -64,7 +67,7 @@ async function buildContenders({ run, bcoinRun, warmup, mode, dir, log }) {
       const runner = await createWasmBlockRunner(variant);
       contenders.push({
         name: `ibd-wasm ${variant}`, kind: 'wasm', variant, version: null, heights: run.map((b) => b.height),
-        backend: 'wasm, one instance: BlockValidation, verifyBatch in the same instance', cold_kind: 'first pass in a fresh wasm instance',
+        backend: 'wasm, one instance: validateBlock (binary spent outputs, synchronous verify)', cold_kind: 'first pass in a fresh wasm instance',
         // After the cold pass, untimed passes over every block for WASM_PRIME_SECONDS: V8
         // compiles wasm with Liftoff first and tiers hot functions up to TurboFan while they
         // run, which takes several passes over small blocks.
@@ -81,14 +84,14 @@ async function buildContenders({ run, bcoinRun, warmup, mode, dir, log }) {
     const heights = run.map((b) => b.height);
     contenders.push({
       name: 'native', kind: 'native', variant: null, version: null, heights,
-      backend: 'ibd_native_bench BM_ValidateBlock (same engine, native -O3, 5x52 field)', cold_kind: null,
+      backend: 'ibd_native_bench BM_ValidateBlock (same engine and work, native -O3, 5x52 field)', cold_kind: null,
       warm: async () => [], pass: () => nativeBlocksPass(tool, heights, { fixtures: dir, minTime: NATIVE_MIN_TIME[mode] }), close: () => {},
     });
   } else {
     skipped.push({ name: 'native', reason: 'ibd_native_bench not built under build/native (needs Debian libbenchmark-dev)' });
   }
   let nativeNoted = false;
-  for (const backend of BACKENDS) {
+  for (const backend of bcoin ? BACKENDS : []) {
     const label = `${BCOIN} (${backend.id === 'js' ? 'NODE_BACKEND=js' : 'NODE_BACKEND unset'})`;
     let proc;
     try {
@@ -117,7 +120,8 @@ async function buildContenders({ run, bcoinRun, warmup, mode, dir, log }) {
 
 /**
  * Runs the whole-block rounds.
- * @param {{quick: boolean, rounds: number, fixtures?: string, log: (m: string) => void}} options
+ * @param {{quick: boolean, rounds: number, fixtures?: string, bcoin?: boolean, log: (m: string) => void}} options
+ *   bcoin: false leaves the bcoin contenders out (bench/compare/whole-block-stages.mjs)
  * @returns {Promise<object>} results.whole_block of the `npm run bench` document:
  *   {mode, rounds, fixtures, warmup_heights, native_min_time_s,
  *    blocks: [{height, hash, bytes, inputs, checks, bcoin: boolean}] (the blocks run; inputs
@@ -133,7 +137,9 @@ async function buildContenders({ run, bcoinRun, warmup, mode, dir, log }) {
  *      (checks: bcoin's own count of its signature checks, its verifyDER calls; the engine's
  *      count otherwise), common, all (rates(): seconds per round, medians and min–max of
  *      blocks/s, inputs/s, checks/s; all is null for bcoin), x_native_common, x_native_all
- *      (native's median pass time over this contender's)}],
+ *      (native's median pass time over this contender's),
+ *      stages (stagesOf over sets.all: ms per pass by stage, per round and median; null for bcoin),
+ *      x_native_stages ({<stage>: native's median / this contender's}, null for bcoin)}],
  *    verdicts: [{height, hash, ibd_wasm: EngineVerdict, bcoin: {<backend>: verdict|{error}}, agree}],
  *    disagreements: [{height, hash, contender, what}] (bcoin against ibd-wasm, ibd-wasm simd
  *      against scalar, a verdict that changed between rounds),
@@ -141,7 +147,7 @@ async function buildContenders({ run, bcoinRun, warmup, mode, dir, log }) {
  *   Seconds are wall time on one core; every figure but cold is warm.
  * @throws (rejects) Error when no fixture block loads.
  */
-export async function runWholeBlock({ quick, rounds, fixtures, log }) {
+export async function runWholeBlock({ quick, rounds, fixtures, bcoin = true, log }) {
   const mode = quick ? 'quick' : 'full';
   const dir = fixturesDir(fixtures);
   const all = await loadBlocks(dir);
@@ -154,7 +160,7 @@ export async function runWholeBlock({ quick, rounds, fixtures, log }) {
   const warmup = run.filter((b) => WARMUP_HEIGHTS.includes(b.height));
   for (const x of leftOut) log(`whole-block: bcoin leaves out block ${x.height}: ${x.reason}`);
 
-  const built = await buildContenders({ run, bcoinRun, warmup: warmup.length ? warmup : run.slice(0, 1), mode, dir, log });
+  const built = await buildContenders({ run, bcoinRun, warmup: warmup.length ? warmup : run.slice(0, 1), mode, dir, log, bcoin });
   const { contenders, skipped } = built;
   errors.push(...built.errors);
   const disagreements = [];
@@ -198,6 +204,40 @@ export async function runWholeBlock({ quick, rounds, fixtures, log }) {
   } finally {
     for (const c of contenders) c.close();
   }
+}
+
+/** The stages of stagesOf, in the order a validateBlock call runs them: copyInMs (the
+ *  arguments into wasm memory; wasm only), spentMs (decoding the binary spent outputs),
+ *  parseMs, sighashMs, scriptMs, verifyMs (the engine's StageTimes), resultMs (building the JS
+ *  result object; wasm only), otherMs (the call's wall time less all of these: Embind's argument
+ *  and return conversion, freeing the engine's result, the harness), wallMs and cpuMs (the
+ *  whole calls: wall clock and process CPU time). */
+export const STAGES = Object.freeze(['copyInMs', 'spentMs', 'parseMs', 'sighashMs', 'scriptMs', 'verifyMs', 'resultMs', 'otherMs', 'wallMs', 'cpuMs']);
+
+/**
+ * Where a contender's time went, summed over `heights`, per round and as medians over rounds.
+ * @returns {{rounds: Array<Object<string, number>>, median: Object<string, number>}|null} keys
+ *   STAGES, ms per pass (null where the contender does not measure the stage); null when a
+ *   block has no times
+ */
+function stagesOf(c, heights) {
+  const rounds = [];
+  for (const m of c.rounds) {
+    const sum = Object.fromEntries(STAGES.map((k) => [k, 0]));
+    for (const h of heights) {
+      const e = m.get(h);
+      if (!e?.times) return null;
+      for (const k of STAGES.slice(0, 7)) sum[k] += e.times[k] ?? NaN;
+      sum.wallMs += e.seconds * 1000;
+      sum.cpuMs += (e.cpu_seconds ?? NaN) * 1000;
+    }
+    const measured = STAGES.slice(0, 7).filter((k) => !Number.isNaN(sum[k]));
+    sum.otherMs = sum.wallMs - measured.reduce((n, k) => n + sum[k], 0);
+    for (const k of STAGES) if (Number.isNaN(sum[k])) sum[k] = null;
+    rounds.push(sum);
+  }
+  if (!rounds.length) return null;
+  return { rounds, median: Object.fromEntries(STAGES.map((k) => [k, rounds[0][k] === null ? null : median(rounds.map((r) => r[k]))])) };
 }
 
 /** Per-block entries of a contender in round `r`. */
@@ -287,10 +327,16 @@ function summarize({ mode, rounds, dir, run, bcoinRun, warmup, leftOut, contende
     const { warm, prime, pass, close, rounds: _r, cold_kind: _k, failed: _f, ...rest } = c;
     return { ...rest, cold: c.cold, per_block: perBlock, common: over(sets.common), all: c.kind === 'bcoin' ? null : over(sets.all) };
   });
+  for (const c of out) {
+    const live = contenders.find((x) => x.name === c.name);
+    c.stages = c.kind === 'bcoin' ? null : stagesOf(live, sets.all.heights);
+  }
   const nativeOut = out.find((c) => c.kind === 'native');
   for (const c of out) {
     c.x_native_common = nativeOut?.common && c.common ? nativeOut.common.seconds_median / c.common.seconds_median : null;
     c.x_native_all = nativeOut?.all && c.all ? nativeOut.all.seconds_median / c.all.seconds_median : null;
+    c.x_native_stages = nativeOut?.stages && c.stages ? Object.fromEntries(Object.keys(c.stages.median)
+      .map((k) => [k, nativeOut.stages.median[k] > 0 && c.stages.median[k] > 0 ? nativeOut.stages.median[k] / c.stages.median[k] : null])) : null;
   }
   return {
     mode, rounds, fixtures: dir, warmup_heights: warmup.map((b) => b.height), native_min_time_s: NATIVE_MIN_TIME[mode],

@@ -13,6 +13,7 @@ namespace ibd {
 /** Nanoseconds spent per stage. script_ns excludes the sighash and verify time spent inside
  *  the evaluation. */
 struct StageTimes {
+    int64_t spent_ns = 0;    // decoding the binary spent outputs (ParseSpentOutputsBinary), when given so
     int64_t parse_ns = 0;    // ParseBlock, the block rules, aligning the spent outputs
     int64_t sighash_ns = 0;  // PrecomputedTxData and every sighash computed
     int64_t script_ns = 0;   // VerifyScript, minus the sighash and verify time inside it

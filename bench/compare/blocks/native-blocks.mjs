@@ -25,8 +25,11 @@ export function nativeBlockBench() {
  * @param {number[]} heights fixture heights
  * @param {{fixtures: string, minTime: number}} options fixtures: the folder (IBD_FIXTURES for
  *   the program); minTime: seconds per block (--benchmark_min_time)
- * @returns {Promise<Array<{height: number, seconds: number, iterations: number}|{height: number, error: string}>>}
- *   one entry per height, in `heights` order; seconds: wall time per iteration
+ * @returns {Promise<Array<{height: number, seconds: number, cpu_seconds: number, iterations: number,
+ *   times: object}|{height: number, error: string}>>}
+ *   one entry per height, in `heights` order; seconds: wall time per iteration; cpu_seconds: CPU
+ *   time per iteration; times: the stage counters (block_bench.cpp), mean ms per iteration, named
+ *   as wasm validateBlock's `times`: spentMs, parseMs, sighashMs, scriptMs, verifyMs
  * @throws (rejects) Error with the program's stderr when it fails before printing its report.
  */
 export async function nativeBlocksPass(tool, heights, { fixtures, minTime }) {
@@ -48,6 +51,8 @@ export async function nativeBlocksPass(tool, heights, { fixtures, minTime }) {
     const b = rows.get(`BM_ValidateBlock/${height}`);
     if (!b) return { height, error: `no BM_ValidateBlock/${height} row in ${tool}'s report` };
     if (b.error_occurred) return { height, error: b.error_message };
-    return { height, seconds: b.real_time * UNIT_SECONDS[b.time_unit], iterations: b.iterations };
+    const times = {};
+    for (const stage of ['spent', 'parse', 'sighash', 'script', 'verify']) times[`${stage}Ms`] = (b[`${stage}_ns`] ?? NaN) / 1e6;
+    return { height, seconds: b.real_time * UNIT_SECONDS[b.time_unit], cpu_seconds: b.cpu_time * UNIT_SECONDS[b.time_unit], iterations: b.iterations, times };
   });
 }
