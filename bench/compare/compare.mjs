@@ -203,7 +203,7 @@ async function measure(plan, rounds, quick, sizes, loaded, errors, log) {
     notes: [
       'one thread per contender: signatures/s on one core',
       'peers take 64-byte compact ECDSA signatures: the DER signatures were converted first (untimed) with Core\'s lax parser and low-S normalization, as the engine does',
-      'whole-block: each block end to end on one core (one wasm instance, one native thread, one bcoin process per crypto backend), warm after an untimed cold pass; the blocks were read from disk and bcoin\'s spent outputs decoded from JSON beforehand (untimed), while ibd-wasm parses spent_outputs.json inside each timed BlockValidation',
+      'whole-block: each block end to end on one core (one wasm instance, one native thread, one bcoin process per crypto backend), warm after an untimed cold pass; the blocks were read from disk and bcoin\'s and ibd-wasm\'s spent outputs decoded from JSON beforehand (untimed: bcoin\'s into coins, ibd-wasm\'s into the binary form that each timed validateBlock and native BM_ValidateBlock decode, as a worker does)',
       ...(quick ? [`--quick: ${sets.ecdsa.walked.count} ECDSA and ${sets.schnorr.walked.count} Schnorr checks, batch sizes ${plan.batchSizes.join(', ')}; figures are a smoke test, not a measurement`] : []),
     ],
   };
