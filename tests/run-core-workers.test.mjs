@@ -167,3 +167,18 @@ test('validateChain refuses a file that is not a Uint8Array', async () => {
     await pool.close();
   }
 });
+
+test('the spent outputs are encoded in the workers: each text\'s binary form equals encodeSpentOutputs\', a bad text fails alone', async () => {
+  const { encodeSpentOutputs } = await import('../wasm/spent-outputs.mjs');
+  const json = (h) => loaded.find((b) => b.height === h).spentOutputsJson;
+  const pool = createPool({ workers: 2 });
+  try {
+    const out = await pool.encodeSpentOutputs([[json(170), '{"spent_outputs": [{"txid": "zz"}]}'], [json(57043)]]);
+    assert.ok(Buffer.from(out[0][0].bytes).equals(Buffer.from(encodeSpentOutputs(json(170)))));
+    assert.match(out[0][1].error, /^spent_outputs\[0\]\.txid: /);
+    assert.ok(Buffer.from(out[1][0].bytes).equals(Buffer.from(encodeSpentOutputs(json(57043)))));
+    await assert.rejects(pool.encodeSpentOutputs([[5]]), /encodeSpentOutputs\(groups\): groups must be non-empty arrays of strings/);
+  } finally {
+    await pool.close();
+  }
+});

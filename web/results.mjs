@@ -185,8 +185,8 @@ function endToEndText(e) {
     `${Math.round(e.inputs_per_second).toLocaleString('en-US')} inputs/s, ${Math.round(e.checks_per_second).toLocaleString('en-US')} checks/s, ` +
     `${(e.bytes_per_second / 1e6).toFixed(2)} MB/s; stages summed over the workers: parse ${st.parse_s.toFixed(3)} s, ` +
     `sighash ${st.sighash_s.toFixed(3)} s, script ${st.script_s.toFixed(3)} s, verify ${st.verify_s.toFixed(3)} s; ` +
-    `main thread busy ${busy}; first pass (cold) ${e.cold.seconds.toFixed(3)} s after encoding the spent outputs on the ` +
-    `main thread in ${e.cold.encode_seconds.toFixed(3)} s.`;
+    `main thread busy ${busy}; first pass (cold) ${e.cold.seconds.toFixed(3)} s after encoding the spent outputs in the ` +
+    `workers in ${e.cold.encode_seconds.toFixed(3)} s.`;
 }
 
 /**

@@ -20,6 +20,9 @@
 //             a block file (Core's blk?????.dat layout; a Uint8Array view of a SharedArrayBuffer
 //             or a transferred ArrayBuffer) validated as a chain from genesis by a fresh
 //             ChainValidation(options) in this worker's engine (connectBlockFile, wasm/API.md)
+//   encode    {id, kind: 'encode', texts: string[]}
+//             spent_outputs.json texts, each encoded in the engine's binary form (JS:
+//             wasm/spent-outputs.mjs), so that the pool's thread never parses them
 // Worker -> pool:
 //   {type: 'ready', info, heapBytes}    engine loaded, check-buffer region reserved; info = engineInfo()
 //   {type: 'load-error', message}       the engine could not be loaded (nothing else follows)
@@ -29,6 +32,9 @@
 //   {id, results: object[], heapBytes}  a validate message's validateBlock result (or failure)
 //                                       objects, one per job in order; their checks / origins /
 //                                       verdicts buffers transferred
+//   {id, results: [{bytes: ArrayBuffer} | {error: string}], heapBytes}
+//                                       an encode message's binary forms (transferred) or each
+//                                       text's error, one per text in order
 //   {id, chain: {run, status, ms}, heapBytes}
 //                                       a chain message's connectBlockFile result, the chain's
 //                                       status() after it, and the worker's time in it (ms)
@@ -43,6 +49,7 @@
 // heap views stay valid for the worker's life.
 import { createBatchVerifier } from '../wasm/batch-verifier.mjs';
 import { MAX_RECORD_BYTES } from '../wasm/check-buffer.mjs';
+import { encodeSpentOutputs } from '../wasm/spent-outputs.mjs';
 
 /** Most records the pool puts in one batch (verify-pool.mjs MAX_BATCH_SIZE). */
 export const MAX_BATCH_RECORDS = 8192;
@@ -75,6 +82,7 @@ export function createBatchHandler(verifier, engine) {
     handle(msg) {
       if (msg?.kind === 'validate') return validateJobs(engine, verifier, msg);
       if (msg?.kind === 'chain') return validateChain(engine, verifier, msg);
+      if (msg?.kind === 'encode') return encodeTexts(verifier, msg);
       try {
         const checks = records(msg);
         const shared = !msg.checks;
@@ -106,6 +114,22 @@ function validateJobs(engine, verifier, msg) {
   } catch (err) {
     return { reply: { id: msg.id, error: String(err?.stack ?? err) }, transfer: [] };
   }
+}
+
+/** Answers an encode message (file header): each spent outputs text in the engine's binary
+ *  form (JS, wasm/spent-outputs.mjs), or its error. */
+function encodeTexts(verifier, msg) {
+  const transfer = [];
+  const results = msg.texts.map((text) => {
+    try {
+      const bytes = encodeSpentOutputs(text);
+      transfer.push(bytes.buffer);
+      return { bytes: bytes.buffer };
+    } catch (err) {
+      return { error: err.message };
+    }
+  });
+  return { reply: { id: msg.id, results, heapBytes: verifier.heapBytes() }, transfer };
 }
 
 /** Answers a chain message (file header): one ChainValidation over the whole file, then deleted. */

@@ -360,6 +360,34 @@ export class VerifyPool {
       units: file.byteLength / 250 }], null, undefined);
   }
 
+  /**
+   * Encodes spent outputs lists (spent_outputs.json's text) in the engine's binary form
+   * (wasm/spent-outputs.mjs encodeSpentOutputs) in the workers, so that the calling thread only
+   * hands the texts out: one worker message per group of texts, with the pool's fault handling
+   * (a worker that dies on a group is replaced and the group re-run elsewhere).
+   * @param {string[][]} groups texts, grouped per worker message
+   * @returns {Promise<Array<Array<{bytes: Uint8Array}|{error: string}>>>} per group, per text in
+   *   order: its binary form, or encodeSpentOutputs' error message for that text (a bad text
+   *   fails alone)
+   * @throws (rejects) TypeError when a group is not an array of strings; Error naming the
+   *   group and its workers' last error when it failed maxAttempts times; Error when the pool
+   *   is closed or a worker failed to start.
+   */
+  encodeSpentOutputs(groups) {
+    return this._timed(() => {
+      if (this._failure) return Promise.reject(this._failure);
+      if (!Array.isArray(groups) || !groups.every((g) => Array.isArray(g) && g.length > 0 && g.every((t) => typeof t === 'string'))) {
+        return Promise.reject(new TypeError('encodeSpentOutputs(groups): groups must be non-empty arrays of strings'));
+      }
+      const results = new Array(groups.length);
+      if (groups.length === 0) return Promise.resolve(results);
+      return this._engineJob(groups.map((texts, index) => ({
+        kind: 'encode', texts, index, what: `spent outputs encoding group ${index} (${texts.length} lists)`,
+        units: texts.reduce((n, t) => n + t.length / 400, 0), // about one input per 400 characters
+      })), results, undefined);
+    });
+  }
+
   // A job of engine tasks (validate groups, a chain): each task runs in one worker and is re-run
   // elsewhere when its worker dies (_retire). `results`: an array filled at each task's index,
   // or null for a single task whose reply is the job's value.
@@ -561,8 +589,9 @@ export class VerifyPool {
   // A validate reply (one result object per job of the group) or a chain reply (batch-handler.mjs).
   _onEngineReply(slot, task, msg) {
     const { job } = task;
-    const malformed = task.kind === 'validate'
-      ? (!Array.isArray(msg.results) || msg.results.length !== task.group.length ? `not ${task.group.length} results` : null)
+    const count = task.kind === 'validate' ? task.group.length : task.kind === 'encode' ? task.texts.length : null;
+    const malformed = count !== null
+      ? (!Array.isArray(msg.results) || msg.results.length !== count ? `not ${count} results` : null)
       : (!Array.isArray(msg.chain?.run?.blocks) || !msg.chain.status ? 'no chain result' : null);
     if (malformed) {
       this._retire(slot, `verify worker ${slot.index}: malformed reply to ${task.what} (${malformed})`);
@@ -570,7 +599,11 @@ export class VerifyPool {
     }
     this._settle(slot, task, msg);
     if (!job.failed) {
-      if (job.results) job.results[task.index] = msg.results;
+      if (job.results) {
+        job.results[task.index] = task.kind === 'encode'
+          ? msg.results.map((r) => (r.error !== undefined ? { error: String(r.error) } : { bytes: new Uint8Array(r.bytes) }))
+          : msg.results;
+      }
       this._progress(job, 1, job.results ?? msg.chain);
     }
     this._dispatch();
@@ -662,7 +695,8 @@ export class VerifyPool {
     const msg = task.kind === 'validate'
       ? { id: task.id, kind: 'validate', jobs: task.group.map((j) => ({ block: bytes(j.block), spentOutputs: bytes(j.spentOutputs),
         hash: j.hash, height: j.height, options: j.options })) }
-      : { id: task.id, kind: 'chain', file: bytes(task.file), options: task.options };
+      : task.kind === 'encode' ? { id: task.id, kind: 'encode', texts: task.texts }
+        : { id: task.id, kind: 'chain', file: bytes(task.file), options: task.options };
     try {
       slot.endpoint.ref();
       slot.endpoint.post(msg, transfer);

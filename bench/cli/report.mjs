@@ -247,7 +247,7 @@ function endToEndLines(doc) {
     `  stages, summed over the workers: parse ${secs(st.parse_s)}, sighash ${secs(st.sighash_s)}, script ${secs(st.script_s)}, ` +
       `verify ${secs(st.verify_s)}`,
     `  main thread busy: ${busy}; it runs no engine`,
-    `  first pass (cold; gave the block entries): ${secs(cold.seconds)}, after encoding the spent outputs on the main thread ` +
+    `  first pass (cold; gave the block entries): ${secs(cold.seconds)}, after encoding the spent outputs in the workers ` +
       `in ${secs(cold.encode_seconds)} (${(100 * cold.encode_share).toFixed(1)}% of the two)` +
       (cold.main_thread_busy_share === null ? '' : `; main thread busy ${(100 * cold.main_thread_busy_share).toFixed(1)}% of both`),
     ...(e.scaling ? [`  end-to-end scaling, whole blocks (${n > 1 ? 'interleaved rounds, median' : '1 timed round'}): ${e.scaling.map((s) => `${countOf(s.workers, 'worker')} ` +

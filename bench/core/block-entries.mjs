@@ -1,13 +1,12 @@
 // The first pass of the benchmark: every loaded fixture block validated whole in the pool's
 // workers (workers/block-jobs.mjs validateBlocksInPool: parse, block rules, sighash, scripts
 // and every signature in each worker's engine, verified synchronously as Core does). The
-// main thread only encodes each block's spent outputs in the engine's binary form
-// (wasm/spent-outputs.mjs), hands the blocks out and turns each returned result into the
+// main thread only hands each block's spent_outputs.json text to the workers, which write it in
+// the engine's binary form (VerifyPool.encodeSpentOutputs), hands the blocks out and turns each returned result into the
 // block's entry: its FINAL checks (the checks Core performs), their verdicts, the block
 // verdict, the coverage by script type. It runs no engine. This pass is the workers' first
 // (cold): its times are the cold ones; the timed end-to-end rounds (end-to-end.mjs) follow.
 import { walkChecks } from '../../wasm/check-buffer.mjs';
-import { encodeSpentOutputs } from '../../wasm/spent-outputs.mjs';
 import { validateBlocksInPool } from '../../workers/block-jobs.mjs';
 import { countOf } from './format.mjs';
 
@@ -43,7 +42,7 @@ export const engineMs = (times) => (times ? times.parseMs + times.sighashMs + ti
  *   a rejected block, whose failure object carries no times), job (its index in `jobs`, or
  *   absent)} or {height, hash, dir, inputs, error}; jobs: validateBlocksInPool's blocks (spent
  *   outputs encoded) for the entries without error, reused by the timed rounds; encodeSeconds:
- *   the main thread's time encoding the spent outputs, s; seconds: the pass's wall time
+ *   the wall time of encoding the spent outputs in the workers, s; seconds: the pass's wall time
  *   (cold), s; busyShare: the main thread's event-loop utilization from the encoding to the
  *   last result, 0..1 (null where the host cannot measure it: a browser).
  * @throws nothing of the pool's: a closed or failed pool makes every block's `error`.
@@ -56,22 +55,29 @@ export async function validateInWorkers(pool, loaded, { skipProofOfWork = false,
   const entries = [];
   const jobs = [];
   const sent = []; // [entry index, loaded block] of each job
+  const readable = loaded.filter((b) => !b.error);
+  let encoded;
+  try {
+    encoded = await encodeInWorkers(pool, readable.map((b) => b.spentOutputsJson));
+  } catch (err) {
+    // The pool failed (closed, or no worker could start): every block fails with its reason.
+    encoded = readable.map(() => ({ error: `encoding in the workers failed: ${err.message}` }));
+  }
+  let k = 0;
   for (const b of loaded) {
     const base = { height: b.height, hash: b.hash, dir: b.dir, inputs: b.inputs };
     if (b.error) {
       entries.push({ ...base, error: b.error });
       continue;
     }
-    let spentOutputs;
-    try {
-      spentOutputs = encodeSpentOutputs(b.spentOutputsJson);
-    } catch (err) {
-      entries.push({ ...base, error: `${b.dir}: spent_outputs.json: ${err.message}` });
+    const e = encoded[k++];
+    if (e.error !== undefined) {
+      entries.push({ ...base, error: `${b.dir}: spent_outputs.json: ${e.error}` });
       continue;
     }
     sent.push([entries.length, b]);
     entries.push(base);
-    jobs.push({ block: b.block, spentOutputs, hash: b.hash, height: b.height, options });
+    jobs.push({ block: b.block, spentOutputs: e.bytes, hash: b.hash, height: b.height, options });
   }
   const encodeSeconds = (performance.now() - t0) / 1000;
   log(`first pass (cold): ${countOf(jobs.length, 'block')} whole in ${countOf(pool.size, 'worker')}`);
@@ -109,6 +115,28 @@ export async function validateInWorkers(pool, loaded, { skipProofOfWork = false,
     `${failed ? ` (${failed} failed, listed at the end)` : ''}` +
     `${rejected ? ` (${rejected} rejected before any input was connected)` : ''}`);
   return { entries, jobs: usable, encodeSeconds, seconds, busyShare };
+}
+
+/** The binary forms of `texts` (spent_outputs.json), encoded in the pool's workers
+ *  (VerifyPool.encodeSpentOutputs), the texts cut into up to 2 groups per worker of about equal
+ *  length; per text {bytes} or {error}, in order. */
+async function encodeInWorkers(pool, texts) {
+  if (texts.length === 0) return [];
+  const count = Math.min(texts.length, 2 * pool.size);
+  const per = texts.reduce((n, t) => n + t.length, 0) / count;
+  const groups = [];
+  let open = [];
+  let size = 0;
+  texts.forEach((t, i) => {
+    open.push(t);
+    size += t.length;
+    if (size >= per * (groups.length + 1) && groups.length < count - 1 && i < texts.length - 1) {
+      groups.push(open);
+      open = [];
+    }
+  });
+  groups.push(open);
+  return (await pool.encodeSpentOutputs(groups)).flat();
 }
 
 /** The entry of one block from its worker result (or failure object). */

@@ -96,8 +96,8 @@ export async function runEndToEndScaling(createPool, jobs, { maxWorkers, variant
  *   VerifyPool.busyMs plus planning and merging, over the round's wall time, 0..1: a lower
  *   bound, measured in every host), stages: {parse_s, sighash_s, script_s, verify_s}
  *   (summed over the workers, median round), cold: {seconds (the first pass's wall time),
- *   encode_seconds (spent outputs JSON to the binary form, on the main thread, once before
- *   it), encode_share (encode_seconds / (encode_seconds + seconds)), main_thread_busy_share (the
+ *   encode_seconds (spent outputs JSON to the binary form, in the workers, once before it:
+ *   wall time), encode_share (encode_seconds / (encode_seconds + seconds)), main_thread_busy_share (the
  *   main thread's event-loop utilization over the encoding and the first pass, 0..1, or null)},
  *   disagreements: [{height,
  *   what}] (blocks whose verdict or checks in a timed round differ from the first pass's)};
