@@ -102,6 +102,18 @@ test('a chain that connects fewer blocks than its manifest lists, or ends at ano
   assert.equal(exitCodeOf(doc), 0);
 });
 
+// A hostile review found a block failing in every timed round (its workers trapping) ending with
+// exit 0 and "every block valid": only a warning said so.
+test('a block that fails or differs in a timed end-to-end round makes the run exit 1, named in the report', () => {
+  const late = structuredClone(doc);
+  late.end_to_end.disagreements = [{ height: 181, what: 'round 1: failed in the workers: block … (height 181): …' }];
+  assert.equal(exitCodeOf(late), 1);
+  const lines = formatReport(late).split('\n');
+  assert.ok(lines.includes('END-TO-END DISAGREEMENT (1): the timed rounds differ from the first pass, or failed, on:'), lines.join('\n'));
+  assert.ok(lines.includes('  block 181: round 1: failed in the workers: block … (height 181): …'));
+  assert.ok(!lines.some((l) => l.startsWith('every block valid')));
+});
+
 test('timed signature passes that failed (verify_error) are exit 1 and named last in the report', () => {
   const failed = structuredClone(doc);
   failed.verify_error = 'batch of 1 records starting at record 0 failed 3 times (3 attempts allowed); last error: x (record 0: block 170 …, its check 0)';

@@ -182,3 +182,20 @@ test('the spent outputs are encoded in the workers: each text\'s binary form equ
     await pool.close();
   }
 });
+
+// A hostile review found one encoding group failing every attempt failing every block, blamed on
+// spent_outputs.json.
+test('an encoding group whose workers die every time fails its own blocks only, named as a worker fault', async () => {
+  const json = (h) => loaded.find((b) => b.height === h).spentOutputsJson;
+  const counter = new Int32Array(new SharedArrayBuffer(4));
+  // Messages 1-3: the first group's three attempts (one worker at a time), each worker exits.
+  const pool = createPool({ workers: 1, host: nodeHost({ workerUrl: FAULT_WORKER, workerData: { counter, faults: { 1: 'exit', 2: 'exit', 3: 'exit' } } }) });
+  try {
+    const out = await pool.encodeSpentOutputs([[json(170)], [json(181)]]);
+    assert.equal(out[0][0].workerFault, true);
+    assert.match(out[0][0].error, /^spent outputs encoding group 0 \(1 lists\) failed 3 times .*exited \(code 3\)/);
+    assert.ok(out[1][0].bytes instanceof Uint8Array && out[1][0].bytes.length > 8);
+  } finally {
+    await pool.close();
+  }
+});

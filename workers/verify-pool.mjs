@@ -366,12 +366,13 @@ export class VerifyPool {
    * hands the texts out: one worker message per group of texts, with the pool's fault handling
    * (a worker that dies on a group is replaced and the group re-run elsewhere).
    * @param {string[][]} groups texts, grouped per worker message
-   * @returns {Promise<Array<Array<{bytes: Uint8Array}|{error: string}>>>} per group, per text in
-   *   order: its binary form, or encodeSpentOutputs' error message for that text (a bad text
-   *   fails alone)
-   * @throws (rejects) TypeError when a group is not an array of strings; Error naming the
-   *   group and its workers' last error when it failed maxAttempts times; Error when the pool
-   *   is closed or a worker failed to start.
+   * @returns {Promise<Array<Array<{bytes: Uint8Array}|{error: string, workerFault?: true}>>>} per
+   *   group, per text in order: its binary form, or encodeSpentOutputs' error message for that
+   *   text (a bad text fails alone); for each text of a group that failed maxAttempts times (its
+   *   workers died, trapped or timed out on it every time), the group's last error with
+   *   `workerFault`: the other groups' results are kept
+   * @throws (rejects) TypeError when a group is not an array of strings; Error when the pool is
+   *   closed or a worker failed to start.
    */
   encodeSpentOutputs(groups) {
     return this._timed(() => {
@@ -520,6 +521,13 @@ export class VerifyPool {
           ok: false, error: `block ${j.hash} (height ${j.height}): ${message}`, reason: message, rejectReason: '', stage: '',
           blockHash: j.hash, txIndex: -1, inputIndex: -1, outputIndex: -1, byteOffset: -1, workerFault: true,
         }));
+        this._release(task);
+        this._progress(task.job, 1, task.job.results);
+        return;
+      }
+      if (task.kind === 'encode') {
+        // The same for an encoding group: each of its texts gets the error, the others' results stay.
+        task.job.results[task.index] = task.texts.map(() => ({ error: message, workerFault: true }));
         this._release(task);
         this._progress(task.job, 1, task.job.results);
         return;

@@ -12,7 +12,7 @@ import { formatReport } from './report.mjs';
 import { createProgress } from './progress.mjs';
 import { checkHeights, UsageError } from '../shared/args.mjs';
 import { HELP_HINT, parseOptions, USAGE } from './options.mjs';
-import { exitCodeOf } from '../core/run-core.mjs';
+import { chainShortfall, exitCodeOf } from '../core/run-core.mjs';
 import { runBench } from './run.mjs';
 import { startServer } from '../../web/server.mjs';
 
@@ -76,7 +76,10 @@ async function main() {
   }
   if (code !== 0) {
     log(`exit code ${code}: ${countOf(doc.errors.length, 'failed block')}, ${countOf(doc.totals.invalid_blocks, 'invalid block')}` +
-      (doc.disagreements.length ? `, ${countOf(doc.disagreements.length, 'verdict disagreement')}` : ''));
+      (doc.disagreements.length ? `, ${countOf(doc.disagreements.length, 'verdict disagreement')}` : '') +
+      (doc.end_to_end?.disagreements?.length ? `, ${countOf(doc.end_to_end.disagreements.length, 'end-to-end disagreement')}` : '') +
+      (doc.verify_error ? ', the timed signature passes failed' : '') +
+      (doc.chain && (doc.chain.error || doc.chain.file_error || doc.chain.failure || chainShortfall(doc.chain)) ? ', the chain pass (see the report)' : ''));
   }
   return code;
 }

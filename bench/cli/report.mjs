@@ -286,6 +286,11 @@ function tailLines(doc) {
       }
     }
   }
+  const e2e = doc.end_to_end?.disagreements ?? [];
+  if (e2e.length) {
+    out.push(`END-TO-END DISAGREEMENT (${e2e.length}): the timed rounds differ from the first pass, or failed, on:`);
+    for (const d of e2e) out.push(`  block ${d.height}: ${d.what}`);
+  }
   if (doc.disagreements?.length) {
     out.push(`VERDICT DISAGREEMENT between the timed passes or with the workers' whole-block validation for ${countOf(doc.disagreements.length, 'check')}, ` +
       `first: ${doc.disagreements.slice(0, 10).join(', ')}`);

@@ -61,7 +61,7 @@ export async function validateInWorkers(pool, loaded, { skipProofOfWork = false,
     encoded = await encodeInWorkers(pool, readable.map((b) => b.spentOutputsJson));
   } catch (err) {
     // The pool failed (closed, or no worker could start): every block fails with its reason.
-    encoded = readable.map(() => ({ error: `encoding in the workers failed: ${err.message}` }));
+    encoded = readable.map(() => ({ error: err.message, workerFault: true }));
   }
   let k = 0;
   for (const b of loaded) {
@@ -72,7 +72,8 @@ export async function validateInWorkers(pool, loaded, { skipProofOfWork = false,
     }
     const e = encoded[k++];
     if (e.error !== undefined) {
-      entries.push({ ...base, error: `${b.dir}: spent_outputs.json: ${e.error}` });
+      entries.push({ ...base, error: e.workerFault ? `${b.dir}: encoding its spent outputs in the workers failed: ${e.error}`
+        : `${b.dir}: spent_outputs.json: ${e.error}` });
       continue;
     }
     sent.push([entries.length, b]);

@@ -219,7 +219,8 @@ export async function runBenchCore(options, host, log, progress) {
 
 /**
  * The exit code of a finished run (npm start; the page's download carries it as `exit_code`
- * too): 1 a failed block or inconsistent passes, or a chain pass that could not judge its chain
+ * too): 1 a failed block or inconsistent passes (the timed end-to-end rounds disagreeing with
+ * the first pass included, a block failing in a timed round among them), or a chain pass that could not judge its chain
  * (the file did not load, a bad frame, a block that could not be read, spends whose checks or
  * verdicts differ from the fixture path's, fewer blocks connected than the manifest lists or a
  * tip other than its last block: chainShortfall); 3 an invalid block (Core rejects it: a rule or a
@@ -230,7 +231,7 @@ export async function runBenchCore(options, host, log, progress) {
  * @returns {0|1|3}
  */
 export function exitCodeOf(doc) {
-  if (doc.errors.length > 0 || doc.disagreements.length > 0 || doc.verify_error) return 1;
+  if (doc.errors.length > 0 || doc.disagreements.length > 0 || doc.verify_error || doc.end_to_end?.disagreements?.length) return 1;
   const c = doc.chain;
   if (c && (c.error || c.file_error || (c.failure && !c.failure.judged) || c.fixture_match?.differing.length)) return 1;
   if (c && !c.failure && chainShortfall(c)) return 1;
