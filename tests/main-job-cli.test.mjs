@@ -82,7 +82,7 @@ test('the terminal report of a --heights subset shows the sample and the partial
     text.stdout);
   assert.match(lines.find((l) => l.trimStart().startsWith('height ')), /  invalid  worker ms$/);
   assert.match(lines.find((l) => l.trimStart().startsWith('170 ')), /  \d+\.\d$/);
-  assert.ok(lines.some((l) => /^ {2}first pass \(cold; gave the block entries\): \d+\.\d{3} s, after encoding the spent outputs in the workers in \d+\.\d{3} s \(\d+\.\d% of the two\); main thread busy \d+\.\d% of both$/.test(l)), text.stdout);
+  assert.ok(lines.some((l) => /^ {2}first pass \(cold; gave the block entries\): \d+\.\d{3} s, after encoding the spent outputs in the workers in \d+\.\d{3} s \(\d+\.\d% of encoding and first pass\); main thread busy \d+\.\d% of both$/.test(l)), text.stdout);
   assert.ok(lines.some((l) => /^ {2}[\d,]+ checks\/s per worker \(overall \/ 1 worker\)$/.test(l)), text.stdout);
   assert.match(lines[0], /^ibd-wasm: wasm variant simd, 1 worker, batch 512, /);
   const validated = text.stderr.split('\n').filter((l) => l.includes('validated'));

@@ -248,7 +248,7 @@ function endToEndLines(doc) {
       `verify ${secs(st.verify_s)}`,
     `  main thread busy: ${busy}; it runs no engine`,
     `  first pass (cold; gave the block entries): ${secs(cold.seconds)}, after encoding the spent outputs in the workers ` +
-      `in ${secs(cold.encode_seconds)} (${(100 * cold.encode_share).toFixed(1)}% of the two)` +
+      `in ${secs(cold.encode_seconds)} (${(100 * cold.encode_share).toFixed(1)}% of encoding and first pass)` +
       (cold.main_thread_busy_share === null ? '' : `; main thread busy ${(100 * cold.main_thread_busy_share).toFixed(1)}% of both`),
     ...(e.scaling ? [`  end-to-end scaling, whole blocks (${n > 1 ? 'interleaved rounds, median' : '1 timed round'}): ${e.scaling.map((s) => `${countOf(s.workers, 'worker')} ` +
       `${int(s.checks_per_second)} checks/s${s.workers > 1 ? ` (${s.speedup.toFixed(2)}x, ${(100 * s.efficiency).toFixed(0)}% efficiency)` : ''}`).join('; ')}`] : []),
