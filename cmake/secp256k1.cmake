@@ -4,6 +4,11 @@
 #
 # Modules: ecdsa (always), extrakeys, schnorrsig. ECDH, recovery and ellswift are left out.
 #
+# The library's single translation unit is compiled through native/secp256k1/secp256k1_ibd.c,
+# which includes src/secp256k1.c and then the project's additions that need the library's static
+# internals: BIP340 batch verification over its multi-scalar multiplication
+# (native/secp256k1/schnorrsig_batch.h). The pinned source itself is never modified.
+#
 # WIDEMUL_INT64 forces the 10x26 field and 8x32 scalar (USE_FORCE_WIDEMUL_INT64). This is the
 # one place that choice is made, and it is made for every wasm variant: on wasm32 clang offers
 # __int128, so libsecp256k1 picks its 5x52 field and emulates each 64x64->128 multiply with a
@@ -26,10 +31,11 @@ function(ibd_add_secp256k1 target)
   cmake_parse_arguments(ARG "WIDEMUL_INT64" "" "COMPILE_OPTIONS" ${ARGN})
   set(src "${IBD_SECP256K1_DIR}/src")
   add_library(${target} STATIC
-    "${src}/secp256k1.c"
+    "${PROJECT_SOURCE_DIR}/native/secp256k1/secp256k1_ibd.c"
     "${src}/precomputed_ecmult.c"
     "${src}/precomputed_ecmult_gen.c")
-  target_include_directories(${target} PUBLIC "${IBD_SECP256K1_DIR}/include")
+  # src/ for `#include "secp256k1.c"`; native/ for the additions, included by their path below it.
+  target_include_directories(${target} PUBLIC "${IBD_SECP256K1_DIR}/include" PRIVATE "${src}" "${PROJECT_SOURCE_DIR}/native")
   target_compile_definitions(${target} PRIVATE
     ENABLE_MODULE_EXTRAKEYS=1
     ENABLE_MODULE_SCHNORRSIG=1

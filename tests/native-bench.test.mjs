@@ -18,7 +18,7 @@ import { ensureNativeTools } from '../scripts/bench-native.mjs';
 import { NATIVE_TOOLS } from '../wasm/paths.mjs';
 
 const { bench: NATIVE_BENCH, verifyChecks: VERIFY_CHECKS } = NATIVE_TOOLS;
-import { walkChecks } from '../wasm/check-buffer.mjs';
+import { CheckType, selectByType, walkChecks } from '../wasm/check-buffer.mjs';
 import { nativeDump } from './support/native-tool.mjs';
 
 if (!existsSync(NATIVE_BENCH) || !existsSync(VERIFY_CHECKS)) ensureNativeTools();
@@ -54,7 +54,9 @@ for (const height of [866342, 403200]) {
     assert.equal(lines.length, 1, 'one JSON line');
     const out = JSON.parse(lines[0]);
     assert.deepEqual(Object.keys(out),
-      ['count', 'valid', 'invalid', 'rounds', 'seconds', 'checks_per_second_median', 'verdicts_sha256']);
+      ['count', 'valid', 'invalid', 'rounds', 'batch', 'schnorr_batch', 'seconds', 'checks_per_second_median', 'verdicts_sha256']);
+    assert.equal(out.batch, null, 'the whole file in one call');
+    assert.equal(out.schnorr_batch, false);
     const valid = verdicts.filter((v) => v === 1).length;
     assert.equal(out.count, walkChecks(checks).count);
     assert.equal(out.count, verdicts.length);
@@ -66,8 +68,56 @@ for (const height of [866342, 403200]) {
     assert.ok(out.seconds.every((s) => Number.isFinite(s) && s > 0));
     assert.ok(Number.isFinite(out.checks_per_second_median) && out.checks_per_second_median > 0);
     assert.equal(out.verdicts_sha256, sha256(verdicts), 'verdict bytes equal the engine validation\'s');
+
+    // One record per call (single verification) and calls of 7: the same verdicts.
+    for (const batch of ['1', '7']) {
+      const b = await runTool(VERIFY_CHECKS, [file, '--rounds', '1', '--batch', batch]);
+      assert.equal(b.code, 0, b.stderr);
+      const o = JSON.parse(b.stdout);
+      assert.equal(o.batch, Number(batch));
+      assert.equal(o.verdicts_sha256, sha256(verdicts), `--batch ${batch}`);
+    }
   });
 }
+
+test('ibd_verify_checks --schnorr-batch: raw BIP340 batches of block 866342\'s Schnorr checks, a bad one failing its batch', async () => {
+  const [block] = await loadBlocks(fixturesDir(), { heights: [866342] });
+  const { checks, verdicts } = await nativeDump(block);
+  const walked = walkChecks(checks);
+  const schnorr = [...selectByType(checks, walked, CheckType.SCHNORR).indices].filter((i) => verdicts[i] === 1).slice(0, 100);
+  assert.equal(schnorr.length, 100);
+  const set = Buffer.concat(schnorr.map((i) => checks.subarray(walked.offsets[i], walked.offsets[i + 1])));
+  const file = path.join(tmp, 'schnorr.checks');
+  await writeFile(file, set);
+  const ok = await runTool(VERIFY_CHECKS, [file, '--rounds', '1', '--schnorr-batch', '--batch', '32']);
+  assert.equal(ok.code, 0, ok.stderr);
+  const out = JSON.parse(ok.stdout);
+  assert.equal(out.schnorr_batch, true);
+  assert.equal(out.valid, 100);
+
+  // Record 40's s flipped: single verification finds it invalid, and its batch (records 32..63)
+  // must answer 0 while the others answer 1, or the tool exits 1.
+  const bad = Buffer.from(set);
+  bad[40 * 132 + 36 + 32 + 40] ^= 1;
+  await writeFile(file, bad);
+  const r = await runTool(VERIFY_CHECKS, [file, '--rounds', '1', '--schnorr-batch', '--batch', '32']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).invalid, 1);
+
+  // An ECDSA record is not for --schnorr-batch.
+  const mixed = Buffer.concat([set.subarray(0, 132 * 3), checks.subarray(walked.offsets[0], walked.offsets[1])]);
+  assert.equal(checks[walked.offsets[0]], CheckType.ECDSA);
+  await writeFile(file, mixed);
+  const m = await runTool(VERIFY_CHECKS, [file, '--schnorr-batch', '--batch', '8']);
+  assert.equal(m.code, 1);
+  assert.match(m.stderr, /--schnorr-batch: record 3 is not a Schnorr record/);
+
+  for (const batch of ['0', 'x', '1000001']) {
+    const b = await runTool(VERIFY_CHECKS, [file, '--batch', batch]);
+    assert.equal(b.code, 1, `--batch ${batch}`);
+    assert.match(b.stderr, /--batch needs an integer in 1\.\.1000000/);
+  }
+});
 
 test('ibd_verify_checks refuses a truncated file, naming the record and its byte offset', async () => {
   const [block] = await loadBlocks(fixturesDir(), { heights: [403200] });

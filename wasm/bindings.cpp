@@ -376,7 +376,8 @@ private:
 };
 
 /** validateBlock's own options beyond ParseOptions': txBegin / txEnd (integers >= 0; the
- *  BlockScope range), blockRules (boolean), verify ("synchronous", the default, or "rounds").
+ *  BlockScope range), blockRules (boolean), verify ("synchronous", the default, or "rounds"),
+ *  schnorrBatch (boolean, default true: ValidationOptions::batch_schnorr).
  *  Sets `options`, or sets `failure` and returns false. */
 bool ParseJobOptions(const val& o, ibd::ValidationOptions& options, val& failure) {
     options.verify = ibd::VerifyMode::kSynchronous;
@@ -400,6 +401,7 @@ bool ParseJobOptions(const val& o, ibd::ValidationOptions& options, val& failure
         return false;
     }
     if (!BoolOption(o, "blockRules", options.scope.block_rules, failure)) return false;
+    if (!BoolOption(o, "schnorrBatch", options.batch_schnorr, failure)) return false;
     const val verify = o["verify"];
     if (!verify.isUndefined()) {
         const std::string mode = verify.isString() ? verify.as<std::string>() : "";
@@ -719,8 +721,30 @@ std::string Sha256Chain(double bytes, double reps) {
     return ibd::HexEncode(d.data(), d.size());
 }
 
+/** schnorrBatchVerify(checksPtr, checksLen, count) -> 1 | 0: one raw BIP340 batch verification
+ *  of `count` Schnorr records at checksPtr in the module's memory (ibd::VerifySchnorrBatchOnce,
+ *  batch_verify.h: no grouping, no fallback), for the per-signature cost curve of
+ *  bench/compare/schnorr-batch.mjs. 1 when every signature verifies, 0 otherwise. Throws a JS
+ *  Error naming the record that is not a well-formed Schnorr record. */
+int SchnorrBatchVerify(uintptr_t checks, double checks_len, double count) {
+    if (!(checks_len >= 0 && checks_len <= 4294967295.0) || !(count >= 0 && count <= 1e6)) {
+        ThrowJs(val("schnorrBatchVerify: checksLen must be in 0..2^32-1 and count in 0..10^6"));
+    }
+    uint32_t bad = 0;
+    const int r = ibd::VerifySchnorrBatchOnce(reinterpret_cast<const uint8_t*>(checks), static_cast<size_t>(checks_len),
+                                              static_cast<uint32_t>(count), &bad);
+    if (r < 0) {
+        char message[120];  // no C++ object with a destructor may be alive when ThrowJs runs
+        std::snprintf(message, sizeof(message),
+                      "schnorrBatchVerify: record %u is not a 32-byte-key, 64-byte-signature Schnorr record", bad);
+        ThrowJs(val(static_cast<const char*>(message)));
+    }
+    return r;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(ibd_bench) {
     emscripten::function("sha256Chain", &Sha256Chain);
+    emscripten::function("schnorrBatchVerify", &SchnorrBatchVerify, emscripten::allow_raw_pointers());
 }

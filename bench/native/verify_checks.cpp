@@ -1,10 +1,11 @@
-// ibd_verify_checks <file.checks> [--rounds N]
+// ibd_verify_checks <file.checks> [--rounds N] [--batch B] [--schnorr-batch]
 //
 // Verifies every record of a packed check file (layout: native/verify/check_buffer.h; e.g. written by
 // ibd_dump_checks or by the Node benchmark from the same buffer it hands to the wasm workers)
-// with VerifyBatch (batch_verify.h) on this thread, the whole file as one batch, and prints one
-// JSON line on stdout:
-//   {"count": records, "valid": n, "invalid": n, "rounds": N,
+// with VerifyBatch (batch_verify.h) on this thread, B records per call (default: the whole file
+// as one call; --batch 1 verifies every check alone, which for Schnorr records is single
+// BIP340 verification, no batch), and prints one JSON line on stdout:
+//   {"count": records, "valid": n, "invalid": n, "rounds": N, "batch": B (null: whole file),
 //    "seconds": [wall time of each timed round, s], "checks_per_second_median": count / median
 //    round time (null for an empty file), "verdicts_sha256": SHA-256 of the verdict bytes (one
 //    Verdict byte per record, check_buffer.h), lowercase hex}
@@ -12,7 +13,12 @@
 // verdicts compared by hash. A first, untimed pass counts the records (the file has no header:
 // VerifyBatch is given more records than can fit and must stop with a truncation exactly at the
 // end of the file) and warms the caches; N timed rounds follow (default 3, 1..1000). Not
-// measured: reading the file, threads (one core).
+// measured: reading the file, threads (one core). The record offsets of the calls are found
+// before the timed rounds. B is an integer in 1..1000000.
+// --schnorr-batch: each call is instead one raw BIP340 batch verification of its B records
+// (ibd::VerifySchnorrBatchOnce: no grouping, no fallback; every record must be a Schnorr
+// record), for the per-signature cost curve of `npm run bench:schnorr-batch`. A call must give
+// 1 exactly when the first pass found all its records valid; "schnorr_batch": true is printed.
 // Exit status: 0 done (whatever the verdicts); 1 bad command line, unreadable file, malformed
 // record (stderr names the record index and byte offset, VerifyBatch's BatchStatus), or a
 // timed round whose verdicts differ from the first pass.
@@ -36,6 +42,7 @@
 namespace {
 
 constexpr int kMaxRounds = 1000;
+constexpr int kMaxBatch = 1000000;
 
 const char* BatchErrorName(int error) {
     switch (error) {
@@ -47,17 +54,17 @@ const char* BatchErrorName(int error) {
 }
 
 int Usage(const std::string& problem) {
-    std::cerr << "ibd_verify_checks: " << problem << "\nusage: ibd_verify_checks <file.checks> [--rounds N]   (N 1.."
-              << kMaxRounds << ", default 3)\n";
+    std::cerr << "ibd_verify_checks: " << problem << "\nusage: ibd_verify_checks <file.checks> [--rounds N] [--batch B]   (N 1.."
+              << kMaxRounds << ", default 3; B records per VerifyBatch call, 1.." << kMaxBatch << ", default all)\n";
     return 1;
 }
 
-/** Parses a decimal round count in 1..kMaxRounds; false for anything else. */
-bool ParseRounds(const std::string& text, int& out) {
+/** Parses a decimal count in 1..max (max < 10^7); false for anything else. */
+bool ParseCount(const std::string& text, int max, int& out) {
     const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-    if (text.empty() || text.size() > 4 || !std::all_of(text.begin(), text.end(), digit)) return false;
+    if (text.empty() || text.size() > 7 || !std::all_of(text.begin(), text.end(), digit)) return false;
     out = std::stoi(text);
-    return out >= 1 && out <= kMaxRounds;
+    return out >= 1 && out <= max;
 }
 
 /** Median of `v` (sorted copy; mean of the middle two for an even count). */
@@ -72,13 +79,22 @@ double Median(std::vector<double> v) {
 int main(int argc, char** argv) {
     std::string path;
     int rounds = 3;
+    int batch = 0;  // 0: the whole file in one call
+    bool schnorr_batch = false;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--rounds") {
-            if (i + 1 >= argc || !ParseRounds(argv[i + 1], rounds)) {
+            if (i + 1 >= argc || !ParseCount(argv[i + 1], kMaxRounds, rounds)) {
                 return Usage("--rounds needs an integer in 1.." + std::to_string(kMaxRounds));
             }
             ++i;
+        } else if (arg == "--batch") {
+            if (i + 1 >= argc || !ParseCount(argv[i + 1], kMaxBatch, batch)) {
+                return Usage("--batch needs an integer in 1.." + std::to_string(kMaxBatch));
+            }
+            ++i;
+        } else if (arg == "--schnorr-batch") {
+            schnorr_batch = true;
         } else if (!arg.empty() && arg[0] == '-') {
             return Usage("unknown option " + arg);
         } else if (path.empty()) {
@@ -115,14 +131,55 @@ int main(int argc, char** argv) {
     const uint32_t count = scan.error_record;
     first.resize(count);
 
+    // Calls of `per_call` records: call k covers records [k * per_call, ...), bytes from starts[k].
+    const uint32_t per_call = batch == 0 ? std::max<uint32_t>(count, 1) : static_cast<uint32_t>(batch);
+    std::vector<size_t> starts;
+    {
+        size_t offset = 0;
+        for (uint32_t i = 0; i < count; ++i) {
+            if (i % per_call == 0) starts.push_back(offset);
+            const uint8_t* rec = checks.data() + offset;
+            offset += ibd::kCheckHeaderSize + rec[1] + (static_cast<size_t>(rec[2]) | (static_cast<size_t>(rec[3]) << 8));
+        }
+        starts.push_back(offset);
+    }
+
     std::vector<uint8_t> verdicts(count);
+    std::vector<int> call_results(starts.size() - 1);  // --schnorr-batch: each call's 1 / 0
     std::vector<double> seconds;
     for (int r = 0; r < rounds; ++r) {
+        int error = 0;
         const auto t0 = std::chrono::steady_clock::now();
-        const ibd::BatchStatus status = ibd::VerifyBatch(checks.data(), checks.size(), count, verdicts.data());
+        for (size_t k = 0; k + 1 < starts.size(); ++k) {
+            const uint32_t first_record = static_cast<uint32_t>(k) * per_call;
+            const uint32_t n = std::min(per_call, count - first_record);
+            if (!schnorr_batch) {
+                error |= ibd::VerifyBatch(checks.data() + starts[k], starts[k + 1] - starts[k], n,
+                                          verdicts.data() + first_record).error;
+                continue;
+            }
+            uint32_t bad = 0;
+            call_results[k] = ibd::VerifySchnorrBatchOnce(checks.data() + starts[k], starts[k + 1] - starts[k], n, &bad);
+            if (call_results[k] < 0) {
+                std::cerr << "ibd_verify_checks: " << path << ": --schnorr-batch: record " << (first_record + bad)
+                          << " is not a Schnorr record (32-byte key, 64-byte signature)\n";
+                return 1;
+            }
+        }
         const auto t1 = std::chrono::steady_clock::now();
         seconds.push_back(std::chrono::duration<double>(t1 - t0).count());
-        if (status.error != 0 || verdicts != first) {
+        if (schnorr_batch) {
+            // A batch's one answer for its records: 1 exactly when the first pass found them all valid.
+            for (size_t k = 0; k < call_results.size(); ++k) {
+                const uint32_t first_record = static_cast<uint32_t>(k) * per_call;
+                const uint32_t n = std::min(per_call, count - first_record);
+                const bool all = std::all_of(first.begin() + first_record, first.begin() + first_record + n,
+                                             [](uint8_t v) { return v == static_cast<uint8_t>(ibd::Verdict::kValid); });
+                if (call_results[k] != (all ? 1 : 0)) error = 1;
+            }
+            verdicts = first;
+        }
+        if (error != 0 || verdicts != first) {
             std::cerr << "ibd_verify_checks: " << path << ": timed round " << (r + 1)
                       << " does not reproduce the first pass's verdicts\n";
             return 1;
@@ -137,6 +194,8 @@ int main(int argc, char** argv) {
         {"valid", valid},
         {"invalid", count - valid},
         {"rounds", rounds},
+        {"batch", batch == 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(batch)},
+        {"schnorr_batch", schnorr_batch},
         {"seconds", seconds},
         {"checks_per_second_median", nullptr},
         {"verdicts_sha256", ibd::HexEncode(ibd::Sha256Hash(first.data(), first.size()))},

@@ -104,7 +104,8 @@ public:
             in_.predicted.push_back(false);
             return hit->second == static_cast<uint8_t>(Verdict::kValid);
         }
-        if (impl_.options.verify == VerifyMode::kSynchronous) {
+        const bool deferred = type == CheckType::kSchnorr && impl_.options.batch_schnorr;
+        if (impl_.options.verify == VerifyMode::kSynchronous && !deferred) {
             // As Core: the verdict now, on this thread (and cached, for a repeat of the check).
             uint8_t verdict = static_cast<uint8_t>(Verdict::kInvalid);
             const int64_t started = MonotonicNanos();
@@ -302,6 +303,28 @@ void BlockValidation::Start(const SpentOutputEntry* spent, size_t spent_count, s
     // Round 1 (or, synchronous, the only evaluation). Every input is evaluated whatever the
     // rules found, so counts cover the block.
     for (size_t k = 0; k < m.inputs.size(); ++k) m.Evaluate(k);
+    // Synchronous with batch_schnorr: the deferred Schnorr checks, verified together here.
+    if (m.options.verify == VerifyMode::kSynchronous) VerifyPendingHere();
+}
+
+void BlockValidation::VerifyPendingHere() {
+    std::vector<uint8_t> verdicts;
+    while (!Done()) {
+        verdicts.assign(PendingCount(), static_cast<uint8_t>(Verdict::kInvalid));
+        const int64_t started = MonotonicNanos();
+        const BatchStatus st = VerifyBatch(PendingChecks().data(), PendingChecks().size(), PendingCount(), verdicts.data());
+        impl_->times.verify_ns += MonotonicNanos() - started;
+        if (st.error != 0) {
+            Location at;
+            at.block_hash = impl_->block.hash_hex;
+            at.tx_index = PendingOrigins()[st.error_record].tx_index;
+            at.input_index = PendingOrigins()[st.error_record].input_index;
+            throw Error("VerifyBatch: malformed record " + std::to_string(st.error_record) + " (error " +
+                            std::to_string(st.error) + ")",
+                        at);
+        }
+        Resolve(verdicts.data(), verdicts.size());
+    }
 }
 
 BlockValidation::~BlockValidation() = default;
@@ -439,21 +462,7 @@ namespace {
 /** Every round of `v` verified with VerifyBatch on this thread (none pending for
  *  VerifyMode::kSynchronous), then its result. */
 BlockValidationResult RunToEnd(BlockValidation& v) {
-    std::vector<uint8_t> verdicts;
-    while (!v.Done()) {
-        verdicts.assign(v.PendingCount(), static_cast<uint8_t>(Verdict::kInvalid));
-        const BatchStatus st =
-            VerifyBatch(v.PendingChecks().data(), v.PendingChecks().size(), v.PendingCount(), verdicts.data());
-        if (st.error != 0) {
-            Location at;
-            at.tx_index = v.PendingOrigins()[st.error_record].tx_index;
-            at.input_index = v.PendingOrigins()[st.error_record].input_index;
-            throw Error("VerifyBatch: malformed record " + std::to_string(st.error_record) + " (error " +
-                            std::to_string(st.error) + ")",
-                        at);
-        }
-        v.Resolve(verdicts.data(), verdicts.size());
-    }
+    v.VerifyPendingHere();
     return v.Result();
 }
 

@@ -66,6 +66,17 @@ struct BlockScope {
 struct ValidationOptions {
     VerifyMode verify = VerifyMode::kRounds;
     BlockScope scope;
+    /** kSynchronous only. true: the BIP340 Schnorr checks are not verified when the interpreter
+     *  asks but predicted valid and deferred; once every input is evaluated they are verified
+     *  together on this thread (VerifyBatch, which batch-verifies them: BIP340 "Batch
+     *  Verification", batch_verify.h) and the inputs they came from settled as Resolve does,
+     *  all inside the constructor. Exact, not a heuristic: a Schnorr check that fails always
+     *  fails its script (a BIP341 key-path signature; a non-empty BIP342 signature, whatever
+     *  the opcode: SCRIPT_ERR_SCHNORR_SIG), so an input whose prediction was wrong is
+     *  re-evaluated with the real verdict and ends exactly as with the verdict at once; ECDSA
+     *  checks, where a false verdict can let a script go on (CHECKMULTISIG trials, NULLFAIL
+     *  off), are still verified when asked. false: every check verified when asked, as Core. */
+    bool batch_schnorr = true;
 };
 
 /** Which transaction input a check came from. */
@@ -262,6 +273,13 @@ public:
      *  `n` does not match. */
     bool Resolve(const uint8_t* verdicts, size_t n);
     bool Done() const;
+
+    /** Verifies every pending check on this thread (VerifyBatch, batch_verify.h: its Schnorr
+     *  checks batch-verified) and resolves them, round after round, until Done(); the time goes
+     *  to times.verify_ns. What ValidateBlock runs, and the constructor in kSynchronous mode
+     *  (the deferred Schnorr checks). Throws Error when VerifyBatch finds a record malformed
+     *  (not a record this class wrote), naming the block and the check's input. */
+    void VerifyPendingHere();
 
     /** The block's result; throws Error while checks are still pending. */
     BlockValidationResult Result() const;

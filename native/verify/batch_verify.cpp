@@ -3,11 +3,13 @@
 #include "verify/batch_verify.h"
 
 #include <cstring>
+#include <vector>
 
 #include <secp256k1.h>
 #include <secp256k1_extrakeys.h>
 #include <secp256k1_schnorrsig.h>
 
+#include "secp256k1/schnorrsig_batch.h"
 #include "verify/ecdsa_lax_der.h"
 
 namespace ibd {
@@ -40,16 +42,108 @@ bool VerifySchnorr(const uint8_t* msg32, const uint8_t* pubkey32, const uint8_t*
     return secp256k1_schnorrsig_verify(secp256k1_context_static, sig64, msg32, 32, &pk) == 1;
 }
 
+/** Schnorr records of one VerifyBatch call, verified together (BIP340 "Batch Verification",
+ *  ibd_schnorrsig_verify_batch) in groups of at most kSchnorrBatchMax; a group below
+ *  kSchnorrBatchMin, or one whose batch fails, is verified record by record, so that every
+ *  record gets its own verdict. One per thread: the scratch space is reused across calls and
+ *  created once, at its first use (wasm: at module start, see kScratchAtStart). */
+class SchnorrBatch {
+public:
+    SchnorrBatch()
+        : scratch_(secp256k1_scratch_space_create(secp256k1_context_static,
+                                                  ibd_schnorrsig_batch_scratch_size(kSchnorrBatchMax))) {}
+    ~SchnorrBatch() {
+        if (scratch_ != nullptr) secp256k1_scratch_space_destroy(secp256k1_context_static, scratch_);
+    }
+    SchnorrBatch(const SchnorrBatch&) = delete;
+    SchnorrBatch& operator=(const SchnorrBatch&) = delete;
+
+    /** Queues record `index`'s check; verifies the queue when it is full. */
+    void Add(uint32_t index, const uint8_t* msg32, const uint8_t* pubkey32, const uint8_t* sig64,
+             uint8_t* verdicts) {
+        index_[size_] = index;
+        msg_[size_] = msg32;
+        pubkey_[size_] = pubkey32;
+        sig_[size_] = sig64;
+        if (++size_ == kSchnorrBatchMax) Flush(verdicts);
+    }
+
+    /** Verifies the queued checks and writes their verdicts; empties the queue. */
+    void Flush(uint8_t* verdicts) {
+        const bool all_valid = size_ >= kSchnorrBatchMin && scratch_ != nullptr &&
+                               ibd_schnorrsig_verify_batch(secp256k1_context_static, scratch_, sig_, msg_, pubkey_, size_) == 1;
+        for (size_t k = 0; k < size_; ++k) {
+            const bool ok = all_valid || VerifySchnorr(msg_[k], pubkey_[k], sig_[k]);
+            verdicts[index_[k]] = static_cast<uint8_t>(ok ? Verdict::kValid : Verdict::kInvalid);
+        }
+        size_ = 0;
+    }
+
+private:
+    secp256k1_scratch_space* scratch_;
+    size_t size_ = 0;
+    uint32_t index_[kSchnorrBatchMax];
+    const unsigned char* msg_[kSchnorrBatchMax];
+    const unsigned char* pubkey_[kSchnorrBatchMax];
+    const unsigned char* sig_[kSchnorrBatchMax];
+};
+
+SchnorrBatch& ThreadSchnorrBatch() {
+    thread_local SchnorrBatch batch;
+    return batch;
+}
+
+#ifdef __EMSCRIPTEN__
+/** The scratch space is allocated while the module starts, before JS reserves its check-buffer
+ *  region, so that no verifyBatch call grows the wasm memory (wasm/batch-verifier.mjs). */
+[[maybe_unused]] const bool kScratchAtStart = (ThreadSchnorrBatch(), true);
+#endif
+
+/** This thread's scratch space for VerifySchnorrBatchOnce, grown to the largest batch asked. */
+secp256k1_scratch_space* OnceScratch(size_t n_sigs) {
+    thread_local secp256k1_scratch_space* scratch = nullptr;
+    thread_local size_t capacity = 0;
+    if (n_sigs > capacity) {
+        if (scratch != nullptr) secp256k1_scratch_space_destroy(secp256k1_context_static, scratch);
+        scratch = secp256k1_scratch_space_create(secp256k1_context_static, ibd_schnorrsig_batch_scratch_size(n_sigs));
+        capacity = scratch != nullptr ? n_sigs : 0;
+    }
+    return scratch;
+}
+
 }  // namespace
+
+int VerifySchnorrBatchOnce(const uint8_t* checks, size_t checks_len, uint32_t count, uint32_t* bad_record) {
+    constexpr size_t kRecordSize = kCheckHeaderSize + kSchnorrPubkeyLen + kSchnorrSigLen;
+    std::vector<const unsigned char*> sig(count), msg(count), pubkey(count);
+    for (uint32_t i = 0; i < count; ++i) {
+        const size_t offset = static_cast<size_t>(i) * kRecordSize;
+        const uint8_t* rec = checks + offset;
+        if (checks == nullptr || offset > checks_len || checks_len - offset < kRecordSize ||
+            rec[0] != static_cast<uint8_t>(CheckType::kSchnorr) || rec[1] != kSchnorrPubkeyLen ||
+            rec[2] != kSchnorrSigLen || rec[3] != 0) {
+            if (bad_record != nullptr) *bad_record = i;
+            return -1;
+        }
+        msg[i] = rec + 4;
+        pubkey[i] = rec + kCheckHeaderSize;
+        sig[i] = rec + kCheckHeaderSize + kSchnorrPubkeyLen;
+    }
+    if (count == 0) return 0;
+    secp256k1_scratch_space* scratch = OnceScratch(count);
+    return ibd_schnorrsig_verify_batch(secp256k1_context_static, scratch, sig.data(), msg.data(), pubkey.data(), count);
+}
 
 BatchStatus VerifyBatch(const uint8_t* checks, size_t checks_len, uint32_t count, uint8_t* verdicts) {
     BatchStatus status;
     if (count > 0) std::memset(verdicts, static_cast<uint8_t>(Verdict::kInvalid), count);
     if (checks == nullptr) checks_len = 0;
 
+    SchnorrBatch& schnorr = ThreadSchnorrBatch();
     size_t offset = 0;
     for (uint32_t i = 0; i < count; ++i) {
         auto fail = [&](int error) {
+            schnorr.Flush(verdicts);  // the records before the malformed one keep their verdicts
             status.error = error;
             status.error_offset = offset;
             status.error_record = i;
@@ -77,12 +171,15 @@ BatchStatus VerifyBatch(const uint8_t* checks, size_t checks_len, uint32_t count
         const size_t body = pubkey_len + sig_len;  // <= 255 + 520
         if (body > remaining - kCheckHeaderSize) return fail(1);  // body does not fit
 
-        const bool ok = type == static_cast<uint8_t>(CheckType::kEcdsa)
-                            ? VerifyEcdsa(msg32, pubkey, pubkey_len, sig, sig_len)
-                            : VerifySchnorr(msg32, pubkey, sig);
-        verdicts[i] = static_cast<uint8_t>(ok ? Verdict::kValid : Verdict::kInvalid);
+        if (type == static_cast<uint8_t>(CheckType::kEcdsa)) {
+            const bool ok = VerifyEcdsa(msg32, pubkey, pubkey_len, sig, sig_len);
+            verdicts[i] = static_cast<uint8_t>(ok ? Verdict::kValid : Verdict::kInvalid);
+        } else {
+            schnorr.Add(i, msg32, pubkey, sig, verdicts);
+        }
         offset += kCheckHeaderSize + body;
     }
+    schnorr.Flush(verdicts);
     return status;
 }
 

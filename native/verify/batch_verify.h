@@ -34,4 +34,32 @@ struct BatchStatus {
  *  Thread-safe: uses only secp256k1_context_static. */
 BatchStatus VerifyBatch(const uint8_t* checks, size_t checks_len, uint32_t count, uint8_t* verdicts);
 
+/** The Schnorr records of a VerifyBatch call are verified together: BIP340 batch verification
+ *  (native/secp256k1/schnorrsig_batch.h) over groups of at most kSchnorrBatchMax records, in
+ *  record order, ECDSA records between them being verified as met. A group of fewer than
+ *  kSchnorrBatchMin records is verified record by record; so is a group whose batch fails, so
+ *  that every record gets the verdict single verification (secp256k1_schnorrsig_verify) gives
+ *  it. Costs measured per signature by `npm run bench:schnorr-batch` (docs/performance.md). */
+constexpr uint32_t kSchnorrBatchMax = 1024;
+/** Chosen from the crossover measured on real signatures (`npm run bench:schnorr-batch --
+ *  --rounds 3`, 2-core Intel Xeon VM, quiet; µs per signature, batch / single): wasm simd 2:
+ *  1.00x, 4: 1.06x, 8: 1.10x; scalar 2: 1.02x, 4: 1.10x; native 4: 0.97x, 8: 1.03x, 16:
+ *  1.05x. Above the largest group the gain keeps growing (wasm 1.63-1.72x at 1,024, native
+ *  1.48x) but one group's scratch space grows with it (ibd_schnorrsig_batch_scratch_size:
+ *  about 1.1 MB at 1,024, allocated once per thread). */
+#ifdef __EMSCRIPTEN__
+constexpr uint32_t kSchnorrBatchMin = 4;
+#else
+constexpr uint32_t kSchnorrBatchMin = 8;
+#endif
+
+/** One BIP340 batch verification of `count` Schnorr records packed in `checks` (layout:
+ *  check_buffer.h), as one ibd_schnorrsig_verify_batch call, without VerifyBatch's grouping and
+ *  fallback: the raw batch, for the cost curve of `npm run bench:schnorr-batch` and
+ *  `ibd_verify_checks --schnorr-batch`. The scratch space is this thread's, grown to fit.
+ *  Returns 1 when every signature verifies, 0 when one does not (or an r, s or key is out of
+ *  range, or `count` is 0), -1 when record `*bad_record` is not a well-formed Schnorr record
+ *  (type 2, 32-byte key, 64-byte signature) or does not fit in `checks_len`. */
+int VerifySchnorrBatchOnce(const uint8_t* checks, size_t checks_len, uint32_t count, uint32_t* bad_record);
+
 }  // namespace ibd

@@ -48,7 +48,17 @@ TEST(BlockScope, SynchronousVerificationGivesTheRoundsResult) {
         SCOPED_TRACE("height " + std::to_string(height));
         const FixtureBlock f = LoadFixtureBlock(height);
         const BlockValidationResult rounds = ValidateWith(f, {});
+        ValidationOptions unbatched = Synchronous();
+        unbatched.batch_schnorr = false;
+        const BlockValidationResult each = ValidateWith(f, unbatched);
         const BlockValidationResult sync = ValidateWith(f, Synchronous());
+        // Schnorr checks verified when asked (as Core) or deferred and batch-verified: the same
+        // checks and verdicts; the deferred ones settled in one round.
+        EXPECT_EQ(each.checks, sync.checks);
+        EXPECT_EQ(each.verdicts, sync.verdicts);
+        EXPECT_EQ(each.rounds, 0u);  // no Resolve: every verdict came when asked
+        EXPECT_EQ(each.evaluations, each.inputs);
+        EXPECT_EQ(sync.rounds, sync.schnorr_checks > 0 ? 1u : 0u);
         EXPECT_EQ(sync.checks, rounds.checks);
         EXPECT_EQ(sync.verdicts, rounds.verdicts);
         ASSERT_EQ(sync.origins.size(), rounds.origins.size());
@@ -59,13 +69,69 @@ TEST(BlockScope, SynchronousVerificationGivesTheRoundsResult) {
         EXPECT_TRUE(sync.valid) << sync.error;
         EXPECT_EQ(sync.fee, rounds.fee);
         EXPECT_EQ(sync.sigop_cost, rounds.sigop_cost);
-        EXPECT_EQ(sync.rounds, 0u);  // no Resolve: every verdict came when asked
-        // One evaluation per input, and each distinct check verified once.
+        // One evaluation per input (every deferred Schnorr check was valid), and each distinct
+        // check verified once.
         EXPECT_EQ(sync.evaluations, sync.inputs);
         EXPECT_LE(sync.verified_records, rounds.verified_records);
         EXPECT_TRUE(sync.block_rules_checked);
         if (!sync.checks.empty()) EXPECT_GT(sync.times.verify_ns, 0);
     }
+}
+
+// Deferred Schnorr checks are exact: real Schnorr signatures of block 866,342 made invalid (one
+// bit of s flipped in the block's witness) fail the same inputs with the same script error, and
+// leave the same checks and verdicts, whether verified when asked, deferred and batch-verified,
+// or in rounds. The block rules are left out (scope.block_rules false): the mutated witnesses
+// break the witness commitment, which would fail the block before its scripts.
+TEST(BlockScope, DeferredSchnorrChecksFailTheInputsCoreFails) {
+    FixtureBlock f = LoadFixtureBlock(866342);
+    const BlockValidationResult clean = ValidateWith(f, Synchronous());
+    ASSERT_TRUE(clean.valid) << clean.error;
+    ASSERT_GT(clean.schnorr_checks, 100u);
+    // Every 40th Schnorr check's signature, found by its bytes in the raw block.
+    size_t offset = 0, schnorr_seen = 0, flipped = 0;
+    for (size_t i = 0; i < clean.verdicts.size(); ++i) {
+        const uint8_t* rec = clean.checks.data() + offset;
+        const size_t size = kCheckHeaderSize + rec[1] + (static_cast<size_t>(rec[2]) | (static_cast<size_t>(rec[3]) << 8));
+        offset += size;
+        if (rec[0] != static_cast<uint8_t>(CheckType::kSchnorr) || schnorr_seen++ % 40 != 0) continue;
+        const uint8_t* sig = rec + kCheckHeaderSize + 32;
+        const auto at = std::search(f.raw.begin(), f.raw.end(), sig, sig + 64);
+        ASSERT_NE(at, f.raw.end()) << "Schnorr check " << i << "'s signature is not in the block";
+        at[40] ^= 0x01;
+        ++flipped;
+    }
+    ASSERT_GE(flipped, 3u);
+    auto without_rules = [](ValidationOptions o) {
+        o.scope.block_rules = false;
+        return o;
+    };
+    ValidationOptions each_opts = without_rules(Synchronous());
+    each_opts.batch_schnorr = false;
+    ValidationOptions rounds_opts;
+    rounds_opts.scope.block_rules = false;
+    const BlockValidationResult each = ValidateWith(f, each_opts, MutatedBlockContext());
+    const BlockValidationResult batched = ValidateWith(f, without_rules(Synchronous()), MutatedBlockContext());
+    const BlockValidationResult rounds = ValidateWith(f, rounds_opts, MutatedBlockContext());
+    EXPECT_FALSE(each.valid);
+    EXPECT_EQ(each.failed_inputs, flipped);
+    for (const BlockValidationResult* r : {&batched, &rounds}) {
+        EXPECT_FALSE(r->valid);
+        EXPECT_EQ(r->checks, each.checks);
+        EXPECT_EQ(r->verdicts, each.verdicts);
+        EXPECT_EQ(r->script_error, each.script_error);
+        EXPECT_EQ(r->tx_index, each.tx_index);
+        EXPECT_EQ(r->input_index, each.input_index);
+        ASSERT_EQ(r->input_failures.size(), each.input_failures.size());
+        for (size_t k = 0; k < each.input_failures.size(); ++k) {
+            EXPECT_EQ(r->input_failures[k].tx, each.input_failures[k].tx);
+            EXPECT_EQ(r->input_failures[k].input, each.input_failures[k].input);
+            EXPECT_EQ(r->input_failures[k].script_error, each.input_failures[k].script_error);
+            EXPECT_EQ(each.input_failures[k].script_error, "SCHNORR_SIG");
+        }
+    }
+    EXPECT_EQ(batched.rounds, 1u);
+    EXPECT_EQ(batched.evaluations, batched.inputs + flipped);  // the failed inputs, re-evaluated
 }
 
 TEST(BlockScope, RangesConcatenatedGiveTheWholeBlock) {

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// BIP340 batch verification's per-signature cost at batch sizes 1..4,096 and its crossover, in
+// wasm (each variant) and native, same run (schnorr-batch.mjs says what is timed and how).
+//
+//   npm run bench:schnorr-batch -- [--rounds N] [--sizes 1,2,4,...] [--fixtures DIR] [--json]
+//
+// Run it on a quiet machine. Exit 0, 1 when a batch of valid signatures fails, 2 on a bad flag.
+import { UsageError, numberFlag, parseFlags } from '../shared/args.mjs';
+import { DEFAULT_SIZES, formatSchnorrBatch, runSchnorrBatch } from './schnorr-batch.mjs';
+
+const USAGE = 'usage: npm run bench:schnorr-batch -- [--rounds N (1..100, default 5)] [--sizes S,S,... (1..8192 each, default 1,2,4,..,4096)] [--fixtures DIR] [--json]';
+
+let values;
+try {
+  ({ values } = parseFlags(process.argv.slice(2), {
+    rounds: { type: 'string' }, sizes: { type: 'string' }, fixtures: { type: 'string' },
+    json: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
+  }));
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  values.rounds = values.rounds === undefined ? 5 : numberFlag('rounds', values.rounds, { min: 1, max: 100 });
+  values.sizes = values.sizes === undefined ? [...DEFAULT_SIZES]
+    : values.sizes.split(',').map((s) => numberFlag('sizes', s, { min: 1, max: 8192 }));
+} catch (err) {
+  if (!(err instanceof UsageError)) throw err;
+  console.error(`schnorr-batch: ${err.message}\n${USAGE}`);
+  process.exit(2);
+}
+
+try {
+  const result = await runSchnorrBatch({ sizes: values.sizes, rounds: values.rounds, fixtures: values.fixtures, log: (m) => console.error(m) });
+  console.log(values.json ? JSON.stringify(result, null, 2) : formatSchnorrBatch(result));
+} catch (err) {
+  console.error(`schnorr-batch: ${err.message}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,127 @@
+/* ibd_schnorrsig_verify_batch (schnorrsig_batch.h): included by secp256k1_ibd.c after
+ * libsecp256k1's secp256k1.c, so that it sees the library's static internals. */
+#ifndef IBD_SECP256K1_SCHNORRSIG_BATCH_IMPL_H
+#define IBD_SECP256K1_SCHNORRSIG_BATCH_IMPL_H
+
+#include "secp256k1/schnorrsig_batch.h"
+
+/* The 2n points of the multiplication: [0, n) are R_i with a_i, [n, 2n) are P_i with a_i*e_i. */
+typedef struct {
+    const secp256k1_scalar *scalars;
+    const secp256k1_ge *points;
+} ibd_batch_terms;
+
+static int ibd_batch_term(secp256k1_scalar *sc, secp256k1_ge *pt, size_t idx, void *data) {
+    const ibd_batch_terms *terms = (const ibd_batch_terms *)data;
+    *sc = terms->scalars[idx];
+    *pt = terms->points[idx];
+    return 1;
+}
+
+static size_t ibd_batch_arrays_size(size_t n_sigs) {
+    return 2 * n_sigs * (sizeof(secp256k1_scalar) + sizeof(secp256k1_ge)) + 2 * ALIGNMENT;
+}
+
+size_t ibd_schnorrsig_batch_scratch_size(size_t n_sigs) {
+    /* ecmult_multi_var runs Strauss below ECMULT_PIPPENGER_THRESHOLD points and Pippenger from
+     * there: room for the larger of the two covers this batch and every smaller one. */
+    size_t n_points = 2 * n_sigs;
+    size_t n_strauss = n_points < ECMULT_PIPPENGER_THRESHOLD ? n_points : ECMULT_PIPPENGER_THRESHOLD - 1;
+    size_t strauss = secp256k1_strauss_scratch_size(n_strauss) + STRAUSS_SCRATCH_OBJECTS * ALIGNMENT;
+    size_t pippenger = secp256k1_pippenger_scratch_size(n_points, secp256k1_pippenger_bucket_window(n_points)) +
+                       PIPPENGER_SCRATCH_OBJECTS * ALIGNMENT;
+    return ibd_batch_arrays_size(n_sigs) + (strauss > pippenger ? strauss : pippenger);
+}
+
+/* seed = tagged SHA256("ibd-wasm/batch", sig64_0 || pubkey32_0 || msg32_0 || ...). */
+static void ibd_batch_seed(unsigned char *seed32, const unsigned char *const *sig64,
+                           const unsigned char *const *msg32, const unsigned char *const *pubkey32,
+                           size_t n_sigs) {
+    static const unsigned char tag[] = {'i', 'b', 'd', '-', 'w', 'a', 's', 'm', '/', 'b', 'a', 't', 'c', 'h'};
+    secp256k1_sha256 sha;
+    size_t i;
+    secp256k1_sha256_initialize_tagged(&sha, tag, sizeof(tag));
+    for (i = 0; i < n_sigs; i++) {
+        secp256k1_sha256_write(&sha, sig64[i], 64);
+        secp256k1_sha256_write(&sha, pubkey32[i], 32);
+        secp256k1_sha256_write(&sha, msg32[i], 32);
+    }
+    secp256k1_sha256_finalize(&sha, seed32);
+}
+
+/* a_i = SHA256(seed || LE32(i)) mod n, 1 if that is 0; a_0 = 1. */
+static void ibd_batch_randomizer(secp256k1_scalar *a, const unsigned char *seed32, size_t i) {
+    unsigned char buf[32];
+    unsigned char index[4];
+    secp256k1_sha256 sha;
+    if (i == 0) {
+        secp256k1_scalar_set_int(a, 1);
+        return;
+    }
+    index[0] = (unsigned char)i;
+    index[1] = (unsigned char)(i >> 8);
+    index[2] = (unsigned char)(i >> 16);
+    index[3] = (unsigned char)(i >> 24);
+    secp256k1_sha256_initialize(&sha);
+    secp256k1_sha256_write(&sha, seed32, 32);
+    secp256k1_sha256_write(&sha, index, 4);
+    secp256k1_sha256_finalize(&sha, buf);
+    secp256k1_scalar_set_b32(a, buf, NULL);
+    if (secp256k1_scalar_is_zero(a)) secp256k1_scalar_set_int(a, 1);
+}
+
+int ibd_schnorrsig_verify_batch(const secp256k1_context *ctx, secp256k1_scratch_space *scratch,
+                                const unsigned char *const *sig64, const unsigned char *const *msg32,
+                                const unsigned char *const *pubkey32, size_t n_sigs) {
+    size_t checkpoint;
+    secp256k1_scalar *scalars;
+    secp256k1_ge *points;
+    secp256k1_scalar s_sum;
+    secp256k1_gej result;
+    ibd_batch_terms terms;
+    unsigned char seed[32];
+    size_t i;
+    int ok = 0;
+
+    VERIFY_CHECK(ctx != NULL);
+    if (n_sigs == 0 || scratch == NULL) return 0;
+    checkpoint = secp256k1_scratch_checkpoint(&ctx->error_callback, scratch);
+    /* No overflow of the sizes: at most 2^32 signatures are ever passed, each term < 200 bytes. */
+    scalars = (secp256k1_scalar *)secp256k1_scratch_alloc(&ctx->error_callback, scratch, 2 * n_sigs * sizeof(secp256k1_scalar));
+    points = (secp256k1_ge *)secp256k1_scratch_alloc(&ctx->error_callback, scratch, 2 * n_sigs * sizeof(secp256k1_ge));
+    if (scalars == NULL || points == NULL) goto done;
+
+    ibd_batch_seed(seed, sig64, msg32, pubkey32, n_sigs);
+    secp256k1_scalar_set_int(&s_sum, 0);
+    for (i = 0; i < n_sigs; i++) {
+        secp256k1_fe rx, px;
+        secp256k1_scalar s, e, a;
+        int overflow;
+        /* BIP340 Verification: fail if r >= p, s >= n, or the key or r is not an x on the curve. */
+        if (!secp256k1_fe_set_b32_limit(&rx, &sig64[i][0])) goto done;
+        secp256k1_scalar_set_b32(&s, &sig64[i][32], &overflow);
+        if (overflow) goto done;
+        if (!secp256k1_fe_set_b32_limit(&px, pubkey32[i])) goto done;
+        if (!secp256k1_ge_set_xo_var(&points[n_sigs + i], &px, 0)) goto done;  /* P_i = lift_x(x(P)) */
+        if (!secp256k1_ge_set_xo_var(&points[i], &rx, 0)) goto done;            /* R_i = lift_x(r) */
+        secp256k1_schnorrsig_challenge(&e, &sig64[i][0], msg32[i], 32, pubkey32[i]);
+        ibd_batch_randomizer(&a, seed, i);
+        scalars[i] = a;                                   /* a_i * R_i */
+        secp256k1_scalar_mul(&scalars[n_sigs + i], &a, &e);  /* (a_i * e_i) * P_i */
+        secp256k1_scalar_mul(&s, &s, &a);
+        secp256k1_scalar_add(&s_sum, &s_sum, &s);
+    }
+    /* sum a_i*R_i + sum (a_i*e_i)*P_i - (sum a_i*s_i)*G must be the point at infinity. */
+    secp256k1_scalar_negate(&s_sum, &s_sum);
+    terms.scalars = scalars;
+    terms.points = points;
+    if (!secp256k1_ecmult_multi_var(&ctx->error_callback, scratch, &result, &s_sum, ibd_batch_term, &terms, 2 * n_sigs)) {
+        goto done;
+    }
+    ok = secp256k1_gej_is_infinity(&result);
+done:
+    secp256k1_scratch_apply_checkpoint(&ctx->error_callback, scratch, checkpoint);
+    return ok;
+}
+
+#endif /* IBD_SECP256K1_SCHNORRSIG_BATCH_IMPL_H */

@@ -1,0 +1,148 @@
+// BIP340 batch verification in wasm, every variant, on the real Schnorr checks of fixture blocks
+// 757,739 and 866,342: verifyBatch gives each record the verdict single verification gives it
+// (batches that pass, fail and cross the group limit); the raw batch (schnorrBatchVerify)
+// answers 1 only for all-valid batches; validateBlock's deferred, batch-verified Schnorr checks
+// give the same result as verifying them when asked, on the real block and on one whose Schnorr
+// signatures were broken. The batch-size sweep runs and reports its shape.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
+import { CheckType, concatChecks, selectByType, walkChecks } from '../wasm/check-buffer.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+import { VARIANTS } from '../wasm/variants.mjs';
+import { crossover, formatSchnorrBatch, runSchnorrBatch } from '../bench/compare/schnorr-batch.mjs';
+import { verifyChecks } from './support/wasm.mjs';
+
+const RECORD = 132; // a Schnorr record: 36 + 32 + 64 bytes
+const blocks = await loadBlocks(fixturesDir(), { heights: [757739, 866342] });
+
+/** The blocks' valid Schnorr checks, packed, from the engine's own validation. */
+function schnorrChecks(engine) {
+  const parts = [];
+  for (const b of blocks) {
+    const r = engine.validateBlock(b.block, b.spentOutputsJson, b.hash, b.height, undefined);
+    assert.equal(r.ok, true, r.error);
+    assert.equal(r.valid, true, r.error);
+    const walked = walkChecks(r.checks);
+    for (const i of selectByType(r.checks, walked, CheckType.SCHNORR).indices) {
+      if (r.verdicts[i] === 1) parts.push(r.checks.subarray(walked.offsets[i], walked.offsets[i + 1]));
+    }
+  }
+  return concatChecks(parts);
+}
+
+/** A copy of `checks` with the signature of each record in `at` changed (one bit of s). */
+function breakSigs(checks, at) {
+  const out = Uint8Array.from(checks);
+  for (const i of at) out[i * RECORD + 36 + 32 + 40] ^= 1;
+  return out;
+}
+
+for (const variant of VARIANTS) {
+  test(`verifyBatch: every Schnorr record gets single verification's verdict through batches (${variant})`, async () => {
+    const engine = await loadEngine(variant);
+    const all = schnorrChecks(engine);
+    const count = all.length / RECORD;
+    assert.ok(count > 2000, `${count} Schnorr checks`);
+    assert.ok(verifyChecks(engine, all).every((v) => v === 1), 'all valid in one call (groups of up to 1,024)');
+
+    const bad = [3, 1023, 1024, 2000, count - 1];
+    const verdicts = verifyChecks(engine, breakSigs(all, bad));
+    for (let i = 0; i < count; i++) assert.equal(verdicts[i], bad.includes(i) ? 0 : 1, `record ${i}`);
+    // The same records one call each: the verdicts do not depend on the batching.
+    for (const i of [2, 3, 4, 1023]) {
+      const one = breakSigs(all, bad).subarray(i * RECORD, (i + 1) * RECORD);
+      assert.equal(verifyChecks(engine, one)[0], bad.includes(i) ? 0 : 1, `record ${i} alone`);
+    }
+    // Groups below the batch minimum (verified one by one) and just above it.
+    for (const n of [1, 2, 3, 4, 5, 9]) {
+      const part = breakSigs(all.subarray(0, n * RECORD), n > 1 ? [1] : []);
+      assert.deepEqual([...verifyChecks(engine, part)], Array.from({ length: n }, (_, i) => (i === 1 ? 0 : 1)), `${n} records`);
+    }
+  });
+
+  test(`schnorrBatchVerify: the raw batch is 1 only when every signature verifies (${variant})`, async () => {
+    const engine = await loadEngine(variant);
+    const all = schnorrChecks(engine).subarray(0, 300 * RECORD);
+    const run = (bytes, n) => {
+      const ptr = engine._malloc(bytes.length);
+      try {
+        engine.HEAPU8.set(bytes, ptr);
+        return engine.schnorrBatchVerify(ptr, bytes.length, n);
+      } finally {
+        engine._free(ptr);
+      }
+    };
+    assert.equal(run(all, 300), 1);
+    assert.equal(run(all, 1), 1);
+    assert.equal(run(breakSigs(all, [299]), 300), 0);
+    assert.equal(run(breakSigs(all, [0]), 300), 0);
+    assert.equal(run(all, 0), 0, 'an empty batch proves nothing');
+    const ecdsa = Uint8Array.from(all);
+    ecdsa[RECORD * 7] = CheckType.ECDSA;
+    assert.throws(() => run(ecdsa, 300), /schnorrBatchVerify: record 7 is not a 32-byte-key, 64-byte-signature Schnorr record/);
+    assert.throws(() => run(all, 301), /record 300 is not/, 'a count past the buffer');
+  });
+
+  test(`validateBlock: deferred, batch-verified Schnorr checks give the result of verifying each when asked (${variant})`, async () => {
+    const engine = await loadEngine(variant);
+    const b = blocks.find((x) => x.height === 866342);
+    const batched = engine.validateBlock(b.block, b.spentOutputsJson, b.hash, b.height, undefined);
+    const each = engine.validateBlock(b.block, b.spentOutputsJson, b.hash, b.height, { schnorrBatch: false });
+    assert.equal(batched.valid, true, batched.error);
+    assert.deepEqual(batched.checks, each.checks);
+    assert.deepEqual(batched.verdicts, each.verdicts);
+    assert.equal(each.rounds, 0);
+    assert.equal(batched.rounds, 1);
+    assert.ok(batched.schnorr > 100);
+
+    // Every 50th Schnorr signature broken in the block's witnesses (the block rules left out:
+    // the witness commitment no longer matches).
+    const walked = walkChecks(batched.checks);
+    const mutated = Uint8Array.from(b.block);
+    let broken = 0;
+    selectByType(batched.checks, walked, CheckType.SCHNORR).indices.forEach((i, k) => {
+      if (k % 50 !== 0) return;
+      const sig = batched.checks.subarray(walked.offsets[i] + 68, walked.offsets[i] + 132);
+      const at = Buffer.from(mutated).indexOf(Buffer.from(sig));
+      assert.ok(at > 0, `check ${i}'s signature is in the block`);
+      mutated[at + 40] ^= 1;
+      broken++;
+    });
+    const opts = { blockRules: false, skipProofOfWork: true };
+    const r1 = engine.validateBlock(mutated, b.spentOutputsJson, b.hash, b.height, opts);
+    const r0 = engine.validateBlock(mutated, b.spentOutputsJson, b.hash, b.height, { ...opts, schnorrBatch: false });
+    assert.equal(r0.valid, false);
+    assert.equal(r0.failedInputs, broken);
+    assert.ok(r0.inputFailures.every((f) => f.scriptError === 'SCHNORR_SIG'));
+    for (const key of ['valid', 'scriptError', 'txIndex', 'inputIndex', 'failedInputs', 'inputFailures', 'checks', 'verdicts', 'error']) {
+      assert.deepEqual(r1[key], r0[key], key);
+    }
+    assert.equal(r1.evaluations, r1.inputs + broken, 'the failed inputs re-evaluated with their verdicts');
+
+    const wrong = engine.validateBlock(b.block, b.spentOutputsJson, b.hash, b.height, { schnorrBatch: 'yes' });
+    assert.equal(wrong.ok, false);
+    assert.match(wrong.error, /options\.schnorrBatch must be a boolean/);
+  });
+}
+
+test('crossover: the smallest size from which every larger batch beats single verification', () => {
+  const rows = (us) => us.map((u, i) => ({ size: 2 ** i, us_per_sig: u }));
+  assert.equal(crossover(rows([12, 11, 9, 8, 7]), 10), 4);
+  assert.equal(crossover(rows([12, 9, 11, 8, 7]), 10), 8, 'a dip that does not last is not the crossover');
+  assert.equal(crossover(rows([9, 9, 9]), 10), 2, 'size 1 is never a batch');
+  assert.equal(crossover(rows([12, 11, 11]), 10), null);
+});
+
+test('npm run bench:schnorr-batch runs on the fixtures and reports each contender', async () => {
+  const r = await runSchnorrBatch({ sizes: [1, 8, 64], rounds: 1 });
+  assert.equal(r.signatures, 64);
+  assert.ok(r.fixture_checks > 2000);
+  const names = r.contenders.map((c) => c.name);
+  for (const v of VARIANTS) assert.ok(names.includes(`ibd-wasm ${v}`));
+  for (const c of r.contenders) {
+    assert.deepEqual(c.rows.map((row) => row.size), [1, 8, 64]);
+    assert.ok(c.rows.every((row) => row.us_per_sig > 0 && row.us_per_sig_min <= row.us_per_sig && row.us_per_sig <= row.us_per_sig_max));
+  }
+  assert.match(formatSchnorrBatch(r), /crossover/);
+});
