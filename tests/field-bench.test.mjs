@@ -1,0 +1,29 @@
+// The field-arithmetic bench (bench/field/field-mul.mjs, docs/performance.md "Field arithmetic in
+// wasm") runs: its candidate multiplies (wasm SIMD extmul lanes, Karatsuba, column sums) agree
+// with libsecp256k1's own 10x26 multiply on random and edge-case products, and the three
+// libsecp256k1 builds agree on which real fixture signatures are valid. No timing is asserted.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from '../wasm/paths.mjs';
+
+const BENCH = path.join(REPO_ROOT, 'bench', 'field', 'field-mul.mjs');
+
+test('bench/field/field-mul.mjs: candidates equal to libsecp256k1, three builds agreeing on real signatures', { timeout: 600_000 }, async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, [BENCH, '--rounds', '1', '--cases', '200000', '--json'],
+    { maxBuffer: 1 << 24, timeout: 600_000 });
+  const r = JSON.parse(stdout);
+  assert.deepEqual(r.differential, { ok: true, cases: 200000 });
+  assert.equal(r.ecdsa.verifications, 2048);
+  assert.ok(r.ecdsa.valid > 1900 && r.ecdsa.valid <= 2048, `${r.ecdsa.valid} valid`);
+  assert.deepEqual(Object.keys(r.ecdsa.us_per_verify), ['portable', 'simd', 'karatsuba']);
+  for (const s of Object.values(r.ns_per_call)) assert.ok(s.median > 0);
+});
+
+test('bench/field/field-mul.mjs refuses a bad flag', async () => {
+  const r = await promisify(execFile)(process.execPath, [BENCH, '--rounds', '0']).catch((e) => e);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--rounds must be an integer from 1 to 100/);
+});
