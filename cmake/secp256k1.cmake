@@ -1,6 +1,6 @@
 # libsecp256k1 compiled from source with CMake alone: one static library per build variant.
 #
-# ibd_add_secp256k1(<target> [WIDEMUL_INT64] [COMPILE_OPTIONS <opt>...])
+# ibd_add_secp256k1(<target> [WIDEMUL_INT64] [TABLES_AT_START] [COMPILE_OPTIONS <opt>...])
 #
 # Modules: ecdsa (always), extrakeys, schnorrsig. ECDH, recovery and ellswift are left out.
 #
@@ -18,22 +18,29 @@
 #
 # IBD_ECMULT_WINDOW_SIZE sets libsecp256k1's ECMULT_WINDOW_SIZE: the window of the precomputed
 # table of multiples of G that verification uses, 2^(w-2) points per table, two tables of
-# 64-byte points: 15 (libsecp256k1's default) = 1 MiB of the binary, 12 = 128 KiB. A smaller
-# table shrinks the wasm download and slows verification; `npm run bench` measures both
-# (bench/compare/size.mjs builds build/wasm-window12). The shipped precomputed_ecmult.c holds the
+# 64-byte points: 15 (libsecp256k1's default) = 1 MiB, 12 = 128 KiB. Linked (the native build),
+# the table is that much of the binary; computed at start (TABLES_AT_START below, the wasm
+# variants), it is that much memory and start-up time instead. A smaller table slows
+# verification; `npm run bench` measures both (bench/compare/size.mjs builds build/wasm-window12). The shipped precomputed_ecmult.c holds the
 # tables up to 15 (larger ones would need regenerating it), hence the range 2..15.
+#
+# TABLES_AT_START leaves src/precomputed_ecmult.c out and computes those two tables when the
+# module starts instead (IBD_ECMULT_TABLES_AT_START, native/secp256k1/ecmult_tables.h): the same
+# bytes, with the library's own generator code, in a few milliseconds, and 1 MiB less to
+# download. The wasm variants use it; the native build links the shipped tables, as Core does.
 set(IBD_ECMULT_WINDOW_SIZE 15 CACHE STRING "libsecp256k1 ECMULT_WINDOW_SIZE (2..15; default 15)")
 if(NOT IBD_ECMULT_WINDOW_SIZE MATCHES "^[0-9]+$" OR IBD_ECMULT_WINDOW_SIZE LESS 2 OR IBD_ECMULT_WINDOW_SIZE GREATER 15)
   message(FATAL_ERROR "IBD_ECMULT_WINDOW_SIZE='${IBD_ECMULT_WINDOW_SIZE}' is not an integer in 2..15")
 endif()
 
 function(ibd_add_secp256k1 target)
-  cmake_parse_arguments(ARG "WIDEMUL_INT64" "" "COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "WIDEMUL_INT64;TABLES_AT_START" "" "COMPILE_OPTIONS" ${ARGN})
   set(src "${IBD_SECP256K1_DIR}/src")
-  add_library(${target} STATIC
-    "${PROJECT_SOURCE_DIR}/native/secp256k1/secp256k1_ibd.c"
-    "${src}/precomputed_ecmult.c"
-    "${src}/precomputed_ecmult_gen.c")
+  set(sources "${PROJECT_SOURCE_DIR}/native/secp256k1/secp256k1_ibd.c" "${src}/precomputed_ecmult_gen.c")
+  if(NOT ARG_TABLES_AT_START)
+    list(APPEND sources "${src}/precomputed_ecmult.c")
+  endif()
+  add_library(${target} STATIC ${sources})
   # src/ for `#include "secp256k1.c"`; native/ for the additions, included by their path below it.
   target_include_directories(${target} PUBLIC "${IBD_SECP256K1_DIR}/include" PRIVATE "${src}" "${PROJECT_SOURCE_DIR}/native")
   target_compile_definitions(${target} PRIVATE
@@ -42,6 +49,9 @@ function(ibd_add_secp256k1 target)
     ECMULT_WINDOW_SIZE=${IBD_ECMULT_WINDOW_SIZE})
   if(ARG_WIDEMUL_INT64)
     target_compile_definitions(${target} PRIVATE USE_FORCE_WIDEMUL_INT64=1)
+  endif()
+  if(ARG_TABLES_AT_START)
+    target_compile_definitions(${target} PRIVATE IBD_ECMULT_TABLES_AT_START=1)
   endif()
   set_target_properties(${target} PROPERTIES C_STANDARD 90 C_EXTENSIONS OFF POSITION_INDEPENDENT_CODE ON)
   # -O3 kept by measurement for the wasm variants (simd, whole blocks against this build,

@@ -14,6 +14,7 @@
 #include <emscripten/val.h>
 
 #include "primitives/hex.h"
+#include "secp256k1/ecmult_tables.h"
 #include "util/error.h"
 #include "util/stage_times.h"
 #include "validation/block_check.h"
@@ -657,12 +658,13 @@ val VerifyBatch(uintptr_t checks_ptr, size_t checks_len, uint32_t count, uintptr
     return r;
 }
 
-/** engineInfo() -> { variant, secp256k1, field, simd }. */
+/** engineInfo() -> { variant, secp256k1, field, simd, ecmultTables }. */
 val EngineInfo() {
     val r = val::object();
     r.set("variant", std::string(IBD_VARIANT));
     r.set("secp256k1", std::string(IBD_SECP256K1_VERSION));
     r.set("field", std::string(IBD_SECP256K1_FIELD));
+    r.set("ecmultTables", std::string(ibd_ecmult_tables_computed() ? "computed" : "shipped"));
 #ifdef __wasm_simd128__
     r.set("simd", true);
 #else
@@ -742,9 +744,21 @@ int SchnorrBatchVerify(uintptr_t checks, double checks_len, double count) {
     return r;
 }
 
+/** ecmultTablesSha256() -> hex: SHA-256 of libsecp256k1's two tables of multiples of G as
+ *  verification reads them (ecmult_tables.h: the odd multiples of G, then of 2^128*G, 64 bytes
+ *  per point), for the test that the tables computed at start are the shipped ones. */
+std::string EcmultTablesSha256() {
+    const size_t n = ibd_ecmult_table_bytes();
+    std::vector<uint8_t> both(ibd_ecmult_table(0), ibd_ecmult_table(0) + n);
+    both.insert(both.end(), ibd_ecmult_table(1), ibd_ecmult_table(1) + n);
+    const ibd::Hash32 d = ibd::Sha256Hash(both.data(), both.size());
+    return ibd::HexEncode(d.data(), d.size());
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(ibd_bench) {
     emscripten::function("sha256Chain", &Sha256Chain);
+    emscripten::function("ecmultTablesSha256", &EcmultTablesSha256);
     emscripten::function("schnorrBatchVerify", &SchnorrBatchVerify, emscripten::allow_raw_pointers());
 }

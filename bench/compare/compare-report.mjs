@@ -20,7 +20,7 @@ function table(header, rows, leftCols = 1) {
 function speedTable(doc, type) {
   const rows = doc.results.speed.filter((r) => r.type === type);
   if (!rows.length) return `${type}: nothing measured`;
-  const native = rows.find((r) => r.kind === 'native');
+  const native = rows.find((r) => r.kind === 'native' && r.batch_size === null); // the whole file in one call
   const tiny = rows.find((r) => r.name === 'tiny-secp256k1');
   // ibd-wasm: each variant (and window build) at its best batch size; the sweep is printed apart.
   const bestWasm = new Map();

@@ -16,15 +16,18 @@ export function nativeTool() {
 export const verdictsSha256 = (verdicts) => createHash('sha256').update(verdicts).digest('hex');
 
 /**
- * One native pass: `ibd_verify_checks FILE --rounds 1` (one thread, timed inside the tool, so
- * process start-up and file reading are excluded).
+ * One native pass: `ibd_verify_checks FILE --rounds 1 [...extra]` (one thread, timed inside the
+ * tool, so process start-up and file reading are excluded).
  * @param {string} tool nativeTool()
  * @param {string} file the check set's file (the same bytes the wasm contenders verify)
+ * @param {string[]} [extra] more arguments: `['--batch', '1']` verifies each check in its own
+ *   VerifyBatch call (single verification; by default the whole file is one call, which
+ *   batch-verifies its Schnorr records)
  * @returns {Promise<{seconds: number, count: number, valid: number, verdictsSha256: string}>}
  * @throws (rejects) Error with the tool's stderr when it fails or prints no JSON line.
  */
-export async function nativePass(tool, file) {
-  const { stdout } = await promisify(execFile)(tool, [file, '--rounds', '1'], { timeout: 600_000 }).catch((err) => {
+export async function nativePass(tool, file, extra = []) {
+  const { stdout } = await promisify(execFile)(tool, [file, '--rounds', '1', ...extra], { timeout: 600_000 }).catch((err) => {
     throw new Error(`${tool} failed: ${err.stderr || err.message}`);
   });
   const line = stdout.trim().split('\n').pop();

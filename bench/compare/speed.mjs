@@ -64,6 +64,12 @@ async function buildContenders(sets, { batchSizes, extraBuilds }) {
     contenders.push({
       name: 'native libsecp256k1', kind: 'native', backend: `${path.basename(tool)} (same libsecp256k1 0.5.0, native build, 5x52 field)`, types: TYPES,
       warm: () => {}, pass: (type) => nativePass(tool, sets[type].file),
+    }, {
+      // One check per VerifyBatch call: single verification, the reference of the BIP340
+      // batch target (the whole-file pass above batch-verifies its Schnorr records).
+      name: 'native libsecp256k1, single', kind: 'native', batch_size: 1,
+      backend: `${path.basename(tool)} --batch 1 (one check per call: no Schnorr batch)`, types: TYPES,
+      warm: () => {}, pass: (type) => nativePass(tool, sets[type].file, ['--batch', '1']),
     });
   } else {
     skipped.push({ name: 'native libsecp256k1', reason: 'ibd_verify_checks not built under build/native (bench/native/)' });

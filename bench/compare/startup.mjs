@@ -1,8 +1,8 @@
 // Start-up in Node, per wasm variant: the cold start (a fresh process reads the .wasm, compiles
 // it, instantiates it and verifies one real check: time to first verdict) and a verify worker's
 // start-up (createPool with one worker until ready: thread start, engine load). All in ms.
-// Run as a script (`node bench/compare/startup.mjs --child VARIANT CHECKS_FILE`) it is the fresh
-// process of one cold start and prints one JSON line.
+// Run as a script (`node bench/compare/startup.mjs --child VARIANT CHECKS_FILE [WASM_DIR]`) it is
+// the fresh process of one cold start and prints one JSON line.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,13 +25,13 @@ const SELF = fileURLToPath(import.meta.url);
  *   first_verdict_ms: number, total_ms: number, verdict: number}>} each step's ms; total_ms
  *   from the read's start to the first verdict.
  */
-async function coldStart(variant, record) {
+async function coldStart(variant, record, dir = wasmDir()) {
   const t0 = performance.now();
-  const bytes = readFileSync(path.join(wasmDir(), `ibd-${variant}.wasm`));
+  const bytes = readFileSync(path.join(dir, `ibd-${variant}.wasm`));
   const t1 = performance.now();
   const module = await WebAssembly.compile(bytes);
   const t2 = performance.now();
-  const factory = createRequire(import.meta.url)(path.join(wasmDir(), `ibd-${variant}.js`));
+  const factory = createRequire(import.meta.url)(path.join(dir, `ibd-${variant}.js`));
   const engine = await factory({
     instantiateWasm(imports, done) {
       WebAssembly.instantiate(module, imports).then((instance) => done(instance, module));
@@ -49,13 +49,14 @@ async function coldStart(variant, record) {
  * @param {string} variant
  * @param {string} checksFile a check set file; its first record is the one verified
  * @param {number} rounds processes to start
+ * @param {string} [dir] the folder of ibd-<variant>.wasm and .js (default: build/wasm)
  * @returns {Promise<object[]>} coldStart results, one per process (see above)
  * @throws (rejects) Error with the child's stderr when a child fails
  */
-export async function nodeColdStarts(variant, checksFile, rounds) {
+export async function nodeColdStarts(variant, checksFile, rounds, dir = wasmDir()) {
   const out = [];
   for (let i = 0; i < rounds; i++) {
-    const { stdout } = await promisify(execFile)(process.execPath, [SELF, '--child', variant, checksFile], { timeout: 60_000 })
+    const { stdout } = await promisify(execFile)(process.execPath, [SELF, '--child', variant, checksFile, dir], { timeout: 60_000 })
       .catch((err) => { throw new Error(`cold start child (${variant}) failed: ${err.stderr || err.message}`); });
     out.push(JSON.parse(stdout));
   }
@@ -79,8 +80,8 @@ export async function nodeWorkerStartup(variant) {
 }
 
 if (process.argv[1] === SELF && process.argv[2] === '--child') {
-  const [variant, file] = process.argv.slice(3);
+  const [variant, file, dir] = process.argv.slice(3);
   const checks = readFileSync(file);
   const { offsets } = walkChecks(checks);
-  process.stdout.write(`${JSON.stringify(await coldStart(variant, checks.subarray(0, offsets[1])))}\n`);
+  process.stdout.write(`${JSON.stringify(await coldStart(variant, checks.subarray(0, offsets[1]), dir || undefined))}\n`);
 }

@@ -18,6 +18,10 @@
 //                    never built by this script
 //   wasm-eh+lto      wasm-eh with -DIBD_WASM_LTO=ON (-flto) into build/wasm-eh-wasm-lto (built when
 //                    missing; not a default build: --builds wasm-eh,wasm-eh+lto --variant simd)
+//   tables-shipped   wasm EH, libsecp256k1's tables of multiples of G linked from the library
+//   tables-computed  (-DIBD_WASM_ECMULT_TABLES=shipped) or computed at start (=computed, the
+//                    default) into build/wasm-tables-*; not default builds (bench/compare/startup-ab.mjs
+//                    times their start-up)
 // Every figure is warm: each build first makes one untimed pass (cold) and untimed passes for
 // WASM_PRIME_SECONDS (V8 tiers wasm up to TurboFan), then the timed rounds. Verdicts must be
 // identical across builds (a difference is listed and the exit code is 1).
@@ -52,13 +56,17 @@ export function wasmOptFeatures(variant, eh) {
 }
 
 /** The contenders this script knows, by name. */
-const BUILDS = {
+export const BUILDS = {
   'js-eh': { dir: path.join(BUILD_DIR, 'wasm-eh-js'), eh: 'js', make: 'cmake' },
   'wasm-eh': { dir: path.join(BUILD_DIR, 'wasm-eh-wasm'), eh: 'wasm', make: 'cmake' },
   'js-eh+opt132': { dir: path.join(BUILD_DIR, 'wasm-eh-js-opt132'), eh: 'js', make: 'wasm-opt', from: 'js-eh' },
   'wasm-eh+opt132': { dir: path.join(BUILD_DIR, 'wasm-eh-wasm-opt132'), eh: 'wasm', make: 'wasm-opt', from: 'wasm-eh' },
   'emcc-3.1.69': { dir: path.join(BUILD_DIR, 'wasm-emcc-3.1.69'), eh: null, make: 'present' },
   'wasm-eh+lto': { dir: path.join(BUILD_DIR, 'wasm-eh-wasm-lto'), eh: 'wasm', make: 'cmake', defines: { IBD_WASM_LTO: 'ON' } },
+  // libsecp256k1's tables of multiples of G linked from src/precomputed_ecmult.c (1 MiB of the
+  // .wasm) or computed at start (the shipped default): --builds tables-shipped,tables-computed.
+  'tables-shipped': { dir: path.join(BUILD_DIR, 'wasm-tables-shipped'), eh: 'wasm', make: 'cmake', defines: { IBD_WASM_ECMULT_TABLES: 'shipped' } },
+  'tables-computed': { dir: path.join(BUILD_DIR, 'wasm-tables-computed'), eh: 'wasm', make: 'cmake', defines: { IBD_WASM_ECMULT_TABLES: 'computed' } },
 };
 const DEFAULT_BUILDS = ['js-eh', 'wasm-eh', 'js-eh+opt132', 'wasm-eh+opt132', 'emcc-3.1.69'];
 
@@ -84,7 +92,7 @@ function runTool(cmd, args, what) {
  * Makes build `name` of `variants` when it is missing (cmake builds, wasm-opt post-passes).
  * @returns {string|null} why the build is not there (null when it is)
  */
-function ensureBuild(name, variants, log) {
+export function ensureBuild(name, variants, log) {
   const b = BUILDS[name];
   const have = () => variants.every((v) => existsSync(path.join(b.dir, `ibd-${v}.wasm`)));
   if (have()) return null;

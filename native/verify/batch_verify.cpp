@@ -9,6 +9,7 @@
 #include <secp256k1_extrakeys.h>
 #include <secp256k1_schnorrsig.h>
 
+#include "secp256k1/ecmult_tables.h"
 #include "secp256k1/schnorrsig_batch.h"
 #include "verify/ecdsa_lax_der.h"
 
@@ -92,6 +93,11 @@ SchnorrBatch& ThreadSchnorrBatch() {
     thread_local SchnorrBatch batch;
     return batch;
 }
+
+/** Where libsecp256k1's tables of multiples of G are computed at start (the wasm variants,
+ *  ecmult_tables.h), they are computed here, while the module starts: before anything can
+ *  verify. Elsewhere a no-op. */
+[[maybe_unused]] const bool kTablesAtStart = (ibd_ecmult_tables_init(), true);
 
 #ifdef __EMSCRIPTEN__
 /** The scratch space is allocated while the module starts, before JS reserves its check-buffer
