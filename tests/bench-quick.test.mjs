@@ -37,7 +37,12 @@ test('the quick benchmark runs and prints a well-formed JSON document', { timeou
   }
   for (const rs of Object.values(engines)) for (const r of rs) assert.equal(r.verdicts_match, true, `${r.engine} ${r.variant} ${r.type}`);
   const browser = browserUnavailable() ? [] : ['chromium']; // without Chromium: listed as skipped
-  assert.deepEqual(Object.keys(engines).sort(), [...browser, 'v8_default', 'v8_liftoff']);
+  assert.deepEqual(Object.keys(engines).sort(), [...browser.flatMap((b) => [b, `${b}_worker`]), 'v8_default', 'v8_liftoff']);
+  for (const r of engines.chromium_worker ?? []) assert.match(r.engine, /Web Worker/);
+  if (browser.length) {
+    const t = doc.thresholds.find((x) => x.name === 'chromium_worker_vs_node');
+    assert.ok(t.measured > 0, 'Chromium in a Web Worker measured against Node');
+  }
   for (const s of sizes.filter((x) => !x.skipped)) assert.ok(s.gzip > 0 && s.gzip < s.raw, `${s.variant} window ${s.window} sizes`);
   const starts = ['node_cold_start', 'node_worker_startup', ...browser.flatMap(() => ['chromium_cold_start', 'chromium_worker_startup'])];
   for (const key of starts) assert.ok(startup[key]?.length > 0, `startup.${key}`);

@@ -1,17 +1,21 @@
 // The same wasm in Chromium (Debian's /usr/bin/chromium through playwright-core): per variant,
-// the verify rate on the check sets (one wasm instance on the page's main thread, one batch
-// size, interleaved round by round), the cold start (a fresh page with the HTTP cache disabled:
+// the verify rate on the check sets (one wasm instance on the page's main thread, and one in a
+// module Web Worker, where the product verifies; one batch size, interleaved round by round),
+// the cold start (a fresh page with the HTTP cache disabled:
 // import the loader, fetch, compile and instantiate the wasm, first verdict) and a verify Web
 // Worker's start-up (new Worker until its 'ready' message). Times in ms, rates in sig/s.
 import { launchChromium } from '../shared/chromium-launcher.mjs';
 import { startServer } from '../../web/server.mjs';
 
-/** Runs in the page: timed passes of every variant on every set (base64 check sets). */
-async function pageSpeed({ variants, sets, batchSize, rounds }) {
-  const { loadWebEngine } = await import('/wasm/engine-web.mjs');
-  const { createBatchVerifier } = await import('/wasm/batch-verifier.mjs');
-  const { walkChecks } = await import('/wasm/check-buffer.mjs');
-  const { wasmPass } = await import('/bench/core/wasm-pass.mjs');
+/** Runs in the page, or in a Web Worker (pageSpeedInWorker): timed passes of every variant on
+ *  every set (base64 check sets). `origin`: the server's, for absolute module URLs (a blob
+ *  worker has no base URL of its own). */
+async function pageSpeed({ variants, sets, batchSize, rounds, origin }) {
+  const at = (p) => new URL(p, origin).href;
+  const { loadWebEngine } = await import(at('/wasm/engine-web.mjs'));
+  const { createBatchVerifier } = await import(at('/wasm/batch-verifier.mjs'));
+  const { walkChecks } = await import(at('/wasm/check-buffer.mjs'));
+  const { wasmPass } = await import(at('/bench/core/wasm-pass.mjs'));
   const decoded = Object.entries(sets).map(([type, b64]) => {
     const checks = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
     return { type, checks, walked: walkChecks(checks) };
@@ -22,7 +26,7 @@ async function pageSpeed({ variants, sets, batchSize, rounds }) {
   };
   const runs = [];
   for (const variant of variants) {
-    const verifier = createBatchVerifier(await loadWebEngine(variant, { baseUrl: '/wasm/' }));
+    const verifier = createBatchVerifier(await loadWebEngine(variant, { baseUrl: at('/wasm/') }));
     for (const set of decoded) {
       wasmPass(verifier, head(set), batchSize);
       runs.push({ variant, set, verifier, rounds_seconds: [], verdicts: null });
@@ -40,6 +44,22 @@ async function pageSpeed({ variants, sets, batchSize, rounds }) {
     variant: run.variant, type: run.set.type, checks: run.set.walked.count,
     rounds_seconds: run.rounds_seconds, verdicts_sha256: await sha(run.verdicts),
   })));
+}
+
+/** Runs in the page: pageSpeed (its source passed in) inside a module Web Worker made from a
+ *  blob, the way the product's verify and block workers run the engine. */
+function pageSpeedInWorker({ source, args }) {
+  return new Promise((resolve, reject) => {
+    const body = `const pageSpeed = ${source};\nonmessage = async ({ data }) => {\n` +
+      '  try { postMessage({ ok: true, result: await pageSpeed(data) }); }\n' +
+      '  catch (e) { postMessage({ ok: false, error: String(e && e.stack || e) }); }\n};\n';
+    const url = URL.createObjectURL(new Blob([body], { type: 'text/javascript' }));
+    const worker = new Worker(url, { type: 'module' });
+    const done = (f) => { worker.terminate(); URL.revokeObjectURL(url); f(); };
+    worker.onmessage = ({ data }) => done(() => (data.ok ? resolve(data.result) : reject(new Error(`in the Web Worker: ${data.error}`))));
+    worker.onerror = (e) => done(() => reject(new Error(`Web Worker error: ${e.message}`)));
+    worker.postMessage(args);
+  });
 }
 
 /** Runs in a fresh page: loader import, fetch, compile, instantiate and first verdict, in ms. */
@@ -75,7 +95,9 @@ function pageWorkerStartup({ variant }) {
  *   rounds: number, startupRounds: number, log: (m: string) => void}} options sets: the check
  *   sets (bench/compare/compare-checks.mjs); startupRounds: cold starts and worker starts per variant
  * @returns {Promise<{browser: string, speed: Array<{variant, type, checks, rounds_seconds,
- *   verdicts_sha256}>, cold_start: Array<{variant, load_ms, first_verdict_ms, total_ms,
+ *   verdicts_sha256}>, speed_worker: the same measured in a module Web Worker (the main
+ *   thread's passes and the worker's run one after the other, each interleaving its variants
+ *   and sets round by round), cold_start: Array<{variant, load_ms, first_verdict_ms, total_ms,
  *   verdict}>, worker_startup: Array<{variant, ms}>}>} one cold_start / worker_startup entry
  *   per round and variant
  * @throws (rejects) Error when Chromium or the server cannot start, or the page fails (e.g.
@@ -107,9 +129,12 @@ export async function measureChromium({ variants, sets, batchSize, rounds, start
     log(`chromium: timing ${variants.join(', ')} at batch ${batchSize}, ${rounds} rounds`);
     const page = await open();
     const b64 = Object.fromEntries(Object.entries(sets).map(([t, s]) => [t, Buffer.from(s.checks).toString('base64')]));
-    const speed = await page.evaluate(pageSpeed, { variants, sets: b64, batchSize, rounds });
+    const args = { variants, sets: b64, batchSize, rounds, origin: server.url };
+    const speed = await page.evaluate(pageSpeed, args);
+    log(`chromium: the same in a module Web Worker`);
+    const speedWorker = await page.evaluate(pageSpeedInWorker, { source: pageSpeed.toString(), args });
     const browserVersion = browser.context.browser()?.version() ?? await page.evaluate(() => navigator.userAgent);
-    return { browser: browserVersion, speed, cold_start: coldStart, worker_startup: workerStartup };
+    return { browser: browserVersion, speed, speed_worker: speedWorker, cold_start: coldStart, worker_startup: workerStartup };
   } finally {
     await browser?.close();
     await server.close();

@@ -110,7 +110,7 @@ async function part(name, errors, log, fn) {
  *   selection, ecdsa: {checks, of}, schnorr: {checks, of}}, batch_sizes, engine_batch_size,
  *   peers [{name, version, backend}],
  *   results: speed (speed.mjs runSpeed rows), skipped [{name, reason}] (contender / type pairs
- *   not measured), engines {v8_default, v8_liftoff, chromium}: [{engine, variant, type, checks,
+ *   not measured), engines {v8_default, v8_liftoff, chromium, chromium_worker}: [{engine, variant, type, checks,
  *   rounds_seconds, sig_per_s, sig_per_s_min, sig_per_s_max, verdicts_match}], sizes
  *   (size.mjs measureSizes), startup {node_cold_start: [{variant, samples, read_ms,
  *   compile_ms, instantiate_ms, first_verdict_ms, total_ms}], node_worker_startup:
@@ -154,7 +154,10 @@ async function measure(plan, rounds, quick, sizes, loaded, errors, log) {
   const chromium = noBrowser ? null : await part('Chromium', errors, log, () => measureChromium({
     variants: VARIANTS, sets, batchSize: plan.engineBatch, rounds, startupRounds, log,
   }));
-  if (chromium) engines.chromium = engineRows(`Chromium ${chromium.browser}`, chromium.speed, reference);
+  if (chromium) {
+    engines.chromium = engineRows(`Chromium ${chromium.browser}`, chromium.speed, reference);
+    engines.chromium_worker = engineRows(`Chromium ${chromium.browser}, Web Worker`, chromium.speed_worker, reference);
+  }
 
   const startup = {};
   await part('Node start-up', errors, log, async () => {
