@@ -1,7 +1,11 @@
 // Loads one wasm variant of the engine in a browser (page or module Web Worker): the browser
 // counterpart of engine.mjs. The build emits, beside the CommonJS factory Node loads, an ES
-// module copy of it, ibd-<variant>.mjs (wasm/CMakeLists.txt), which is imported here; the wasm
-// bytes are fetched and passed as wasmBinary so that every failure can name its URL.
+// module copy of it, ibd-<variant>.mjs (wasm/CMakeLists.txt), which is imported here. The wasm
+// is fetched here, so that every failure can name its URL, and compiled while it downloads
+// (WebAssembly.compileStreaming, when the server sends it as application/wasm): compilation
+// overlaps the download, and Chromium caches the compiled code of a streamed module with the
+// HTTP response, so that later loads (each verify worker, the next visit) skip compiling. The
+// factory instantiates that module (Emscripten's instantiateWasm hook).
 import { checkVariant } from './variants.mjs';
 
 // The smallest module using a SIMD instruction: (func (result v128) i32.const 0 i8x16.splat
@@ -43,7 +47,7 @@ export async function loadWebEngine(variant = 'simd', { baseUrl = new URL('./', 
     throw new Error(`cannot fetch ${wasmUrl}: ${err.message}`, { cause: err });
   }
   if (!response.ok) throw new Error(`cannot fetch ${wasmUrl}: HTTP ${response.status} ${response.statusText}`.trimEnd());
-  const wasmBinary = new Uint8Array(await response.arrayBuffer());
+  const module = await compileResponse(response, wasmUrl);
   let factory;
   try {
     factory = (await import(glueUrl)).default;
@@ -51,9 +55,31 @@ export async function loadWebEngine(variant = 'simd', { baseUrl = new URL('./', 
     throw new Error(`cannot import ${glueUrl}: ${err.message}`, { cause: err });
   }
   if (typeof factory !== 'function') throw new Error(`${glueUrl} does not export an Emscripten factory`);
+  let instantiateFailed;
+  const failed = new Promise((_, reject) => { instantiateFailed = reject; });
   try {
-    return await factory({ wasmBinary });
+    return await Promise.race([failed, factory({
+      instantiateWasm(imports, done) {
+        WebAssembly.instantiate(module, imports).then((instance) => done(instance, module), instantiateFailed);
+        return {}; // the exports come later, through done()
+      },
+    })]);
   } catch (err) {
     throw new Error(`cannot instantiate ${wasmUrl}: ${err?.message ?? err}`, { cause: err });
+  }
+}
+
+/** The fetched module compiled: streamed when the browser can and the response says
+ *  application/wasm (compileStreaming requires it), else from its bytes. Rejects with an Error
+ *  naming `url` when the body cannot be read or is not valid wasm. */
+async function compileResponse(response, url) {
+  const type = response.headers.get('content-type') ?? '';
+  try {
+    if (typeof WebAssembly.compileStreaming === 'function' && type.split(';')[0].trim() === 'application/wasm') {
+      return await WebAssembly.compileStreaming(response);
+    }
+    return await WebAssembly.compile(await response.arrayBuffer());
+  } catch (err) {
+    throw new Error(`cannot compile ${url}: ${err?.message ?? err}`, { cause: err });
   }
 }
