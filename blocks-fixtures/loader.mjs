@@ -205,7 +205,8 @@ async function loadOne(dir, entry) {
     return {
       ...base,
       block: new Uint8Array(block.buffer, block.byteOffset, block.byteLength),
-      spentOutputsJson: spent.toString('utf8'),
+      // TextDecoder as the page's loader decodes it: UTF-8, a leading byte-order mark dropped.
+      spentOutputsJson: new TextDecoder().decode(spent),
     };
   } catch (err) {
     return { ...base, error: err.message };

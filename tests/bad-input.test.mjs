@@ -171,6 +171,19 @@ test('a malformed, repeated or escaping manifest entry fails alone; the good blo
 const run = (args) => promisify(execFile)(process.execPath, [MAIN, ...args], { timeout: 120_000, maxBuffer: 64 << 20 })
   .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (err) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr, killed: err.killed }));
 
+test('a spent_outputs.json saved with a UTF-8 byte-order mark loads as without it (as the page decodes it), and the block validates', async () => {
+  const dir = tempFixtures('bom', [170], (h, to) => {
+    const file = path.join(to, 'spent_outputs.json');
+    writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(file)]));
+  });
+  const [b] = await loadBlocks(dir, { heights: [170] });
+  assert.equal(b.error, undefined);
+  assert.equal(b.spentOutputsJson, readFileSync(fileOf(170, 'spent_outputs.json'), 'utf8'));
+  const r = await run(['--fixtures', dir, '--workers', '1', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).blocks[0].block_valid, true);
+});
+
 test('the main job validates the good block, reports the truncated one at the end, exits 1', async () => {
   const dir = tempFixtures('main-job', [170, 181], (h, to) => {
     if (h === 181) writeFileSync(path.join(to, 'block.raw'), readFileSync(path.join(to, 'block.raw')).subarray(0, 300));
