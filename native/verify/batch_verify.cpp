@@ -121,21 +121,25 @@ secp256k1_scratch_space* OnceScratch(size_t n_sigs) {
 
 int VerifySchnorrBatchOnce(const uint8_t* checks, size_t checks_len, uint32_t count, uint32_t* bad_record) {
     constexpr size_t kRecordSize = kCheckHeaderSize + kSchnorrPubkeyLen + kSchnorrSigLen;
-    std::vector<const unsigned char*> sig(count), msg(count), pubkey(count);
+    // Every record is checked before anything is allocated for `count` of them: a count past the
+    // buffer (up to 2^32 - 1) names the first record that does not fit.
+    const size_t fit = checks == nullptr ? 0 : checks_len / kRecordSize;
     for (uint32_t i = 0; i < count; ++i) {
-        const size_t offset = static_cast<size_t>(i) * kRecordSize;
-        const uint8_t* rec = checks + offset;
-        if (checks == nullptr || offset > checks_len || checks_len - offset < kRecordSize ||
-            rec[0] != static_cast<uint8_t>(CheckType::kSchnorr) || rec[1] != kSchnorrPubkeyLen ||
+        const uint8_t* rec = i < fit ? checks + static_cast<size_t>(i) * kRecordSize : nullptr;
+        if (rec == nullptr || rec[0] != static_cast<uint8_t>(CheckType::kSchnorr) || rec[1] != kSchnorrPubkeyLen ||
             rec[2] != kSchnorrSigLen || rec[3] != 0) {
             if (bad_record != nullptr) *bad_record = i;
             return -1;
         }
+    }
+    if (count == 0) return 0;
+    std::vector<const unsigned char*> sig(count), msg(count), pubkey(count);
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint8_t* rec = checks + static_cast<size_t>(i) * kRecordSize;
         msg[i] = rec + 4;
         pubkey[i] = rec + kCheckHeaderSize;
         sig[i] = rec + kCheckHeaderSize + kSchnorrPubkeyLen;
     }
-    if (count == 0) return 0;
     secp256k1_scratch_space* scratch = OnceScratch(count);
     return ibd_schnorrsig_verify_batch(secp256k1_context_static, scratch, sig.data(), msg.data(), pubkey.data(), count);
 }
