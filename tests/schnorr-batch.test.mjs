@@ -177,10 +177,16 @@ test('crossover: the smallest size from which every larger batch beats single ve
   assert.equal(crossover(rows([12, 9, 11, 8, 7]), 10), 8, 'a dip that does not last is not the crossover');
   assert.equal(crossover(rows([9, 9, 9]), 10), 2, 'size 1 is never a batch');
   assert.equal(crossover(rows([12, 11, 11]), 10), null);
+  // Rows in any order: sizes 64, 1, 8 with 64 slower than single verification have no crossover.
+  const unsorted = [{ size: 64, us_per_sig: 12 }, { size: 1, us_per_sig: 11 }, { size: 8, us_per_sig: 9 }];
+  assert.equal(crossover(unsorted, 10), null);
+  assert.equal(crossover([{ size: 64, us_per_sig: 8 }, { size: 1, us_per_sig: 11 }, { size: 8, us_per_sig: 9 }], 10), 8);
 });
 
 test('npm run bench:schnorr-batch runs on the fixtures and reports each contender', async () => {
-  const r = await runSchnorrBatch({ sizes: [1, 8, 64], rounds: 1 });
+  await assert.rejects(runSchnorrBatch({ sizes: [8, 1, 8], rounds: 1 }), /batch size 8 listed twice/);
+  const r = await runSchnorrBatch({ sizes: [64, 1, 8], rounds: 1 }); // listed ascending in the result
+  assert.deepEqual(r.sizes, [1, 8, 64]);
   assert.equal(r.signatures, 64);
   assert.ok(r.fixture_checks > 2000);
   const names = r.contenders.map((c) => c.name);
