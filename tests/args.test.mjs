@@ -51,3 +51,34 @@ test('npm test and npm run fuzz refuse a bad flag with one line and exit code 2'
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   }
 });
+
+// The benchmark scripts of BIP340 batch verification, start-up A/B and field arithmetic: a bad
+// flag (a repeated batch size or build among them: each would be timed into the same samples)
+// exits 2 with the error and the usage line, before any build or run; a missing fixtures folder
+// exits 1 with one line, before any build, never a stack trace.
+test('bench:schnorr-batch, startup-ab and field-mul: bad flags exit 2, a missing fixtures folder exits 1, one line each', () => {
+  const run = (script, args, env = {}) => spawnSync(process.execPath, [path.join(REPO_ROOT, script), ...args],
+    { encoding: 'utf8', timeout: 120_000, env: { ...process.env, ...env } });
+  for (const [script, args, message] of [
+    ['bench/compare/schnorr-batch-sweep.mjs', ['--sizes', '4,8,4'], /^schnorr-batch: --sizes lists 4 twice; list each size once$/],
+    ['bench/compare/schnorr-batch-sweep.mjs', ['--sizes', '8,,4'], /^schnorr-batch: --sizes must be an integer from 1 to 8192, got ""$/],
+    ['bench/compare/startup-ab.mjs', ['--builds', 'tables-shipped,tables-shipped'], /^startup-ab: --builds names tables-shipped twice; name each build once$/],
+    ['bench/compare/startup-ab.mjs', ['--builds', 'tables-shipped,'], /^startup-ab: --builds must be one of .*, got ""$/],
+    ['bench/field/field-mul.mjs', ['--cases', '1e6'], /^field-mul: --cases must be an integer from 1 to 100000000, got "1e6"$/],
+  ]) {
+    const r = run(script, args);
+    assert.equal(r.status, 2, `${script} ${args.join(' ')}: ${r.stderr}`);
+    const lines = r.stderr.trim().split('\n');
+    assert.match(lines[0], message);
+    assert.equal(lines.length, 2, r.stderr);
+    assert.match(lines[1], /^usage: /);
+  }
+  for (const script of ['bench/compare/schnorr-batch-sweep.mjs', 'bench/compare/startup-ab.mjs', 'bench/field/field-mul.mjs']) {
+    for (const [args, env] of [[['--fixtures', '/nonexistent-ibd-fixtures'], {}], [[], { IBD_FIXTURES: '/nonexistent-ibd-fixtures' }]]) {
+      const r = run(script, [...args, '--rounds', '1'], env);
+      assert.equal(r.status, 1, `${script} ${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr.trim(), /^[a-z-]+: fixtures directory \/nonexistent-ibd-fixtures does not exist \(use --fixtures DIR or set IBD_FIXTURES\)$/,
+        `${script}: ${r.stderr}`);
+    }
+  }
+});

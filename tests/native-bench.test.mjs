@@ -152,6 +152,13 @@ test('ibd_verify_checks refuses an unknown check type, a missing file and a bad 
     assert.equal(r.code, 1, `--rounds ${rounds}`);
     assert.match(r.stderr, /--rounds needs an integer in 1\.\.1000/);
   }
+  // A value flag given twice is refused, not resolved to the last one; the usage names every flag.
+  for (const args of [['--batch', '2', '--batch', '3'], ['--rounds', '1', '--schnorr-batch', '--rounds', '2']]) {
+    const r = await runTool(VERIFY_CHECKS, [file, ...args]);
+    assert.equal(r.code, 1, args.join(' '));
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, new RegExp(`^ibd_verify_checks: ${args[0]} given twice; give it once\nusage: .*\\[--batch B\\] \\[--schnorr-batch\\]`));
+  }
 });
 
 test('ibd_verify_checks on an empty file: no records, no rate', async () => {

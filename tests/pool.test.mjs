@@ -533,6 +533,27 @@ poolTest('wasm workers: memory sized up front does not grow over maximum-size ba
       assert.deepEqual(await pool.verify(checks, { batchSize: MAX_BATCH_SIZE }), expected);
       assert.deepEqual(pool.heapBytes, atStart, `round ${round}`);
     }
+    // Maximum-size batches of Schnorr records: BIP340 batch verification in groups of 1,024 in
+    // the scratch space allocated at start, and the groups that fail (one broken signature in
+    // each) verified record by record; the memory still does not grow.
+    const fixture866342 = await fixtureBlock(t, 866342);
+    if (!fixture866342) return;
+    const { res } = fixture866342;
+    const walked = walkChecks(res.checks);
+    const schnorr = [];
+    for (let i = 0; i < walked.count; i++) {
+      if (res.checks[walked.offsets[i]] === CheckType.SCHNORR) schnorr.push(res.checks.subarray(walked.offsets[i], walked.offsets[i + 1]));
+    }
+    const many = concatChecks(Array.from({ length: n }, (_, k) => schnorr[k % schnorr.length]));
+    const broken = new Uint8Array(n).fill(1);
+    for (let k = 0; k < n; k += 1000) {
+      many[k * 132 + 100] ^= 1; // a bit of s
+      broken[k] = 0;
+    }
+    for (let round = 0; round < 2; round++) {
+      assert.deepEqual(await pool.verify(many, { batchSize: MAX_BATCH_SIZE }), broken);
+      assert.deepEqual(pool.heapBytes, atStart, `Schnorr round ${round}`);
+    }
   } finally {
     await pool.close();
   }

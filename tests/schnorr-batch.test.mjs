@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
-import { CheckType, concatChecks, selectByType, walkChecks } from '../wasm/check-buffer.mjs';
+import { CheckType, concatChecks, encodeCheck, selectByType, walkChecks } from '../wasm/check-buffer.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 import { VARIANTS } from '../wasm/variants.mjs';
 import { crossover, formatSchnorrBatch, runSchnorrBatch } from '../bench/compare/schnorr-batch.mjs';
@@ -61,6 +61,47 @@ for (const variant of VARIANTS) {
     }
   });
 
+  test(`verifyBatch after a call that trapped with Schnorr records queued: no verdict of the trapped call leaks into the next (${variant})`, async () => {
+    // A raw verifyBatch whose checksLen runs past the end of the module's memory traps (a wasm
+    // RuntimeError) once it reads there, with the Schnorr records before that point queued for
+    // their group. The instance lives on (nothing unwinds its C++ state): the next call must not
+    // flush that queue into its own verdicts. The 10 records are written into the unallocated
+    // tail of the memory, so that record 10's header is past its end.
+    const engine = await loadEngine(variant);
+    const valid = schnorrChecks(engine).subarray(0, 10 * RECORD);
+    const trapAfterTen = () => {
+      const end = engine.HEAPU8.length - valid.length;
+      engine.HEAPU8.set(valid, end);
+      assert.throws(() => engine.verifyBatch(end, valid.length + 1000, 20, 16), WebAssembly.RuntimeError);
+    };
+    const ecdsa = concatChecks(Array.from({ length: 10 }, (_, i) => encodeCheck({
+      type: CheckType.ECDSA, msg32: new Uint8Array(32).fill(i), pubkey: new Uint8Array(33).fill(2), sig: new Uint8Array(70).fill(0x30),
+    })));
+    const run = (checks, count) => {
+      const ptr = engine._malloc(checks.length + count + 16);
+      try {
+        engine.HEAPU8.set(checks, ptr);
+        const out = ptr + checks.length;
+        engine.HEAPU8.fill(0xaa, out, out + count + 16);
+        const status = engine.verifyBatch(ptr, checks.length, count, out);
+        return { status, verdicts: [...engine.HEAPU8.subarray(out, out + count)], after: [...engine.HEAPU8.subarray(out + count, out + count + 16)] };
+      } finally {
+        engine._free(ptr);
+      }
+    };
+    trapAfterTen();
+    const r1 = run(ecdsa, 10);
+    assert.equal(r1.status.error, 0);
+    assert.deepEqual(r1.verdicts, Array(10).fill(0), '10 invalid ECDSA records after the trap');
+    trapAfterTen();
+    const r2 = run(ecdsa, 3);
+    assert.deepEqual(r2.verdicts, [0, 0, 0]);
+    assert.deepEqual(r2.after, Array(16).fill(0xaa), 'nothing written past the 3 verdicts');
+    trapAfterTen();
+    const mixed = breakSigs(schnorrChecks(engine).subarray(0, 40 * RECORD), [5, 39]);
+    assert.deepEqual(run(mixed, 40).verdicts, Array.from({ length: 40 }, (_, i) => (i === 5 || i === 39 ? 0 : 1)));
+  });
+
   test(`schnorrBatchVerify: the raw batch is 1 only when every signature verifies (${variant})`, async () => {
     const engine = await loadEngine(variant);
     const all = schnorrChecks(engine).subarray(0, 300 * RECORD);
@@ -82,6 +123,10 @@ for (const variant of VARIANTS) {
     ecdsa[RECORD * 7] = CheckType.ECDSA;
     assert.throws(() => run(ecdsa, 300), /schnorrBatchVerify: record 7 is not a 32-byte-key, 64-byte-signature Schnorr record/);
     assert.throws(() => run(all, 301), /record 300 is not/, 'a count past the buffer');
+    assert.throws(() => run(all, 10 ** 6), /record 300 is not/, 'a count far past the buffer');
+    for (const count of [2.5, -1, NaN, 10 ** 6 + 1]) {
+      assert.throws(() => run(all, count), /schnorrBatchVerify: checksLen must be an integer in 0\.\.2\^32-1 and count in 0\.\.10\^6/, String(count));
+    }
   });
 
   test(`validateBlock: deferred, batch-verified Schnorr checks give the result of verifying each when asked (${variant})`, async () => {
@@ -132,10 +177,16 @@ test('crossover: the smallest size from which every larger batch beats single ve
   assert.equal(crossover(rows([12, 9, 11, 8, 7]), 10), 8, 'a dip that does not last is not the crossover');
   assert.equal(crossover(rows([9, 9, 9]), 10), 2, 'size 1 is never a batch');
   assert.equal(crossover(rows([12, 11, 11]), 10), null);
+  // Rows in any order: sizes 64, 1, 8 with 64 slower than single verification have no crossover.
+  const unsorted = [{ size: 64, us_per_sig: 12 }, { size: 1, us_per_sig: 11 }, { size: 8, us_per_sig: 9 }];
+  assert.equal(crossover(unsorted, 10), null);
+  assert.equal(crossover([{ size: 64, us_per_sig: 8 }, { size: 1, us_per_sig: 11 }, { size: 8, us_per_sig: 9 }], 10), 8);
 });
 
 test('npm run bench:schnorr-batch runs on the fixtures and reports each contender', async () => {
-  const r = await runSchnorrBatch({ sizes: [1, 8, 64], rounds: 1 });
+  await assert.rejects(runSchnorrBatch({ sizes: [8, 1, 8], rounds: 1 }), /batch size 8 listed twice/);
+  const r = await runSchnorrBatch({ sizes: [64, 1, 8], rounds: 1 }); // listed ascending in the result
+  assert.deepEqual(r.sizes, [1, 8, 64]);
   assert.equal(r.signatures, 64);
   assert.ok(r.fixture_checks > 2000);
   const names = r.contenders.map((c) => c.name);

@@ -727,10 +727,12 @@ std::string Sha256Chain(double bytes, double reps) {
  *  of `count` Schnorr records at checksPtr in the module's memory (ibd::VerifySchnorrBatchOnce,
  *  batch_verify.h: no grouping, no fallback), for the per-signature cost curve of
  *  bench/compare/schnorr-batch.mjs. 1 when every signature verifies, 0 otherwise. Throws a JS
- *  Error naming the record that is not a well-formed Schnorr record. */
+ *  Error naming the record that is not a well-formed Schnorr record, or for checksLen or count
+ *  not an integer in range (a count of 2.5 is not 2). */
 int SchnorrBatchVerify(uintptr_t checks, double checks_len, double count) {
-    if (!(checks_len >= 0 && checks_len <= 4294967295.0) || !(count >= 0 && count <= 1e6)) {
-        ThrowJs(val("schnorrBatchVerify: checksLen must be in 0..2^32-1 and count in 0..10^6"));
+    if (!(checks_len >= 0 && checks_len <= 4294967295.0) || checks_len != static_cast<double>(static_cast<uint64_t>(checks_len)) ||
+        !(count >= 0 && count <= 1e6) || count != static_cast<double>(static_cast<uint64_t>(count))) {
+        ThrowJs(val("schnorrBatchVerify: checksLen must be an integer in 0..2^32-1 and count in 0..10^6"));
     }
     uint32_t bad = 0;
     const int r = ibd::VerifySchnorrBatchOnce(reinterpret_cast<const uint8_t*>(checks), static_cast<size_t>(checks_len),

@@ -8,7 +8,7 @@
 import { UsageError, numberFlag, parseFlags } from '../shared/args.mjs';
 import { DEFAULT_SIZES, formatSchnorrBatch, runSchnorrBatch } from './schnorr-batch.mjs';
 
-const USAGE = 'usage: npm run bench:schnorr-batch -- [--rounds N (1..100, default 5)] [--sizes S,S,... (1..8192 each, default 1,2,4,..,4096)] [--fixtures DIR] [--json]';
+const USAGE = 'usage: npm run bench:schnorr-batch -- [--rounds N (1..100, default 5)] [--sizes S,S,... (1..8192 each, distinct, any order; default 1,2,4,..,4096)] [--fixtures DIR] [--json]';
 
 let values;
 try {
@@ -23,6 +23,9 @@ try {
   values.rounds = values.rounds === undefined ? 5 : numberFlag('rounds', values.rounds, { min: 1, max: 100 });
   values.sizes = values.sizes === undefined ? [...DEFAULT_SIZES]
     : values.sizes.split(',').map((s) => numberFlag('sizes', s, { min: 1, max: 8192 }));
+  values.sizes.forEach((size, i) => {
+    if (values.sizes.indexOf(size) !== i) throw new UsageError(`--sizes lists ${size} twice; list each size once`);
+  });
 } catch (err) {
   if (!(err instanceof UsageError)) throw err;
   console.error(`schnorr-batch: ${err.message}\n${USAGE}`);

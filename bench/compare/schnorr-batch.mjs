@@ -75,11 +75,12 @@ async function nativeSeconds(tool, file, args) {
 }
 
 /** Crossover: the smallest size > 1 from which every larger size's median per-signature time
- *  is below single verification's; null when no such size was measured. */
+ *  is below single verification's; null when no such size was measured. `rows` in any order. */
 export function crossover(rows, singleUs) {
+  const bySize = [...rows].sort((a, b) => a.size - b.size);
   let at = null;
-  for (let i = rows.length - 1; i >= 0; i--) {
-    if (rows[i].size > 1 && rows[i].us_per_sig < singleUs) at = rows[i].size;
+  for (let i = bySize.length - 1; i >= 0; i--) {
+    if (bySize[i].size > 1 && bySize[i].us_per_sig < singleUs) at = bySize[i].size;
     else break;
   }
   return at;
@@ -93,7 +94,8 @@ const summary = (secondsList, count) => {
 /**
  * Runs the sweep.
  * @param {{sizes?: number[], rounds?: number, fixtures?: string, log?: (m: string) => void}} options
- *   sizes: batch sizes (positive integers, default DEFAULT_SIZES); rounds: default 5
+ *   sizes: batch sizes (distinct positive integers in any order, default DEFAULT_SIZES; the
+ *   result lists them ascending); rounds: default 5
  * @returns {Promise<{signatures: number, fixture_checks: number, rounds: number, sizes: number[],
  *   contenders: Array<{name: string, single: {us_per_sig, us_per_sig_min, us_per_sig_max},
  *   rows: Array<{size, us_per_sig, us_per_sig_min, us_per_sig_max, vs_single}>, crossover: number|null}>,
@@ -101,10 +103,13 @@ const summary = (secondsList, count) => {
  *   medians over rounds with min-max; vs_single = single's median / this size's median (> 1:
  *   the batch is faster); wasm_batched_vs_native_single: the fastest wasm batch size's
  *   signatures/s over native single verification's, same run.
- * @throws (rejects) Error when the fixtures hold no Schnorr check, or a batch of valid
- *   signatures fails (a wrong answer, never timed around).
+ * @throws (rejects) Error when a size is listed twice, the fixtures hold no Schnorr check, or a
+ *   batch of valid signatures fails (a wrong answer, never timed around).
  */
-export async function runSchnorrBatch({ sizes = DEFAULT_SIZES, rounds = 5, fixtures, log = () => {} } = {}) {
+export async function runSchnorrBatch({ sizes: given = DEFAULT_SIZES, rounds = 5, fixtures, log = () => {} } = {}) {
+  const sizes = [...given].sort((a, b) => a - b);
+  const twice = sizes.find((s, i) => sizes[i + 1] === s);
+  if (twice !== undefined) throw new Error(`batch size ${twice} listed twice: each would be timed into the same samples`);
   const loaded = await loadCheckSets({ fixtures, limits: { ecdsa: 1, schnorr: Infinity }, log });
   try {
     const set = loaded.sets.schnorr;

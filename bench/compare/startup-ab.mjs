@@ -4,10 +4,11 @@
 // two or more builds of toolchain.mjs, interleaved process by process, with each build's .wasm
 // size raw and gzip -9.
 //
-//   node bench/compare/startup-ab.mjs [--builds a,b] [--variant simd|scalar] [--rounds N] [--json]
+//   node bench/compare/startup-ab.mjs [--builds a,b] [--variant simd|scalar] [--rounds N] [--fixtures DIR] [--json]
 //
 // Default: --builds tables-shipped,tables-computed --variant simd --rounds 15 (builds made when
-// missing, into build/wasm-tables-*). ms, median (min-max) over rounds.
+// missing, into build/wasm-tables-*). ms, median (min-max) over rounds. Exit 0, 1 when a build,
+// the fixtures or a cold start fails (one line), 2 on a bad flag.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -18,13 +19,13 @@ import { loadCheckSets } from './compare-checks.mjs';
 import { nodeColdStarts } from './startup.mjs';
 import { BUILDS, ensureBuild } from './toolchain.mjs';
 
-const USAGE = `usage: node bench/compare/startup-ab.mjs [--builds a,b (of ${Object.keys(BUILDS).join(', ')}; default tables-shipped,tables-computed)] [--variant simd|scalar (default simd)] [--rounds N (1..200, default 15)] [--json]`;
+const USAGE = `usage: node bench/compare/startup-ab.mjs [--builds a,b (of ${Object.keys(BUILDS).join(', ')}; default tables-shipped,tables-computed)] [--variant simd|scalar (default simd)] [--rounds N (1..200, default 15)] [--fixtures DIR] [--json]`;
 const STEPS = ['read_ms', 'compile_ms', 'instantiate_ms', 'first_verdict_ms', 'total_ms'];
 
 let values;
 try {
   ({ values } = parseFlags(process.argv.slice(2), {
-    builds: { type: 'string' }, variant: { type: 'string' }, rounds: { type: 'string' },
+    builds: { type: 'string' }, variant: { type: 'string' }, rounds: { type: 'string' }, fixtures: { type: 'string' },
     json: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
   }));
   if (values.help) {
@@ -32,7 +33,10 @@ try {
     process.exit(0);
   }
   values.builds = (values.builds ?? 'tables-shipped,tables-computed').split(',');
-  for (const b of values.builds) choiceFlag('builds', b, Object.keys(BUILDS));
+  values.builds.forEach((b, i) => {
+    choiceFlag('builds', b, Object.keys(BUILDS));
+    if (values.builds.indexOf(b) !== i) throw new UsageError(`--builds names ${b} twice; name each build once`);
+  });
   values.variant = choiceFlag('variant', values.variant ?? 'simd', VARIANTS);
   values.rounds = values.rounds === undefined ? 15 : numberFlag('rounds', values.rounds, { min: 1, max: 200 });
 } catch (err) {
@@ -42,26 +46,29 @@ try {
 }
 
 const log = (m) => console.error(m);
-for (const name of values.builds) {
-  const why = ensureBuild(name, [values.variant], log);
-  if (why) {
-    console.error(`startup-ab: build ${name}: ${why}`);
-    process.exit(1);
-  }
-}
-const sets = await loadCheckSets({ limits: { ecdsa: 16, schnorr: 1 }, log });
 const samples = Object.fromEntries(values.builds.map((b) => [b, []]));
 try {
-  for (let r = 0; r < values.rounds; r++) {
-    for (let k = 0; k < values.builds.length; k++) {
-      const name = values.builds[(k + r) % values.builds.length];
-      const [one] = await nodeColdStarts(values.variant, sets.sets.ecdsa.file, 1, BUILDS[name].dir);
-      if (one.verdict !== sets.sets.ecdsa.verdicts[0]) throw new Error(`${name}: first verdict ${one.verdict}, the validation's ${sets.sets.ecdsa.verdicts[0]}`);
-      samples[name].push(one);
+  // The fixtures first: a missing folder is named before minutes of building.
+  const sets = await loadCheckSets({ fixtures: values.fixtures, limits: { ecdsa: 16, schnorr: 1 }, log });
+  try {
+    for (const name of values.builds) {
+      const why = ensureBuild(name, [values.variant], log);
+      if (why) throw new Error(`build ${name}: ${why}`);
     }
+    for (let r = 0; r < values.rounds; r++) {
+      for (let k = 0; k < values.builds.length; k++) {
+        const name = values.builds[(k + r) % values.builds.length];
+        const [one] = await nodeColdStarts(values.variant, sets.sets.ecdsa.file, 1, BUILDS[name].dir);
+        if (one.verdict !== sets.sets.ecdsa.verdicts[0]) throw new Error(`${name}: first verdict ${one.verdict}, the validation's ${sets.sets.ecdsa.verdicts[0]}`);
+        samples[name].push(one);
+      }
+    }
+  } finally {
+    sets.dispose();
   }
-} finally {
-  sets.dispose();
+} catch (err) {
+  console.error(`startup-ab: ${err.message}`);
+  process.exit(1);
 }
 
 const out = values.builds.map((name) => {

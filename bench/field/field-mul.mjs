@@ -3,7 +3,7 @@
 // i64x2.extmul lanes, one Karatsuba level, plain column sums; field_mul_variants.cpp) against
 // the library's own portable C, in the same wasm, on one core, warm.
 //
-//   node bench/field/field-mul.mjs [--rounds N] [--cases N] [--json]
+//   node bench/field/field-mul.mjs [--rounds N] [--cases N] [--fixtures DIR] [--json]
 //
 // 1. Differential check first (`--cases`, default 1,000,000 random and edge-case products): each
 //    candidate's normalized result equals libsecp256k1's, and its output has magnitude 1. A
@@ -17,6 +17,8 @@
 // The harnesses are built here with emcc (the same flags as the shipped simd variant's
 // libsecp256k1: -O3 -msimd128, WIDEMUL_INT64) into build/bench/field/, rebuilt when a source
 // changes. Nothing here is shipped: docs/performance.md, "Field arithmetic in wasm".
+// Exit 0; 1 when a candidate differs, or the fixtures, a build or a harness fails (one line);
+// 2 on a bad flag.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -34,7 +36,7 @@ const BUILDS = {
   simd: ['-DUSE_EXTERNAL_ASM=1', '-DIBD_FIELD_HOOK_SIMD=1'],
   karatsuba: ['-DUSE_EXTERNAL_ASM=1', '-DIBD_FIELD_HOOK_KARATSUBA=1'],
 };
-const USAGE = 'usage: node bench/field/field-mul.mjs [--rounds N (1..100, default 5)] [--cases N (1..100000000, default 1000000)] [--json]';
+const USAGE = 'usage: node bench/field/field-mul.mjs [--rounds N (1..100, default 5)] [--cases N (1..100000000, default 1000000)] [--fixtures DIR] [--json]';
 
 function build(name, defines) {
   const js = path.join(OUT, `${name}.cjs`); // CommonJS glue: the repo is "type": "module"
@@ -58,7 +60,8 @@ const runJson = (js, args) => JSON.parse(execFileSync(process.execPath, [js, ...
 let values;
 try {
   ({ values } = parseFlags(process.argv.slice(2), {
-    rounds: { type: 'string' }, cases: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
+    rounds: { type: 'string' }, cases: { type: 'string' }, fixtures: { type: 'string' },
+    json: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
   }));
   if (values.help) {
     console.log(USAGE);
@@ -76,20 +79,30 @@ if (!existsSync(path.join(SECP, 'src', 'secp256k1.c'))) {
   process.exit(1);
 }
 
-mkdirSync(OUT, { recursive: true });
-const js = Object.fromEntries(Object.entries(BUILDS).map(([name, defines]) => [name, build(name, defines)]));
-const diff = runJson(js.portable, ['diff', String(values.cases)]);
-if (!diff.ok) {
-  console.error(`field-mul: candidate ${diff.candidate} differs from libsecp256k1 at case ${diff.case}`);
-  process.exit(1);
-}
-
-const sets = await loadCheckSets({ limits: { ecdsa: 2048, schnorr: 1 }, log: (m) => console.error(m) });
 const names = Object.keys(BUILDS);
 const verify = Object.fromEntries(names.map((n) => [n, []]));
 const mul = [];
 let count = null;
+let diff;
 try {
+  // The fixtures first: a missing folder is named before the harnesses are built.
+  const sets = await loadCheckSets({ fixtures: values.fixtures, limits: { ecdsa: 2048, schnorr: 1 }, log: (m) => console.error(m) });
+  try {
+    mkdirSync(OUT, { recursive: true });
+    const js = Object.fromEntries(Object.entries(BUILDS).map(([name, defines]) => [name, build(name, defines)]));
+    diff = runJson(js.portable, ['diff', String(values.cases)]);
+    if (!diff.ok) throw new Error(`candidate ${diff.candidate} differs from libsecp256k1 at case ${diff.case}`);
+    runRounds(js, sets);
+  } finally {
+    sets.dispose();
+  }
+} catch (err) {
+  console.error(`field-mul: ${err.message.split('\n')[0]}`);
+  process.exit(1);
+}
+
+/** The timed rounds: multiplies, then ECDSA verification in each build, in rotating order. */
+function runRounds(js, sets) {
   for (let r = 0; r < values.rounds; r++) {
     mul.push(runJson(js.portable, ['mul', '2000000']));
     for (let k = 0; k < names.length; k++) {
@@ -101,8 +114,6 @@ try {
     }
     console.error(`round ${r + 1}/${values.rounds} done`);
   }
-} finally {
-  sets.dispose();
 }
 
 const stat = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });

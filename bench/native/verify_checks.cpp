@@ -54,8 +54,10 @@ const char* BatchErrorName(int error) {
 }
 
 int Usage(const std::string& problem) {
-    std::cerr << "ibd_verify_checks: " << problem << "\nusage: ibd_verify_checks <file.checks> [--rounds N] [--batch B]   (N 1.."
-              << kMaxRounds << ", default 3; B records per VerifyBatch call, 1.." << kMaxBatch << ", default all)\n";
+    std::cerr << "ibd_verify_checks: " << problem
+              << "\nusage: ibd_verify_checks <file.checks> [--rounds N] [--batch B] [--schnorr-batch]   (N 1.." << kMaxRounds
+              << ", default 3; B records per call, 1.." << kMaxBatch
+              << ", default all; --schnorr-batch: each call one raw BIP340 batch of Schnorr records)\n";
     return 1;
 }
 
@@ -81,8 +83,13 @@ int main(int argc, char** argv) {
     int rounds = 3;
     int batch = 0;  // 0: the whole file in one call
     bool schnorr_batch = false;
+    std::vector<std::string> seen;  // value flags given so far: one given twice is refused
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
+        if (arg == "--rounds" || arg == "--batch") {
+            if (std::find(seen.begin(), seen.end(), arg) != seen.end()) return Usage(arg + " given twice; give it once");
+            seen.push_back(arg);
+        }
         if (arg == "--rounds") {
             if (i + 1 >= argc || !ParseCount(argv[i + 1], kMaxRounds, rounds)) {
                 return Usage("--rounds needs an integer in 1.." + std::to_string(kMaxRounds));

@@ -59,6 +59,27 @@ public:
     SchnorrBatch(const SchnorrBatch&) = delete;
     SchnorrBatch& operator=(const SchnorrBatch&) = delete;
 
+    /** Starts a VerifyBatch call. A call still marked as running was cut short: in wasm, a trap
+     *  (an out-of-bounds read of a raw verifyBatch pointer) unwinds no C++ frame, and this
+     *  thread's instance lives on. Its queue, pointers into that call's buffer and indices into
+     *  its verdicts, is dropped (flushed, it would write that call's verdicts over this one's and
+     *  past its end), and so is its scratch space, which a trap inside the batch left allocated. */
+    void Begin() {
+        if (running_) {
+            size_ = 0;
+            if (scratch_ != nullptr) secp256k1_scratch_space_destroy(secp256k1_context_static, scratch_);
+            scratch_ = secp256k1_scratch_space_create(secp256k1_context_static,
+                                                      ibd_schnorrsig_batch_scratch_size(kSchnorrBatchMax));
+        }
+        running_ = true;
+    }
+
+    /** Ends a VerifyBatch call: verifies what is queued (Flush). */
+    void End(uint8_t* verdicts) {
+        Flush(verdicts);
+        running_ = false;
+    }
+
     /** Queues record `index`'s check; verifies the queue when it is full. */
     void Add(uint32_t index, const uint8_t* msg32, const uint8_t* pubkey32, const uint8_t* sig64,
              uint8_t* verdicts) {
@@ -82,6 +103,7 @@ public:
 
 private:
     secp256k1_scratch_space* scratch_;
+    bool running_ = false;  // between Begin and End
     size_t size_ = 0;
     uint32_t index_[kSchnorrBatchMax];
     const unsigned char* msg_[kSchnorrBatchMax];
@@ -121,21 +143,25 @@ secp256k1_scratch_space* OnceScratch(size_t n_sigs) {
 
 int VerifySchnorrBatchOnce(const uint8_t* checks, size_t checks_len, uint32_t count, uint32_t* bad_record) {
     constexpr size_t kRecordSize = kCheckHeaderSize + kSchnorrPubkeyLen + kSchnorrSigLen;
-    std::vector<const unsigned char*> sig(count), msg(count), pubkey(count);
+    // Every record is checked before anything is allocated for `count` of them: a count past the
+    // buffer (up to 2^32 - 1) names the first record that does not fit.
+    const size_t fit = checks == nullptr ? 0 : checks_len / kRecordSize;
     for (uint32_t i = 0; i < count; ++i) {
-        const size_t offset = static_cast<size_t>(i) * kRecordSize;
-        const uint8_t* rec = checks + offset;
-        if (checks == nullptr || offset > checks_len || checks_len - offset < kRecordSize ||
-            rec[0] != static_cast<uint8_t>(CheckType::kSchnorr) || rec[1] != kSchnorrPubkeyLen ||
+        const uint8_t* rec = i < fit ? checks + static_cast<size_t>(i) * kRecordSize : nullptr;
+        if (rec == nullptr || rec[0] != static_cast<uint8_t>(CheckType::kSchnorr) || rec[1] != kSchnorrPubkeyLen ||
             rec[2] != kSchnorrSigLen || rec[3] != 0) {
             if (bad_record != nullptr) *bad_record = i;
             return -1;
         }
+    }
+    if (count == 0) return 0;
+    std::vector<const unsigned char*> sig(count), msg(count), pubkey(count);
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint8_t* rec = checks + static_cast<size_t>(i) * kRecordSize;
         msg[i] = rec + 4;
         pubkey[i] = rec + kCheckHeaderSize;
         sig[i] = rec + kCheckHeaderSize + kSchnorrPubkeyLen;
     }
-    if (count == 0) return 0;
     secp256k1_scratch_space* scratch = OnceScratch(count);
     return ibd_schnorrsig_verify_batch(secp256k1_context_static, scratch, sig.data(), msg.data(), pubkey.data(), count);
 }
@@ -146,10 +172,11 @@ BatchStatus VerifyBatch(const uint8_t* checks, size_t checks_len, uint32_t count
     if (checks == nullptr) checks_len = 0;
 
     SchnorrBatch& schnorr = ThreadSchnorrBatch();
+    schnorr.Begin();
     size_t offset = 0;
     for (uint32_t i = 0; i < count; ++i) {
         auto fail = [&](int error) {
-            schnorr.Flush(verdicts);  // the records before the malformed one keep their verdicts
+            schnorr.End(verdicts);  // the records before the malformed one keep their verdicts
             status.error = error;
             status.error_offset = offset;
             status.error_record = i;
@@ -185,7 +212,7 @@ BatchStatus VerifyBatch(const uint8_t* checks, size_t checks_len, uint32_t count
         }
         offset += kCheckHeaderSize + body;
     }
-    schnorr.Flush(verdicts);
+    schnorr.End(verdicts);
     return status;
 }
 

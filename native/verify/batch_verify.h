@@ -59,7 +59,8 @@ constexpr uint32_t kSchnorrBatchMin = 8;
  *  `ibd_verify_checks --schnorr-batch`. The scratch space is this thread's, grown to fit.
  *  Returns 1 when every signature verifies, 0 when one does not (or an r, s or key is out of
  *  range, or `count` is 0), -1 when record `*bad_record` is not a well-formed Schnorr record
- *  (type 2, 32-byte key, 64-byte signature) or does not fit in `checks_len`. */
+ *  (type 2, 32-byte key, 64-byte signature) or does not fit in `checks_len` (checked for every
+ *  record before anything is allocated for `count` of them). */
 int VerifySchnorrBatchOnce(const uint8_t* checks, size_t checks_len, uint32_t count, uint32_t* bad_record);
 
 }  // namespace ibd
