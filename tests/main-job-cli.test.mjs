@@ -13,7 +13,7 @@ import { formatReport } from '../bench/cli/report.mjs';
 import { warningsOf } from '../bench/core/warnings.mjs';
 
 const MAIN = path.join(REPO_ROOT, 'bench', 'cli', 'main.mjs');
-const CHAIN_TXS = 1_161_875_261;
+const CHAIN_TXS = 1_315_805_869; // Bitcoin Core 31 chainTxData, height 938,343 (bench/core/projection.mjs)
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 
 /** Runs the main job; resolves to {code, stdout, stderr}. */
@@ -42,8 +42,8 @@ test('--heights subset: the projection names its sample, flags it partial, and u
   const at = lines.findIndex((l) => l.startsWith('projection: '));
   assert.equal(lines[at], `projection: ${p.hours.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} ` +
     'h to verify every signature of the chain on 1 worker');
-  assert.equal(lines[at + 1], `  workload: ${fmt(p.workload_checks)} checks = 1,161,875,261 transactions ` +
-    '(Bitcoin Core v29.0 chainTxData, 2025-03-03) x 1.660 checks/tx (2 fixture blocks, 4,866 transactions)');
+  assert.equal(lines[at + 1], `  workload: ${fmt(p.workload_checks)} checks = 1,315,805,869 transactions ` +
+    '(Bitcoin Core 31 chainTxData, height 938,343, 2026-02-25) x 1.660 checks/tx (2 fixture blocks, 4,866 transactions)');
   assert.ok(lines[at + 2].startsWith(`  rates: ECDSA ${fmt(ecdsa.checks_per_second)}/s, Schnorr ${fmt(schnorr.checks_per_second)}/s; `));
   assert.equal(lines[at + 3], '  (rates from the separate ECDSA and Schnorr passes; the combined pass above ran at ' +
     `${fmt(subsetDoc.totals.checks_per_second)}/s)`);

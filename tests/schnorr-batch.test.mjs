@@ -61,18 +61,19 @@ for (const variant of VARIANTS) {
     }
   });
 
-  test(`verifyBatch after a call that trapped with Schnorr records queued: no verdict of the trapped call leaks into the next (${variant})`, async () => {
-    // A raw verifyBatch whose checksLen runs past the end of the module's memory traps (a wasm
-    // RuntimeError) once it reads there, with the Schnorr records before that point queued for
-    // their group. The instance lives on (nothing unwinds its C++ state): the next call must not
-    // flush that queue into its own verdicts. The 10 records are written into the unallocated
-    // tail of the memory, so that record 10's header is past its end.
+  test(`verifyBatch after a call whose checks ran past the memory: no verdict of it leaks into the next (${variant})`, async () => {
+    // A raw verifyBatch whose checksLen runs past the end of the module's memory used to trap (a
+    // wasm RuntimeError) once it read there, with the Schnorr records before that point queued
+    // for their group, and the instance lived on: the next call flushed that queue into its own
+    // verdicts. The binding now refuses such a call before reading anything (a JS Error), and
+    // VerifyBatch still drops whatever an earlier call left queued. The 10 records are written
+    // into the unallocated tail of the memory, so that record 10's header is past its end.
     const engine = await loadEngine(variant);
     const valid = schnorrChecks(engine).subarray(0, 10 * RECORD);
     const trapAfterTen = () => {
       const end = engine.HEAPU8.length - valid.length;
       engine.HEAPU8.set(valid, end);
-      assert.throws(() => engine.verifyBatch(end, valid.length + 1000, 20, 16), WebAssembly.RuntimeError);
+      assert.throws(() => engine.verifyBatch(end, valid.length + 1000, 20, 16), /the checks region runs past the module's memory/);
     };
     const ecdsa = concatChecks(Array.from({ length: 10 }, (_, i) => encodeCheck({
       type: CheckType.ECDSA, msg32: new Uint8Array(32).fill(i), pubkey: new Uint8Array(33).fill(2), sig: new Uint8Array(70).fill(0x30),
@@ -197,3 +198,31 @@ test('npm run bench:schnorr-batch runs on the fixtures and reports each contende
   }
   assert.match(formatSchnorrBatch(r), /crossover/);
 });
+
+for (const variant of VARIANTS) {
+  test(`the raw verifyBatch binding refuses arguments outside the module's memory or not integers (${variant})`, async () => {
+    const engine = await loadEngine(variant);
+    const ptr = engine._malloc(64);
+    try {
+      const memory = engine.HEAPU8.length;
+      const cases = [
+        [[ptr, 0, -1, ptr], /verifyBatch: count must be an integer from 0 to 4294967295/],
+        [[ptr, 0, 1.7, ptr], /count must be an integer/],
+        [[ptr, 0, NaN, ptr], /count must be an integer/],
+        [[ptr, 0, 2 ** 32 + 5, ptr], /count must be an integer/],
+        [[-1, 0, 0, ptr], /checksPtr must be an integer/],
+        [[ptr, 2.5, 0, ptr], /checksLen must be an integer/],
+        [[ptr, 0, 0, -8], /verdictsPtr must be an integer/],
+        [[ptr, 0, 4294967295, ptr], /verifyBatch: the verdicts region runs past the module's memory/],
+        [[memory - 10, 36, 1, ptr], /the checks region runs past the module's memory/],
+      ];
+      for (const [args, message] of cases) assert.throws(() => engine.verifyBatch(...args), message, JSON.stringify(args));
+      // The instance is still usable: nothing was written, nothing trapped.
+      const r = engine.verifyBatch(ptr, 0, 0, ptr);
+      assert.equal(r.error, 0);
+      assert.throws(() => engine.schnorrBatchVerify(memory - 10, 132, 1), /run past the module's memory/);
+    } finally {
+      engine._free(ptr);
+    }
+  });
+}

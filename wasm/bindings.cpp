@@ -646,11 +646,36 @@ private:
     val failure_ = val::null();
 };
 
+/** The module's memory in bytes now (it may grow between calls). */
+double MemoryBytes() { return static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0; }
+
 /** verifyBatch(checksPtr, checksLen, count, verdictsPtr) -> { error, errorOffset, errorRecord }.
- *  Pointers are offsets into the module's memory (from _malloc). */
-val VerifyBatch(uintptr_t checks_ptr, size_t checks_len, uint32_t count, uintptr_t verdicts_ptr) {
-    const ibd::BatchStatus st = ibd::VerifyBatch(reinterpret_cast<const uint8_t*>(checks_ptr), checks_len,
-                                                 count, reinterpret_cast<uint8_t*>(verdicts_ptr));
+ *  Pointers are offsets into the module's memory (from _malloc). The arguments are JS numbers
+ *  checked here, before anything is read or written: each an integer >= 0, the checks
+ *  [checksPtr, checksPtr + checksLen) and the `count` verdict bytes from verdictsPtr inside the
+ *  module's memory; otherwise a JS Error naming the argument (Embind's own uint32 conversion
+ *  would wrap -1 to 4294967295, 2^32 + 5 to 5 and 1.7 to 1, and a verdict region past the end
+ *  would be written until the module traps). */
+val VerifyBatch(double checks_ptr, double checks_len, double count, double verdicts_ptr) {
+    const double memory = MemoryBytes();
+    const auto whole = [](double x) { return x >= 0 && x <= 4294967295.0 && x == static_cast<double>(static_cast<uint64_t>(x)); };
+    const char* bad = !whole(checks_ptr) ? "checksPtr" : !whole(checks_len) ? "checksLen" : !whole(count) ? "count"
+                    : !whole(verdicts_ptr) ? "verdictsPtr" : nullptr;
+    char message[200];  // no C++ object with a destructor may be alive when ThrowJs runs
+    if (bad != nullptr) {
+        std::snprintf(message, sizeof(message), "verifyBatch: %s must be an integer from 0 to 4294967295", bad);
+        ThrowJs(val(static_cast<const char*>(message)));
+    }
+    if (checks_ptr + checks_len > memory || verdicts_ptr + count > memory) {
+        std::snprintf(message, sizeof(message),
+                      "verifyBatch: %s runs past the module's memory (%.0f bytes): checks [%.0f, %.0f), verdicts [%.0f, %.0f)",
+                      checks_ptr + checks_len > memory ? "the checks region" : "the verdicts region", memory, checks_ptr,
+                      checks_ptr + checks_len, verdicts_ptr, verdicts_ptr + count);
+        ThrowJs(val(static_cast<const char*>(message)));
+    }
+    const ibd::BatchStatus st = ibd::VerifyBatch(reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(checks_ptr)),
+                                                 static_cast<size_t>(checks_len), static_cast<uint32_t>(count),
+                                                 reinterpret_cast<uint8_t*>(static_cast<uintptr_t>(verdicts_ptr)));
     val r = val::object();
     r.set("error", st.error);
     r.set("errorOffset", static_cast<double>(st.error_offset));
@@ -733,6 +758,9 @@ int SchnorrBatchVerify(uintptr_t checks, double checks_len, double count) {
     if (!(checks_len >= 0 && checks_len <= 4294967295.0) || checks_len != static_cast<double>(static_cast<uint64_t>(checks_len)) ||
         !(count >= 0 && count <= 1e6) || count != static_cast<double>(static_cast<uint64_t>(count))) {
         ThrowJs(val("schnorrBatchVerify: checksLen must be an integer in 0..2^32-1 and count in 0..10^6"));
+    }
+    if (static_cast<double>(checks) + checks_len > MemoryBytes()) {
+        ThrowJs(val("schnorrBatchVerify: the checks [checksPtr, checksPtr + checksLen) run past the module's memory"));
     }
     uint32_t bad = 0;
     const int r = ibd::VerifySchnorrBatchOnce(reinterpret_cast<const uint8_t*>(checks), static_cast<size_t>(checks_len),

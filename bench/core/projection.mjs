@@ -7,14 +7,18 @@
 // where checks_per_transaction and the ECDSA/Schnorr shares are measured over the fixture blocks
 // that were run, and the rates are the measured aggregate rates of all workers (sig/s).
 
-/** Transactions in the chain, coinbases included: Bitcoin Core v29.0, src/kernel/chainparams.cpp,
- *  CMainParams::chainTxData (getchaintxstats 4096 at block
- *  00000000000000000001b658dd1120e82e66d2790811f89ede9742ada3ed6d77, nTime 1741017141). */
+/** Transactions in the chain, coinbases included, at the newest point the sourced workload data
+ *  holds (../shared/chain-workload/tx_count_points.csv, its last row): Bitcoin Core 31's
+ *  src/kernel/chainparams.cpp CMainParams::chainTxData at height 938,343 (block
+ *  00000000000000000000ccebd6d74d9194d8dcdc1d177c478e094bfad51ba5ac, 2026-02-25T21:32:53Z),
+ *  as reviewed in bitcoin/bitcoin PR #34677 and read in a copy of those chainparams
+ *  (2140-dev/bitcoin@6ea23b2b). The chain grew past it since; the projection says so by its
+ *  date. */
 export const CHAIN_TX_DATA = Object.freeze({
-  tx_count: 1_161_875_261,
-  time: '2025-03-03',
-  label: 'Bitcoin Core v29.0 chainTxData',
-  source: 'Bitcoin Core v29.0 chainparams.cpp CMainParams::chainTxData.tx_count (2025-03-03)',
+  tx_count: 1_315_805_869,
+  time: '2026-02-25',
+  label: 'Bitcoin Core 31 chainTxData, height 938,343',
+  source: 'Bitcoin Core 31 chainparams.cpp CMainParams::chainTxData.tx_count at height 938,343 (2026-02-25; bitcoin/bitcoin PR #34677)',
 });
 
 /**

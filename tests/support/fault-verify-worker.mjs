@@ -10,7 +10,7 @@
 //   trapHeight?: number         validateBlock of a block at this height traps (wasm), every time
 //   trapMarker?: true           a batch holding a record whose msg32 starts de ad be ef makes
 //                               verifyBatch trap (fake: throws WebAssembly.RuntimeError; wasm:
-//                               a real out-of-bounds trap), every time
+//                               a real out-of-bounds trap, through _free), every time
 // Faults: exit = process.exit(3) in the handler; throw = uncaught exception in the handler;
 // hang = busy loop forever; trap = this batch's verifyBatch (a validate message's validateBlock,
 // a chain message's ChainValidation) traps.
@@ -25,7 +25,7 @@ if (workerData?.exitOnLoad) process.exit(7);
 const engine = workerData?.variant ? await loadEngine(workerData.variant) : createFakeEngine();
 const realVerifyBatch = engine.verifyBatch.bind(engine);
 const trap = () => {
-  if (workerData?.variant) realVerifyBatch(0x7ffffff0, 36, 1, 0x7ffffff0); // out of bounds
+  if (workerData?.variant) engine._free(0x7ffffff0); // a real trap: reads a chunk header out of bounds
   throw new WebAssembly.RuntimeError('memory access out of bounds (injected)');
 };
 let trapNext = false;
