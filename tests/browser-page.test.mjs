@@ -155,7 +155,7 @@ test('isolated: 2 workers via the controls, every block valid, counts equal the 
     assert.ok(painted.every((n) => n > 1000), `painted pixels per chart: ${painted}`);
 
     // The headline shows the numbers with units; the blocks table has a row per block.
-    assert.match(await page.locator('[data-stat="overall"]').innerText(), /^[\d,]+\s*sig\/s$/);
+    assert.match(await page.locator('[data-stat="overall"]').innerText(), /^[\d,]+\s*checks\/s$/);
     assert.match(await page.locator('[data-stat="checks"]').innerText(), new RegExp(`^${doc.totals.valid.toLocaleString('en-US')}\\s*valid$`));
     assert.equal(await page.locator('#blocks-table tbody tr').count(), manifest.blocks.length);
     // Each block's fee (57043's is 99,000,000 sat), its verdict and the rules not checked.

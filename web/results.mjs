@@ -41,16 +41,16 @@ function duration(hours) {
  */
 export function renderHeadline(root, doc) {
   const t = doc.totals;
-  set(root, 'overall', rate(t.checks_per_second), 'sig/s');
+  set(root, 'overall', rate(t.checks_per_second), 'checks/s');
   const auto = doc.workers_auto ? ` (auto: fastest of 1–${doc.workers_auto.max_workers})` : '';
   set(root, 'overall-sub', `${spread(t)} · ${plural(doc.workers, 'worker')}${auto}, ${doc.variant === 'simd' ? 'SIMD' : 'scalar'}, ` +
     `batch ${int(doc.batch_size)}`);
-  set(root, 'per-worker', rate(t.per_worker), 'sig/s');
+  set(root, 'per-worker', rate(t.per_worker), 'checks/s');
   set(root, 'per-worker-sub', `overall / ${plural(doc.workers, 'worker')}`);
   for (const [type, name] of [['ecdsa', 'ECDSA'], ['schnorr', 'Schnorr']]) {
     const p = t.by_type[type];
     if (p.checks) {
-      set(root, type, rate(p.checks_per_second), 'sig/s');
+      set(root, type, rate(p.checks_per_second), 'checks/s');
       set(root, `${type}-sub`, `${plural(p.checks, 'check')}, separate pass; ${spread(p)}`);
     } else {
       set(root, type, '–');
@@ -62,7 +62,7 @@ export function renderHeadline(root, doc) {
   set(root, 'checks', int(t.valid), 'valid');
   const invalidNote = t.invalid === 0 ? '0 invalid'
     : t.invalid === t.invalid_in_valid_blocks
-      ? `${int(t.invalid)} invalid, all CHECKMULTISIG trials that valid scripts tolerate`
+      ? `${int(t.invalid)} invalid, CHECKMULTISIG trials and other checks that valid scripts tolerate`
       : `${int(t.invalid)} invalid, ${int(t.invalid - t.invalid_in_valid_blocks)} of them in invalid blocks`;
   const ok = t.blocks - t.blocks_failed - t.invalid_blocks;
   set(root, 'checks-sub', `${invalidNote} · ${int(ok)} / ${plural(t.blocks, 'block')} valid`);
