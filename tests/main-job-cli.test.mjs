@@ -124,7 +124,7 @@ test('rounds more than 1.25x apart give a noise warning suggesting more rounds; 
   assert.deepEqual(withRounds([1, 1.25, 1.1], [2, 2.2, 2.4], [0.5, 0.5, 0.5]), []);
   assert.deepEqual(withRounds([1, 1.2, 1.1], [2, 2.6, 2.2], [0.4, 0.6, 0.5]), [
     'WARNING: noisy machine: timed-round times varied by up to 1.30x (ecdsa), 1.50x (schnorr); ' +
-      'rates are less certain; rerun with --rounds 7 or on an idle machine',
+      'rates are less certain; rerun with 7 timed rounds (--rounds 7; on the page, the Timed rounds box) or on an idle machine',
   ]);
 });
 

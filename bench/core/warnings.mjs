@@ -33,7 +33,8 @@ export function noiseWarning(doc) {
     .filter(([, ratio]) => ratio > NOISY_RATIO);
   if (!noisy.length) return null;
   return `noisy machine: timed-round times varied by up to ${noisy.map(([n, r]) => `${r.toFixed(2)}x (${n})`).join(', ')}; ` +
-    `rates are less certain; rerun with --rounds ${Math.max(5, 2 * doc.rounds + 1)} or on an idle machine`;
+    `rates are less certain; rerun with ${Math.max(5, 2 * doc.rounds + 1)} timed rounds (--rounds ${Math.max(5, 2 * doc.rounds + 1)}; ` +
+    'on the page, the Timed rounds box) or on an idle machine';
 }
 
 /** The timed end-to-end rounds' disagreement with the first (cold) pass, or null when they agree. */
