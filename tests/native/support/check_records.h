@@ -46,6 +46,31 @@ inline void AppendEcdsa(std::vector<uint8_t>& buf, const std::vector<uint8_t>& m
     AppendRecord(buf, static_cast<uint8_t>(CheckType::kEcdsa), msg32, pubkey, der_sig);
 }
 
+/** One record of a packed, well-formed check buffer, as views into it. */
+struct RecordView {
+    uint8_t type;
+    const uint8_t* msg32;
+    const uint8_t* pubkey;
+    size_t pubkey_len;
+    const uint8_t* sig;
+    size_t sig_len;
+};
+
+/** Calls f(const RecordView&, size_t index) for each of the `count` records of `checks` (a buffer
+ *  the engine wrote, e.g. BlockValidationResult::checks: well formed, not checked here). */
+template <typename F>
+void ForEachRecord(const std::vector<uint8_t>& checks, size_t count, F f) {
+    size_t offset = 0;
+    for (size_t i = 0; i < count; ++i) {
+        const uint8_t* rec = checks.data() + offset;
+        const size_t pubkey_len = rec[1];
+        const size_t sig_len = static_cast<size_t>(rec[2]) | (static_cast<size_t>(rec[3]) << 8);
+        const uint8_t* pubkey = rec + kCheckHeaderSize;
+        f(RecordView{rec[0], rec + 4, pubkey, pubkey_len, pubkey + pubkey_len, sig_len}, i);
+        offset += kCheckHeaderSize + pubkey_len + sig_len;
+    }
+}
+
 inline void AppendSchnorr(std::vector<uint8_t>& buf, const std::vector<uint8_t>& msg32,
                           const std::vector<uint8_t>& xonly_pubkey, const std::vector<uint8_t>& sig64) {
     AppendRecord(buf, static_cast<uint8_t>(CheckType::kSchnorr), msg32, xonly_pubkey, sig64);

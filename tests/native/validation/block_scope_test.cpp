@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/check_records.h"
 #include "support/test_support.h"
 #include "util/error.h"
 #include "validation/block_check.h"
@@ -89,18 +90,14 @@ TEST(BlockScope, DeferredSchnorrChecksFailTheInputsCoreFails) {
     ASSERT_TRUE(clean.valid) << clean.error;
     ASSERT_GT(clean.schnorr_checks, 100u);
     // Every 40th Schnorr check's signature, found by its bytes in the raw block.
-    size_t offset = 0, schnorr_seen = 0, flipped = 0;
-    for (size_t i = 0; i < clean.verdicts.size(); ++i) {
-        const uint8_t* rec = clean.checks.data() + offset;
-        const size_t size = kCheckHeaderSize + rec[1] + (static_cast<size_t>(rec[2]) | (static_cast<size_t>(rec[3]) << 8));
-        offset += size;
-        if (rec[0] != static_cast<uint8_t>(CheckType::kSchnorr) || schnorr_seen++ % 40 != 0) continue;
-        const uint8_t* sig = rec + kCheckHeaderSize + 32;
-        const auto at = std::search(f.raw.begin(), f.raw.end(), sig, sig + 64);
+    size_t schnorr_seen = 0, flipped = 0;
+    test::ForEachRecord(clean.checks, clean.verdicts.size(), [&](const test::RecordView& v, size_t i) {
+        if (v.type != static_cast<uint8_t>(CheckType::kSchnorr) || schnorr_seen++ % 40 != 0) return;
+        const auto at = std::search(f.raw.begin(), f.raw.end(), v.sig, v.sig + 64);
         ASSERT_NE(at, f.raw.end()) << "Schnorr check " << i << "'s signature is not in the block";
         at[40] ^= 0x01;
         ++flipped;
-    }
+    });
     ASSERT_GE(flipped, 3u);
     auto without_rules = [](ValidationOptions o) {
         o.scope.block_rules = false;

@@ -63,17 +63,11 @@ const FixtureRecs& Fixture() {
         FixtureRecs out;
         const test::FixtureBlock f = test::LoadFixtureBlock(866342);
         const BlockValidationResult r = ValidateBlock(f.raw.data(), f.raw.size(), f.spent, f.hash, f.height);
-        size_t offset = 0;
-        for (size_t i = 0; i < r.verdicts.size(); ++i) {
-            const uint8_t* rec = r.checks.data() + offset;
-            const size_t pk_len = rec[1];
-            const size_t sig_len = static_cast<size_t>(rec[2]) | (static_cast<size_t>(rec[3]) << 8);
-            Rec x{rec[0], {rec + 4, rec + 36}, {rec + 36, rec + 36 + pk_len}, {rec + 36 + pk_len, rec + 36 + pk_len + sig_len}};
-            if (r.verdicts[i] == static_cast<uint8_t>(Verdict::kValid)) {
-                (x.type == static_cast<uint8_t>(CheckType::kSchnorr) ? out.schnorr : out.ecdsa).push_back(std::move(x));
-            }
-            offset += kCheckHeaderSize + pk_len + sig_len;
-        }
+        test::ForEachRecord(r.checks, r.verdicts.size(), [&](const test::RecordView& v, size_t i) {
+            if (r.verdicts[i] != static_cast<uint8_t>(Verdict::kValid)) return;
+            Rec x{v.type, {v.msg32, v.msg32 + 32}, {v.pubkey, v.pubkey + v.pubkey_len}, {v.sig, v.sig + v.sig_len}};
+            (x.type == static_cast<uint8_t>(CheckType::kSchnorr) ? out.schnorr : out.ecdsa).push_back(std::move(x));
+        });
         return out;
     }();
     return recs;

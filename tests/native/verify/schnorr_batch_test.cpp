@@ -34,17 +34,10 @@ const std::vector<SchnorrCheck>& FixtureSchnorrChecks() {
         for (int32_t height : {757739, 866342}) {
             const test::FixtureBlock f = test::LoadFixtureBlock(height);
             const BlockValidationResult r = ValidateBlock(f.raw.data(), f.raw.size(), f.spent, f.hash, f.height);
-            size_t offset = 0;
-            for (size_t i = 0; i < r.verdicts.size(); ++i) {
-                const uint8_t* rec = r.checks.data() + offset;
-                const size_t pubkey_len = rec[1];
-                const size_t sig_len = static_cast<size_t>(rec[2]) | (static_cast<size_t>(rec[3]) << 8);
-                if (rec[0] == static_cast<uint8_t>(CheckType::kSchnorr)) {
-                    const uint8_t* pk = rec + kCheckHeaderSize;
-                    out.push_back({{rec + 4, rec + 36}, {pk, pk + 32}, {pk + 32, pk + 96}});
-                }
-                offset += kCheckHeaderSize + pubkey_len + sig_len;
-            }
+            test::ForEachRecord(r.checks, r.verdicts.size(), [&](const test::RecordView& v, size_t) {
+                if (v.type != static_cast<uint8_t>(CheckType::kSchnorr)) return;
+                out.push_back({{v.msg32, v.msg32 + 32}, {v.pubkey, v.pubkey + 32}, {v.sig, v.sig + 64}});
+            });
         }
         return out;
     }();
