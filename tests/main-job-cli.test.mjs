@@ -128,6 +128,17 @@ test('rounds more than 1.25x apart give a noise warning suggesting more rounds; 
   ]);
 });
 
+test('a projection whose signatures alone come out longer than the whole validation is flagged, in the report and the warnings', () => {
+  const doc = structuredClone(subsetDoc);
+  const whole = doc.projection.end_to_end.hours;
+  assert.ok(doc.projection.hours < whole, 'in order as measured');
+  assert.equal(warningsOf(doc).some((w) => w.startsWith('the projection\'s signatures alone')), false);
+  doc.projection.hours = whole * 1.5;
+  const warning = warningsOf(doc).find((w) => w.startsWith('the projection\'s signatures alone'));
+  assert.match(warning, new RegExp(`\\(${(whole * 1.5).toFixed(1)} h\\) come out longer than the whole validation \\(${whole.toFixed(1)} h\\)`));
+  assert.ok(formatReport(doc).split('\n').includes(`  WARNING: ${warning}`));
+});
+
 test('every fixture block: the projection\'s sample is the whole set, with no partial-sample warning', async () => {
   const full = await run(['--workers', '1', '--rounds', '1', '--json']);
   assert.equal(full.code, 0, full.stderr);

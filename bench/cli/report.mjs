@@ -1,7 +1,7 @@
 // Terminal rendering of the benchmark's result document (bench/core/run-core.mjs). Formatting only;
 // the numbers' words (int, countOf) come from the run core, which the page shares.
 import { amountsText, countOf, int, verdictText } from '../core/format.mjs';
-import { noiseWarning, sampleWarnings } from '../core/warnings.mjs';
+import { noiseWarning, projectionOrderWarning, sampleWarnings } from '../core/warnings.mjs';
 import { chainShortfall } from '../core/run-core.mjs';
 
 /** Invalid checks listed per block on the terminal; --json lists them all. */
@@ -205,7 +205,7 @@ function scalingLines(doc) {
 }
 
 /** The projection as a short block: result, workload, rates and model, where the rates come
- *  from, then the sample warnings. */
+ *  from, then the sample warnings and, when the two figures are out of order, that warning. */
 function projectionLines(doc) {
   const p = doc.projection ?? {};
   if (p.error || p.hours === null || p.hours === undefined) return [`projection: unavailable (${p.error ?? 'no result'})`];
@@ -224,7 +224,7 @@ function projectionLines(doc) {
       `to validate it whole (parse, sighash, script, verify) at this run's end-to-end rate, ${int(p.end_to_end.checks_per_second)} ` +
       `checks/s on ${countOf(p.end_to_end.workers, 'worker')}`] : []),
   ];
-  return [...lines, ...sampleWarnings(doc).map((w) => `  WARNING: ${w}`)];
+  return [...lines, ...[...sampleWarnings(doc), projectionOrderWarning(doc)].filter(Boolean).map((w) => `  WARNING: ${w}`)];
 }
 
 /** The end-to-end pass (bench/core/end-to-end.mjs): whole blocks validated in the workers. */

@@ -1,6 +1,6 @@
 // The result document's warnings (bench/core/run-core.mjs puts them in `warnings`; the terminal
-// report prints each with "WARNING: ", the page shows them): noisy timed rounds and a projection
-// from a partial or small sample.
+// report prints each with "WARNING: ", the page shows them): noisy timed rounds, a projection
+// from a partial or small sample, and a projection whose two figures are out of order.
 import { countOf, int } from './format.mjs';
 
 /** A pass whose slowest timed round took more than this times its fastest gets a noise warning. */
@@ -18,7 +18,20 @@ const SMALL_SAMPLE_CHECKS = 1000;
  * @returns {string[]}
  */
 export function warningsOf(doc) {
-  return [noiseWarning(doc), ...sampleWarnings(doc), endToEndWarning(doc)].filter(Boolean);
+  return [noiseWarning(doc), ...sampleWarnings(doc), endToEndWarning(doc), projectionOrderWarning(doc)].filter(Boolean);
+}
+
+/** The projection's two figures out of order (the signatures alone projected to take longer than
+ *  the whole validation, which includes them), or null. They come from passes timed at different
+ *  moments (the signature passes, the end-to-end rounds), so only a machine whose speed changed
+ *  between them gives this. */
+export function projectionOrderWarning(doc) {
+  const p = doc.projection ?? {};
+  const whole = p.end_to_end?.hours;
+  if (!(p.hours > 0) || !(whole > 0) || p.hours <= whole) return null;
+  return `the projection's signatures alone (${p.hours.toFixed(1)} h) come out longer than the whole validation ` +
+    `(${whole.toFixed(1)} h), which includes them: the signature passes and the end-to-end rounds ran at different ` +
+    'moments and the machine\'s speed changed between them; neither figure is steady (rerun on an idle machine)';
 }
 
 /** The noisy-rounds warning, or null when every pass's timed rounds agree within NOISY_RATIO. */
