@@ -171,7 +171,7 @@ export async function runSoak(options, log) {
           baseline = snapshot(t);
           samples.push(baseline);
           nextSample = t + sampleEveryMs;
-          log(`soak: warm-up done after ${passes} passes: RSS ${mb(baseline.rss)}, wasm ${baseline.wasm.map(mb).join(', ')}`);
+          log(`soak: warm-up done after ${passes} passes: RSS ${mb(baseline.rss)}, wasm memory ${workersMb(baseline.wasm)}`);
         }
       } else {
         passesAfterBaseline++;
@@ -179,7 +179,7 @@ export async function runSoak(options, log) {
           const s = snapshot(t);
           samples.push(s);
           nextSample = t + sampleEveryMs;
-          log(`soak: ${s.t.toFixed(0)} s, ${passes} passes: RSS ${mb(s.rss)}, wasm ${s.wasm.map(mb).join(', ')}`);
+          log(`soak: ${s.t.toFixed(0)} s, ${passes} passes: RSS ${mb(s.rss)}, wasm memory ${workersMb(s.wasm)}`);
         }
       }
     }
@@ -235,6 +235,8 @@ export async function runSoak(options, log) {
 }
 
 const mb = (bytes) => (bytes === null || bytes === undefined ? 'n/a' : `${(bytes / 2 ** 20).toFixed(1)} MiB`);
+/** Each worker's wasm memory, named: "worker 0 16.0 MiB, worker 1 19.3 MiB". */
+const workersMb = (list) => list.map((bytes, i) => `worker ${i} ${mb(bytes)}`).join(', ');
 const pct = (p) => (p === null ? 'n/a' : `${p >= 0 ? '+' : ''}${p.toFixed(2)}%`);
 
 /** The soak's terminal report. */
