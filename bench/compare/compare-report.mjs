@@ -73,6 +73,7 @@ function startupTable(doc) {
   for (const c of s.node_worker_startup ?? []) rows.push(['Node worker start-up', c.variant, ms(c.ms), 'worker_threads worker: thread start, engine load']);
   for (const c of s.chromium_cold_start ?? []) rows.push(['Chromium cold start', c.variant, ms(c.total_ms), `import + fetch + compile + instantiate ${ms(c.load_ms)}, first verdict ${ms(c.first_verdict_ms)}`]);
   for (const c of s.chromium_worker_startup ?? []) rows.push(['Chromium worker start-up', c.variant, ms(c.ms), 'module Web Worker until ready']);
+  for (const c of s.chromium_worker_startup_cached ?? []) rows.push(['Chromium worker start-up, cached', c.variant, ms(c.ms), 'the same, HTTP cache on, after one worker']);
   return `start-up, ms (median of ${doc.rounds})\n${table(['what', 'variant', 'ms', 'parts (ms)'], rows, 2)}`;
 }
 
