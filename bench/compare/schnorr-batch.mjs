@@ -14,15 +14,13 @@
 //     --batch size / --batch 1) on the same bytes, timed inside the tool.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { createBatchVerifier } from '../../wasm/batch-verifier.mjs';
 import { concatChecks, walkChecks } from '../../wasm/check-buffer.mjs';
 import { loadEngine } from '../../wasm/engine.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
 import { median } from '../core/verify-passes.mjs';
 import { loadCheckSets } from './compare-checks.mjs';
-import { nativeTool } from './native-tool.mjs';
+import { nativePass, nativeTool } from './native-tool.mjs';
 
 /** Batch sizes swept by default: 1, 2, 4, .. 4,096 signatures. */
 export const DEFAULT_SIZES = Object.freeze(Array.from({ length: 13 }, (_, i) => 2 ** i));
@@ -65,13 +63,6 @@ function wasmContender(engine, records, count) {
       return (performance.now() - t0) / 1000;
     },
   };
-}
-
-async function nativeSeconds(tool, file, args) {
-  const { stdout } = await promisify(execFile)(tool, [file, '--rounds', '1', ...args], { timeout: 600_000 }).catch((err) => {
-    throw new Error(`${tool} ${args.join(' ')} failed: ${err.stderr || err.message}`);
-  });
-  return JSON.parse(stdout.trim().split('\n').pop()).seconds[0];
 }
 
 /** Crossover: the smallest size > 1 from which every larger size's median per-signature time
@@ -131,8 +122,8 @@ export async function runSchnorrBatch({ sizes: given = DEFAULT_SIZES, rounds = 5
     if (tool) {
       contenders.push({
         name: 'native libsecp256k1',
-        batch: (size) => nativeSeconds(tool, file, ['--schnorr-batch', '--batch', String(size)]),
-        single: () => nativeSeconds(tool, file, ['--batch', '1']),
+        batch: async (size) => (await nativePass(tool, file, ['--schnorr-batch', '--batch', String(size)])).seconds,
+        single: async () => (await nativePass(tool, file, ['--batch', '1'])).seconds,
       });
     } else {
       skipped.push('native libsecp256k1: ibd_verify_checks not built under build/native');
