@@ -10,8 +10,8 @@
 
 namespace ibd::bench {
 
-/** BM_EcdsaVerify/secp256k1, BM_SchnorrVerify/secp256k1, BM_VerifyBatch/{ecdsa,schnorr}/{1,16,256,4096}
- *  (verify_bench.cpp). */
+/** BM_EcdsaVerify/secp256k1, BM_SchnorrVerify/secp256k1, BM_VerifyBatch/{ecdsa,schnorr}/{1,16,256,4096},
+ *  BM_EcmultComputeTables (verify_bench.cpp). */
 void RegisterVerifyBenchmarks(const std::vector<FixtureBlock>& blocks);
 
 /** BM_Sighash/{legacy,bip143,bip341}, BM_SighashPrecompute/{bip143,bip341} (sighash_bench.cpp). */

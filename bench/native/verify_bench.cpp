@@ -5,6 +5,8 @@
 //                               keys and signatures parsed and low-S normalized beforehand (the
 //                               last step of Core's CPubKey::Verify)
 //   BM_SchnorrVerify/secp256k1  secp256k1_schnorrsig_verify alone, x-only keys parsed beforehand
+//   BM_EcmultComputeTables      libsecp256k1's tables of multiples of G computed (ecmult_tables.h),
+//                               both, per iteration (ms)
 //   BM_VerifyBatch/<type>/<N>   the batch shim VerifyBatch (batch_verify.h) on N packed records
 //                               per iteration: record walk, key and signature parsing,
 //                               normalization and verify (batch size 1 = Core's whole
@@ -26,6 +28,7 @@
 #include <secp256k1_schnorrsig.h>
 
 #include "benchmarks.h"
+#include "secp256k1/ecmult_tables.h"
 #include "verify/batch_verify.h"
 #include "verify/check_buffer.h"
 #include "verify/ecdsa_lax_der.h"
@@ -202,6 +205,16 @@ void RegisterVerifyBenchmarks(const std::vector<FixtureBlock>& blocks) {
         });
         RegisterBatches(schnorr, "schnorr", {1, 16, 256, 4096});
     }
+    // What the wasm variants do once as their module starts (ecmult_tables.h): both tables of
+    // multiples of G, 2 x 512 KiB, here with the native build's field (the wasm's 10x26 field
+    // takes about 3 times as long; docs/performance.md, "Download and start-up").
+    benchmark::RegisterBenchmark("BM_EcmultComputeTables", [](benchmark::State& state) {
+        std::vector<unsigned char> g(ibd_ecmult_table_bytes()), g128(ibd_ecmult_table_bytes());
+        for (auto _ : state) {
+            ibd_ecmult_compute_tables(g.data(), g128.data());
+            benchmark::DoNotOptimize(g.data());
+        }
+    })->Unit(benchmark::kMillisecond);
 }
 
 }  // namespace ibd::bench

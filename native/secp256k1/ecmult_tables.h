@@ -31,9 +31,10 @@ SECP256K1_API int ibd_ecmult_tables_computed(void);
 
 /** Computes both tables into out (the odd multiples of G) and out_128 (of 2^128*G), each
  *  ibd_ecmult_table_bytes() bytes, as libsecp256k1's generator of src/precomputed_ecmult.c
- *  (secp256k1_ecmult_compute_two_tables) does, with the library's group law, but one field
- *  inversion per table instead of one per point. The same bytes as the shipped tables
- *  (tested). Allocates about 1.7 MB of working memory for the call (malloc; the library's
+ *  (secp256k1_ecmult_compute_two_tables) does, with the library's field arithmetic, but in
+ *  batched affine additions (13 field inversions per table instead of one per point: about
+ *  5 ms in wasm, against 14 ms for Jacobian additions). The same bytes as the shipped tables
+ *  (tested). Allocates about 0.9 MB of working memory for the call (malloc; the library's
  *  error callback, which aborts, if that fails). */
 SECP256K1_API void ibd_ecmult_compute_tables(unsigned char *out, unsigned char *out_128);
 
