@@ -30,30 +30,33 @@ export function simdSupported() {
  *   (default: this file's folder: web/server.mjs serves the wasm build's modules under /wasm/
  *   beside this loader); a relative
  *   string is resolved against the document's (or worker's) location.
+ *   wasmResponse: the fetch of <baseUrl>ibd-<variant>.wasm, already started by the caller (a
+ *   verify worker starts it, and the glue's import, before its own imports have loaded); its
+ *   network errors are reported as this function's own.
  * @returns {Promise<object>} the Emscripten module, same surface as engine.mjs loadEngine:
  *   BlockValidation, verifyBatch, engineInfo, _malloc, _free, HEAPU8 (wasm/API.md).
  * @throws (rejects) Error naming the variant when it is unknown, or naming the URL with the
  *   HTTP status, network error, import error or WebAssembly compile error.
  */
-export async function loadWebEngine(variant = 'simd', { baseUrl = new URL('./', import.meta.url) } = {}) {
+export async function loadWebEngine(variant = 'simd', { baseUrl = new URL('./', import.meta.url), wasmResponse } = {}) {
   checkVariant(variant);
   const base = new URL(baseUrl, globalThis.location?.href);
   const wasmUrl = new URL(`ibd-${variant}.wasm`, base).href;
   const glueUrl = new URL(`ibd-${variant}.mjs`, base).href;
+  // The glue is imported while the wasm downloads and compiles: two requests in flight, not one
+  // after the other (a cold start-up is a chain of round trips; docs/performance.md).
+  const glue = import(glueUrl).then((m) => ({ m }), (err) => ({ err }));
   let response;
   try {
-    response = await fetch(wasmUrl);
+    response = await (wasmResponse ?? fetch(wasmUrl));
   } catch (err) {
     throw new Error(`cannot fetch ${wasmUrl}: ${err.message}`, { cause: err });
   }
   if (!response.ok) throw new Error(`cannot fetch ${wasmUrl}: HTTP ${response.status} ${response.statusText}`.trimEnd());
   const module = await compileResponse(response, wasmUrl);
-  let factory;
-  try {
-    factory = (await import(glueUrl)).default;
-  } catch (err) {
-    throw new Error(`cannot import ${glueUrl}: ${err.message}`, { cause: err });
-  }
+  const imported = await glue;
+  if (imported.err) throw new Error(`cannot import ${glueUrl}: ${imported.err.message}`, { cause: imported.err });
+  const factory = imported.m.default;
   if (typeof factory !== 'function') throw new Error(`${glueUrl} does not export an Emscripten factory`);
   let instantiateFailed;
   const failed = new Promise((_, reject) => { instantiateFailed = reject; });
