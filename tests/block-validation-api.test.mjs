@@ -180,3 +180,23 @@ test('proof of work: an nBits above mainnet\'s powLimit is high-hash', () => {
   assert.deepEqual([s.ok, s.rejectReason, s.stage], [false, 'high-hash', 'CheckBlockHeader']);
   assert.match(s.error, /nBits 0x1d01ffff is above mainnet's powLimit/);
 });
+
+// The sighash workload (result().sighash), checked by hand on two blocks:
+// - 170: one P2PK spend. Its legacy message is nVersion 4, 1 input (count 1, prevout 36,
+//   scriptCode 1 + 67, nSequence 4), 2 P2PK outputs (count 1, 2 x (8 + 1 + 67)), nLockTime 4,
+//   hash_type 4 = 274 bytes.
+// - 553724: one P2PKH spend (legacy), one P2WPKH and one P2SH-P2WPKH (BIP143: 156 + 1 + 25 =
+//   182 bytes each).
+test('result().sighash counts the sighashes by kind with their message bytes', async () => {
+  const { validateFixture } = await import('./support/wasm.mjs');
+  const { loadBlocks } = await import('../blocks-fixtures/loader.mjs');
+  const blocks = await loadBlocks(fixturesDir(), { heights: [170, 553724] });
+  const byHeight = Object.fromEntries(blocks.map((b) => [b.height, b]));
+  const r170 = await validateFixture(engine, byHeight[170]);
+  assert.deepEqual(r170.sighash, { legacy: { count: 1, bytes: 274 }, bip143: { count: 0, bytes: 0 },
+    bip341: { count: 0, bytes: 0 }, precomputeBip143Bytes: 0, precomputeBip341Bytes: 0 });
+  const r553724 = await validateFixture(engine, byHeight[553724]);
+  assert.deepEqual(r553724.sighash.bip143, { count: 2, bytes: 364 });
+  assert.equal(r553724.sighash.legacy.count, 1);
+  assert.equal(r553724.sighash.bip341.count, 0);
+});

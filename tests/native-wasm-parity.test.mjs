@@ -45,7 +45,10 @@ for (const block of blocks) {
       assert.ok(Buffer.from(verifyChecks(engines[variant], res.checks)).equals(verdicts), `${variant} re-verified`);
       // The block rules' verdict and figures (native/validation/block_rules.h) agree too.
       assert.equal(res.valid, true, `${variant}: ${res.error}`);
+      const sh = res.sighash; // the sighash workload: counts and message bytes by kind
       const lines = [`fee ${res.fee} subsidy ${res.subsidy} sigop_cost ${res.sigopCost}`,
+        `sighash legacy ${sh.legacy.count} ${sh.legacy.bytes} bip143 ${sh.bip143.count} ${sh.bip143.bytes} ` +
+        `bip341 ${sh.bip341.count} ${sh.bip341.bytes} precompute ${sh.precomputeBip143Bytes} ${sh.precomputeBip341Bytes}`,
         `reject '${res.rejectReason}' stage '${res.stage}'`, `not_checked ${res.notChecked.map((n) => n.rule).join(' ')}`.trimEnd()];
       for (const line of lines) assert.ok(native.summary.split('\n').includes(line), `${variant}: native lacks "${line}":\n${native.summary}`);
     }

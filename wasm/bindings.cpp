@@ -243,6 +243,19 @@ val ResultObject(const ibd::BlockValidationResult& res) {
     times.set("scriptMs", static_cast<double>(res.times.script_ns) / 1e6);
     times.set("verifyMs", static_cast<double>(res.times.verify_ns) / 1e6);
     r.set("times", times);
+    // The sighash workload: sighashes computed by kind and the bytes of their messages
+    // (sighash.h), and the bytes of the per-transaction precomputation.
+    val sighash = val::object();
+    const char* kinds[3] = {"legacy", "bip143", "bip341"};
+    for (int k = 0; k < 3; ++k) {
+        val kind = val::object();
+        kind.set("count", res.sighash_counts.count[k]);
+        kind.set("bytes", static_cast<double>(res.sighash_counts.bytes[k]));
+        sighash.set(kinds[k], kind);
+    }
+    sighash.set("precomputeBip143Bytes", static_cast<double>(res.precompute_bytes[0]));
+    sighash.set("precomputeBip341Bytes", static_cast<double>(res.precompute_bytes[1]));
+    r.set("sighash", sighash);
     return r;
 }
 

@@ -123,6 +123,16 @@ struct VectorSink {
     }
 };
 
+/** Counts the bytes written instead of keeping them: the size of a serialization, by the same
+ *  writers that produce it. */
+struct CountingSink {
+    size_t bytes = 0;
+    CountingSink& Write(const uint8_t*, size_t len) {
+        bytes += len;
+        return *this;
+    }
+};
+
 template <typename Sink>
 void WriteU8(Sink& s, uint8_t v) {
     s.Write(&v, 1);
@@ -141,6 +151,11 @@ template <typename Sink>
 void WriteLE64(Sink& s, uint64_t v) {
     WriteLE32(s, static_cast<uint32_t>(v));
     WriteLE32(s, static_cast<uint32_t>(v >> 32));
+}
+
+/** Bytes WriteCompactSize writes for `n`: 1, 3, 5 or 9. */
+constexpr size_t CompactSizeLength(uint64_t n) {
+    return n < 0xfd ? 1 : n <= 0xffff ? 3 : n <= 0xffffffffu ? 5 : 9;
 }
 
 /** Core's WriteCompactSize: the shortest of the four forms described at ReadCompactSize. */

@@ -157,6 +157,11 @@ bool TransactionSignatureChecker::CheckECDSASignature(const StackElement& sig, c
         ++memo_->computed;
         memo_->sighash_ns += MonotonicNanos() - started;
         memo_->Insert(kind, static_cast<uint32_t>(hash_type), script_code.data(), script_code.size(), sighash);
+        if (memo_->counts != nullptr) {
+            ++memo_->counts->count[kind];
+            memo_->counts->bytes[kind] += kind == 1 ? WitnessV0SighashMessageSize(script_code)
+                                                    : LegacySighashMessageSize(script_code, tx_, n_in_, hash_type, pre_);
+        }
     }
     // Core's VerifyECDSASignature -> CPubKey::Verify (lax DER, low-S normalization).
     return sink_.Check(CheckType::kEcdsa, sighash, pubkey.data(), pubkey.size(), sig.data(), der_len);
@@ -220,6 +225,10 @@ bool TransactionSignatureChecker::CheckSchnorrSignature(const StackElement& sig,
             ++memo_->computed;
             memo_->sighash_ns += MonotonicNanos() - started;
             memo_->Insert(kind, hash_type, key, sizeof key, sighash);
+            if (memo_->counts != nullptr) {
+                ++memo_->counts->count[2];
+                memo_->counts->bytes[2] += TaprootSighashMessageSize(tx_, n_in_, hash_type, pre_, have_annex, ext_ptr != nullptr);
+            }
         }
     }
     // Core's VerifySchnorrSignature -> XOnlyPubKey::VerifySchnorr (BIP340) on the first 64 bytes.

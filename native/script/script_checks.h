@@ -58,6 +58,9 @@ public:
     uint32_t computed = 0;
     /** Nanoseconds those computations took (steady clock, util/stage_times.h). */
     int64_t sighash_ns = 0;
+    /** Where those computations are also counted by kind, with their message bytes (null:
+     *  not counted). */
+    SighashCounts* counts = nullptr;
 
 private:
     struct Entry {

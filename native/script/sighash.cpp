@@ -2,6 +2,7 @@
 #include "script/sighash.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "primitives/serialize.h"
 #include "script/script.h"
@@ -176,29 +177,27 @@ void SerializeBlankedInput(Sink& s, const TxIn& in, bool zero_sequence) {
 }
 
 /** Core's SignatureHash (SigVersion::BASE): CTransactionSignatureSerializer::Serialize, then
- *  `<< nHashType`, into HashWriter. With `cache` (not with ANYONECANPAY, whose serialization
- *  has one input), PREFIX and, for the types that keep nSequence and every output, TAIL come
- *  from it (LegacySighashCache). */
-Hash32 LegacySighash(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in, int32_t hash_type,
-                     LegacySighashCache* cache) {
-    // Out-of-range input, and the SIGHASH_SINGLE bug.
-    if (n_in >= tx.vin.size()) return HashOne();
+ *  `<< nHashType`, into `s` (HashWriter). With `cache` (Sha256 sinks only; not with
+ *  ANYONECANPAY, whose serialization has one input), PREFIX and, for the types that keep
+ *  nSequence and every output, TAIL come from it (LegacySighashCache). The caller has ruled
+ *  out an out-of-range input and the SIGHASH_SINGLE bug. */
+template <typename Sink>
+void WriteLegacyMessage(Sink& s, const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
+                        int32_t hash_type, LegacySighashCache* cache) {
     const bool anyone_can_pay = (hash_type & SIGHASH_ANYONECANPAY) != 0;
     const bool hash_single = (hash_type & 0x1f) == SIGHASH_SINGLE;
     const bool hash_none = (hash_type & 0x1f) == SIGHASH_NONE;
-    if (hash_single && n_in >= tx.vout.size()) return HashOne();
     const bool zero_sequences = hash_single || hash_none;  // other inputs' nSequence, so they can be updated
     if (anyone_can_pay) cache = nullptr;
     if (cache != nullptr) cache->Bind(tx);
 
-    Sha256 s;
     if (anyone_can_pay) {
         // Inputs: only n_in (SerializeInput with fAnyoneCanPay).
         WriteLE32(s, static_cast<uint32_t>(tx.version));
         WriteCompactSize(s, 1);
         SerializeOutPoint(s, tx.vin[n_in].prevout);
     } else if (cache != nullptr) {
-        s = cache->Prefix(n_in, zero_sequences);
+        if constexpr (std::is_same_v<Sink, Sha256>) s = cache->Prefix(n_in, zero_sequences);
     } else {
         WriteLE32(s, static_cast<uint32_t>(tx.version));
         WriteCompactSize(s, tx.vin.size());
@@ -231,6 +230,19 @@ Hash32 LegacySighash(const std::vector<uint8_t>& script_code, const Transaction&
     }
     // The 4-byte hash type, as the signed int Core holds it.
     WriteLE32(s, static_cast<uint32_t>(hash_type));
+}
+
+/** Whether Core's legacy SignatureHash returns uint256::ONE without hashing: an out-of-range
+ *  input, or the SIGHASH_SINGLE bug. */
+bool LegacySighashIsOne(const Transaction& tx, size_t n_in, int32_t hash_type) {
+    return n_in >= tx.vin.size() || ((hash_type & 0x1f) == SIGHASH_SINGLE && n_in >= tx.vout.size());
+}
+
+Hash32 LegacySighash(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in, int32_t hash_type,
+                     LegacySighashCache* cache) {
+    if (LegacySighashIsOne(tx, n_in, hash_type)) return HashOne();
+    Sha256 s;
+    WriteLegacyMessage(s, script_code, tx, n_in, hash_type, cache);
     return FinalizeDouble(s);
 }
 
@@ -295,6 +307,17 @@ Sha256 LegacySighashCache::Prefix(size_t n_in, bool zero_sequences) {
     st.cursor = h;
     st.cursor_at = at;
     return h;
+}
+
+size_t LegacySighashCache::OutputsSize(const Transaction& tx) {
+    Bind(tx);
+    if (outputs_size_ == SIZE_MAX) {
+        CountingSink out;
+        WriteCompactSize(out, tx.vout.size());
+        for (const TxOut& o : tx.vout) SerializeOutput(out, o);
+        outputs_size_ = out.bytes;
+    }
+    return outputs_size_;
 }
 
 const uint8_t* LegacySighashCache::Tail(size_t n_in, size_t& len) {
@@ -381,6 +404,80 @@ bool SignatureHashTaproot(const Transaction& tx, size_t n_in, uint8_t hash_type,
     Hash32 sha_annex{};
     if (annex != nullptr) sha_annex = AnnexHash(*annex);
     return SignatureHashSchnorr(tx, n_in, hash_type, pre, annex != nullptr ? &sha_annex : nullptr, nullptr, out);
+}
+
+bool LegacySighashMessage(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
+                          int32_t hash_type, std::vector<uint8_t>& out) {
+    out.clear();
+    if (LegacySighashIsOne(tx, n_in, hash_type)) return false;
+    VectorSink sink{out};
+    WriteLegacyMessage(sink, script_code, tx, n_in, hash_type, nullptr);
+    return true;
+}
+
+size_t LegacySighashMessageSize(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
+                                int32_t hash_type, const PrecomputedTxData& pre) {
+    if (LegacySighashIsOne(tx, n_in, hash_type)) return 0;
+    const bool anyone_can_pay = (hash_type & SIGHASH_ANYONECANPAY) != 0;
+    const bool hash_single = (hash_type & 0x1f) == SIGHASH_SINGLE;
+    const bool hash_none = (hash_type & 0x1f) == SIGHASH_NONE;
+    CountingSink script;
+    SerializeScriptCode(script, script_code);
+    // nVersion, the inputs (BLANKED for all but n_in), the outputs, nLockTime, hash_type.
+    size_t n = 4 + script.bytes + 4;
+    if (anyone_can_pay) {
+        n += CompactSizeLength(1) + 36;
+    } else {
+        n += CompactSizeLength(tx.vin.size()) + (tx.vin.size() - 1) * kBlankedInputSize + 36;
+    }
+    if (hash_none) {
+        n += CompactSizeLength(0);
+    } else if (hash_single) {
+        CountingSink out;
+        SerializeOutput(out, tx.vout[n_in]);
+        n += CompactSizeLength(n_in + 1) + n_in * 9 + out.bytes;  // 9: CTxOut() is -1 and an empty script
+    } else {
+        n += pre.legacy.OutputsSize(tx);
+    }
+    return n + 4 + 4;
+}
+
+size_t WitnessV0SighashMessageSize(const std::vector<uint8_t>& script_code) {
+    // nVersion, hashPrevouts, hashSequence, outpoint | scriptCode | amount, nSequence,
+    // hashOutputs, nLockTime, hash_type.
+    return 4 + 32 + 32 + 36 + CompactSizeLength(script_code.size()) + script_code.size() + 8 + 4 + 32 + 4 + 4;
+}
+
+size_t TaprootSighashMessageSize(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                                 bool have_annex, bool tapscript) {
+    if (!(hash_type <= 0x03 || (hash_type >= 0x81 && hash_type <= 0x83))) return 0;
+    const uint8_t output_type = hash_type == SIGHASH_DEFAULT ? SIGHASH_ALL : (hash_type & SIGHASH_OUTPUT_MASK);
+    const bool anyone_can_pay = (hash_type & SIGHASH_INPUT_MASK) == SIGHASH_ANYONECANPAY;
+    if (output_type == SIGHASH_SINGLE && n_in >= tx.vout.size()) return 0;
+    size_t n = 1 + 1 + 4 + 4 + 1;  // epoch, hash_type, nVersion, nLockTime, spend_type
+    if (!anyone_can_pay) n += 4 * 32 + 4;  // the four per-transaction hashes, input_index
+    if (output_type == SIGHASH_ALL) n += 32;
+    if (anyone_can_pay) {
+        const std::vector<uint8_t>& spk = pre.spent[n_in]->script_pubkey;
+        n += 36 + 8 + CompactSizeLength(spk.size()) + spk.size() + 4;
+    }
+    if (have_annex) n += 32;
+    if (output_type == SIGHASH_SINGLE) n += 32;
+    if (tapscript) n += 32 + 1 + 4;  // BIP342: tapleaf_hash, key_version, codesep_pos
+    return n;
+}
+
+size_t PrecomputeBytes(const Transaction& tx, const std::vector<const SpentOutput*>& spent, bool need_bip143,
+                       bool need_bip341) {
+    if (!need_bip143 && !need_bip341) return 0;
+    CountingSink outputs;
+    for (const TxOut& out : tx.vout) SerializeOutput(outputs, out);
+    size_t n = tx.vin.size() * (36 + 4) + outputs.bytes;  // prevouts, sequences, outputs
+    if (need_bip143) n += 3 * 32;                         // their second SHA-256
+    if (need_bip341) {
+        for (const SpentOutput* o : spent) n += 8 + CompactSizeLength(o->script_pubkey.size()) + o->script_pubkey.size();
+    }
+    return n;
 }
 
 }  // namespace ibd

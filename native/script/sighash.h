@@ -63,6 +63,9 @@ public:
     Sha256 Prefix(size_t n_in, bool zero_sequences);
     /** TAIL(n_in) with nSequence kept and every output: a slice of the blanked serialization. */
     const uint8_t* Tail(size_t n_in, size_t& len);
+    /** Bytes of `tx`'s outputs as the legacy serialization writes them (their count, then each
+     *  CTxOut), computed once per transaction (binds the cache to `tx`). */
+    size_t OutputsSize(const Transaction& tx);
 
 private:
     struct Stream {
@@ -75,6 +78,7 @@ private:
     std::vector<uint8_t> blanked_;  // the tx with every scriptSig emptied (nSequence kept)
     size_t first_input_ = 0;        // offset of BLANKED(0) in blanked_
     const Transaction* tx_ = nullptr;
+    size_t outputs_size_ = SIZE_MAX;  // OutputsSize, SIZE_MAX until asked
 };
 
 /** Core's PrecomputedTransactionData: the per-transaction hashes shared by all inputs.
@@ -185,5 +189,43 @@ bool TaprootSigMsgExt(const Transaction& tx, size_t n_in, uint8_t hash_type, con
  *  `ext` null = SigVersion::TAPROOT (key path), else SigVersion::TAPSCRIPT. */
 bool SignatureHashSchnorr(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
                           const Hash32* sha_annex, const TapscriptSigExt* ext, Hash32& out);
+
+/** Sighashes computed and the bytes of their messages, by kind: [0] legacy, [1] BIP143,
+ *  [2] BIP341 (key path and BIP342 tapscript). Bytes: the message sizes of sighash.h
+ *  (LegacySighashMessageSize, WitnessV0SighashMessageSize, TaprootSighashMessageSize). */
+struct SighashCounts {
+    uint32_t count[3] = {0, 0, 0};
+    uint64_t bytes[3] = {0, 0, 0};
+};
+
+/** The legacy sighash's message (Core's SignatureHash with SigVersion::BASE: the bytes whose
+ *  SHA256d is SignatureHashLegacy's result, layout above) into `out`, replaced. Returns false,
+ *  `out` empty, where Core hashes nothing and returns uint256::ONE (n_in >= vin.size(), or the
+ *  SIGHASH_SINGLE bug). For tests and the size functions below. */
+bool LegacySighashMessage(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
+                          int32_t hash_type, std::vector<uint8_t>& out);
+
+/** Message sizes, for the workload report (BlockResult::sighash_bytes): the bytes of the
+ *  message whose hash is the sighash, as Core serializes it (the layouts above), in bytes,
+ *  by arithmetic, without serializing: O(1) after a per-transaction pass over the outputs.
+ *  The one-output hash SINGLE adds (BIP143 hashOutputs, BIP341 sha_single_output) and the
+ *  second SHA-256 of SHA256d are not counted. 0 where nothing is hashed (the legacy
+ *  uint256::ONE cases; a BIP341 hash_type or SINGLE failure).
+ *  Legacy: LegacySighashMessage's size; `pre` belongs to `tx` (its outputs' size is kept in
+ *  pre.legacy). */
+size_t LegacySighashMessageSize(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
+                                int32_t hash_type, const PrecomputedTxData& pre);
+/** BIP143: 156 bytes plus the scriptCode with its CompactSize length. */
+size_t WitnessV0SighashMessageSize(const std::vector<uint8_t>& script_code);
+/** BIP341 (epoch byte included) and, with `tapscript`, BIP342's 37-byte extension:
+ *  TaprootSigMsgExt's size. `pre` must hold the spent outputs (ANYONECANPAY reads this
+ *  input's). Requires n_in < vin.size(). */
+size_t TaprootSighashMessageSize(const Transaction& tx, size_t n_in, uint8_t hash_type, const PrecomputedTxData& pre,
+                                 bool have_annex, bool tapscript);
+/** Bytes PrecomputedTxData::Init hashes for `tx` with these needs: prevouts (36 each),
+ *  sequences (4 each) and outputs (CTxOut each) once, BIP143's second SHA-256 of three 32-byte
+ *  hashes, BIP341's amounts (8 each) and spent scriptPubKeys (CompactSize + bytes each). */
+size_t PrecomputeBytes(const Transaction& tx, const std::vector<const SpentOutput*>& spent, bool need_bip143,
+                       bool need_bip341);
 
 }  // namespace ibd

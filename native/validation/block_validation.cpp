@@ -74,6 +74,8 @@ struct BlockValidation::Impl {
     uint32_t evaluations = 0;
     uint32_t verified_records = 0;
     uint32_t sighashes = 0;
+    SighashCounts sighash_counts;       // by kind, with message bytes (SighashMemo::counts)
+    uint64_t precompute_bytes[2] = {0, 0};  // PrecomputedTxData: [0] BIP143 txs, [1] BIP341 txs
 
     ValidationOptions options;
     uint32_t tx_begin = 0;  // options.scope clamped to the block
@@ -145,7 +147,10 @@ void BlockValidation::Impl::Evaluate(size_t k) {
     const TxIn& txin = tx.vin[in.input];
     const SpentOutput& out = *spent_by_tx[in.tx][in.input];
     RecordingSink sink(*this, in);
-    if (!in.memo) in.memo = std::make_unique<SighashMemo>(&memo_budget);
+    if (!in.memo) {
+        in.memo = std::make_unique<SighashMemo>(&memo_budget);
+        in.memo->counts = &sighash_counts;
+    }
     const uint32_t computed_before = in.memo->computed;
     const int64_t sighash_before = in.memo->sighash_ns;
     const int64_t verify_before = times.verify_ns;
@@ -289,6 +294,11 @@ void BlockValidation::Start(const SpentOutputEntry* spent, size_t spent_count, s
         m.pre[t] = std::make_unique<PrecomputedTxData>();
         m.pre[t]->Init(tx, m.spent_by_tx[t], tx.HasWitness(), any_taproot);
         m.times.sighash_ns += MonotonicNanos() - pre_started;
+        if (any_taproot) {
+            m.precompute_bytes[1] += PrecomputeBytes(tx, m.spent_by_tx[t], tx.HasWitness(), true);
+        } else if (tx.HasWitness()) {
+            m.precompute_bytes[0] += PrecomputeBytes(tx, m.spent_by_tx[t], true, false);
+        }
         for (size_t i = 0; i < tx.vin.size(); ++i) {
             InputState s;
             s.tx = static_cast<uint32_t>(t);
@@ -391,6 +401,9 @@ BlockValidationResult BlockValidation::Result() const {
     r.evaluations = m.evaluations;
     r.verified_records = m.verified_records;
     r.sighashes = m.sighashes;
+    r.sighash_counts = m.sighash_counts;
+    r.precompute_bytes[0] = m.precompute_bytes[0];
+    r.precompute_bytes[1] = m.precompute_bytes[1];
     r.fee = m.connect.fee;
     r.subsidy = m.connect.subsidy;
     r.sigop_cost = m.connect.sigop_cost;

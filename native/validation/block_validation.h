@@ -18,6 +18,7 @@
 #include "primitives/block.h"
 #include "util/error.h"
 #include "util/stage_times.h"
+#include "script/sighash.h"
 #include "validation/block_rules.h"
 #include "validation/spent_outputs.h"
 #include "verify/check_buffer.h"
@@ -215,6 +216,14 @@ struct BlockValidationResult {
      *  sighashes of checks it had not reached before: normally one per distinct (hash type,
      *  scriptCode) of the input, however many rounds it needs. */
     uint32_t sighashes = 0;
+    /** Those sighashes by kind (legacy, BIP143, BIP341), with the bytes of their messages
+     *  (sighash.h's message sizes): the block's sighash workload, for the projection's cost
+     *  model. */
+    SighashCounts sighash_counts;
+    /** Bytes hashed by PrecomputedTxData::Init (PrecomputeBytes): [0] for the transactions
+     *  with witnesses and no BIP341 spend (BIP143 hashes), [1] for those spending a v1
+     *  witness output (BIP143 and BIP341 hashes). */
+    uint64_t precompute_bytes[2] = {0, 0};
 };
 
 class BlockValidation {

@@ -155,6 +155,10 @@ int main(int argc, char** argv) {
     std::cout << "verdicts valid " << valid << ", invalid " << (count - valid) << "\n";
     // The block rules' figures, compared with the wasm result by tests/native-wasm-parity.test.mjs.
     std::cout << "fee " << bc.fee << " subsidy " << bc.subsidy << " sigop_cost " << bc.sigop_cost << "\n";
+    std::cout << "sighash legacy " << bc.sighash_counts.count[0] << " " << bc.sighash_counts.bytes[0] << " bip143 "
+              << bc.sighash_counts.count[1] << " " << bc.sighash_counts.bytes[1] << " bip341 " << bc.sighash_counts.count[2]
+              << " " << bc.sighash_counts.bytes[2] << " precompute " << bc.precompute_bytes[0] << " "
+              << bc.precompute_bytes[1] << "\n";
     std::cout << "reject '" << bc.reject_reason << "' stage '" << bc.stage << "'\n";
     std::cout << "at tx " << bc.tx_index << " input " << bc.input_index << " output " << bc.output_index << "\n";
     std::cout << "failed_inputs";

@@ -117,6 +117,30 @@ TEST_F(Bip341KeyPath, AnnexSetsSpendTypeAndAppendsItsHash) {
     EXPECT_TRUE(std::equal(without.begin(), without.begin() + spend_type_at, with.begin()));
 }
 
+// The workload report's message size (TaprootSighashMessageSize) is the size of the message
+// itself, for every input and hash type, with and without an annex and the BIP342 extension,
+// and 0 where the sighash fails.
+TEST_F(Bip341KeyPath, MessageSizeIsTheMessagesSize) {
+    const Hash32 sha_annex = AnnexHash({0x50, 0x01});
+    const TapscriptSigExt ext;
+    size_t compared = 0;
+    for (size_t i = 0; i < tx_.vin.size(); ++i) {
+        for (int ht = 0; ht < 256; ++ht) {
+            for (const Hash32* annex : {static_cast<const Hash32*>(nullptr), &sha_annex}) {
+                for (const TapscriptSigExt* e : {static_cast<const TapscriptSigExt*>(nullptr), &ext}) {
+                    std::vector<uint8_t> msg;
+                    const bool ok = TaprootSigMsgExt(tx_, i, static_cast<uint8_t>(ht), pre_, annex, e, msg);
+                    EXPECT_EQ(TaprootSighashMessageSize(tx_, i, static_cast<uint8_t>(ht), pre_, annex != nullptr, e != nullptr),
+                              ok ? msg.size() : 0u)
+                        << "input " << i << " hash_type " << ht;
+                    compared += ok;
+                }
+            }
+        }
+    }
+    EXPECT_GT(compared, 100u);
+}
+
 constexpr uint32_t kTaprootFlags = SCRIPT_VERIFY_P2SH | SCRIPT_VERIFY_WITNESS | SCRIPT_VERIFY_TAPROOT |
                                    SCRIPT_VERIFY_DERSIG | SCRIPT_VERIFY_CHECKLOCKTIMEVERIFY |
                                    SCRIPT_VERIFY_CHECKSEQUENCEVERIFY | SCRIPT_VERIFY_NULLDUMMY;

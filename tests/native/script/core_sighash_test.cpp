@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "crypto/sha256.h"
 #include "primitives/hex.h"
 #include "primitives/transaction.h"
 #include "script/sighash.h"
@@ -74,6 +75,45 @@ TEST(CoreSighashJson, CachedPrefixesGiveTheSameSighashes) {
         }
     }
     EXPECT_GT(compared, 4000u);
+}
+
+// The legacy message (LegacySighashMessage) hashes to the sighash, and the workload report's
+// size of it (LegacySighashMessageSize, arithmetic) is its size: every input of each vector's
+// transaction under every hash type class, 0 where Core hashes nothing.
+TEST(CoreSighashJson, MessageAndItsSize) {
+    const nlohmann::json cases = test::ReadJsonFile(test::FixturePath("vectors/bitcoin-core/sighash.json"));
+    size_t compared = 0, empty = 0;
+    for (size_t k = 0; k < cases.size(); ++k) {
+        const nlohmann::json& c = cases[k];
+        if (c.size() == 1) continue;
+        const std::vector<uint8_t> raw = HexDecode(c[0].get<std::string>());
+        const std::vector<uint8_t> script = HexDecode(c[1].get<std::string>());
+        const Transaction tx = ParseTransaction(raw.data(), raw.size());
+        PrecomputedTxData pre;
+        pre.Init(tx, {}, false, false);
+        for (int32_t hash_type : {c[3].get<int32_t>(), 1, 2, 3, 0x81, 0x82, 0x83}) {
+            for (size_t i = 0; i <= tx.vin.size(); ++i) {  // one past the end: uint256::ONE
+                std::vector<uint8_t> msg;
+                if (LegacySighashMessage(script, tx, i, hash_type, msg)) {
+                    ASSERT_EQ(Sha256d(msg.data(), msg.size()), SignatureHashLegacy(script, tx, i, hash_type))
+                        << "case " << k << " input " << i << " hash_type " << hash_type;
+                } else {
+                    ++empty;
+                }
+                ASSERT_EQ(LegacySighashMessageSize(script, tx, i, hash_type, pre), msg.size())
+                    << "case " << k << " input " << i << " hash_type " << hash_type;
+                ++compared;
+            }
+        }
+    }
+    EXPECT_GT(compared, 4000u);
+    EXPECT_GT(empty, 500u);
+}
+
+// BIP143's message: 156 bytes and the scriptCode with its length.
+TEST(WitnessV0Sighash, MessageSize) {
+    EXPECT_EQ(WitnessV0SighashMessageSize(std::vector<uint8_t>(25, 0)), 182u);  // P2WPKH's scriptCode
+    EXPECT_EQ(WitnessV0SighashMessageSize(std::vector<uint8_t>(300, 0)), 156u + 3u + 300u);
 }
 
 TEST(LegacySighash, SingleBugReturnsOne) {
