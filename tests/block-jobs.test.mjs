@@ -33,6 +33,7 @@ function assertSameAsReference(height, r) {
   assert.deepEqual([r.valid, r.rejectReason, r.fee, r.subsidy, r.sigopCost, r.inputs, r.ecdsa, r.schnorr],
     [want.valid, want.rejectReason, want.fee, want.subsidy, want.sigopCost, want.inputs, want.ecdsa, want.schnorr], String(height));
   assert.deepEqual(r.coverage, want.coverage, String(height));
+  assert.deepEqual(r.sighash, want.sighash, `${height}: the sighash workload`);
   assert.deepEqual(r.notChecked.map((n) => n.rule), want.notChecked.map((n) => n.rule), String(height));
 }
 

@@ -108,6 +108,24 @@ export function planBlockJobs(blocks, { workers, targetInputs = DEFAULT_TARGET_I
   return { groups, parts };
 }
 
+/** The sum of the ranges' sighash workloads (result().sighash, wasm/API.md): each range counts
+ *  its own transactions' sighashes and precomputation, so the sum is the whole block's. */
+function sumSighash(results) {
+  const kinds = ['legacy', 'bip143', 'bip341'];
+  const out = Object.fromEntries(kinds.map((k) => [k, { count: 0, bytes: 0 }]));
+  out.precomputeBip143Bytes = 0;
+  out.precomputeBip341Bytes = 0;
+  for (const { sighash } of results) {
+    for (const k of kinds) {
+      out[k].count += sighash[k].count;
+      out[k].bytes += sighash[k].bytes;
+    }
+    out.precomputeBip143Bytes += sighash.precomputeBip143Bytes;
+    out.precomputeBip341Bytes += sighash.precomputeBip341Bytes;
+  }
+  return out;
+}
+
 /** Sums `add`'s coverage into `into` ({type: {inputs, evaluated, checks}}). */
 function addCoverage(into, add) {
   for (const [type, c] of Object.entries(add)) {
@@ -154,6 +172,7 @@ export function mergeBlockResults(results) {
   merged.rounds = Math.max(...results.map((r) => r.rounds));
   merged.coverage = {};
   for (const r of results) addCoverage(merged.coverage, r.coverage);
+  merged.sighash = sumSighash(results);
   merged.inputFailures = results.flatMap((r) => r.inputFailures);
   merged.checks = concat(Uint8Array, results.map((r) => r.checks));
   merged.origins = concat(Uint32Array, results.map((r) => r.origins));
