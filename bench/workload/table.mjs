@@ -1,0 +1,251 @@
+// The workload table by era: what the chain holds, height range by height range, each figure
+// with its source or how it was estimated and a low-high range. Built from:
+//   - the chain's transaction counts (chain-data.mjs: Core's figures, year-end totals before them);
+//   - per-era figures of era-sources.json (sourced, or fixed by consensus);
+//   - the census of the fixture blocks (census.mjs, fixture-census.json) for every other per-era
+//     figure: the ratio over the era's eligible fixture blocks (sum over sum), its range the
+//     smallest and largest block's ratio (one eligible block: half to twice its ratio).
+// Totals are computed (workloadFor over any height range), never typed; the rows' values add up
+// to them. Units: transactions, inputs and checks are counts; sighash and block figures bytes.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { heightAtTime, heightAtTimeError, interpolationError, readTxCountPoints, txCount } from './chain-data.mjs';
+
+const HERE = path.dirname(new URL(import.meta.url).pathname);
+/** The sourced per-era figures. */
+export const ERA_SOURCES_PATH = path.join(HERE, 'era-sources.json');
+/** Where `npm run project -- --write-table` saves the table. */
+export const TABLE_PATH = path.join(HERE, 'workload-table.json');
+
+/** The per-era ratios; `per` is what each multiplies: the era's non-coinbase transactions,
+ *  its inputs or all its transactions. */
+export const RATIOS = Object.freeze({
+  inputs_per_ncb_tx: { per: 'ncb_txs', num: (b) => b.inputs, den: (b) => b.txs - 1, min: 5 },
+  ecdsa_single_per_input: { per: 'inputs', num: (b) => b.checks.ecdsa_single, den: (b) => b.inputs, min: 10 },
+  ecdsa_multisig_per_input: { per: 'inputs', num: (b) => b.checks.ecdsa_multisig, den: (b) => b.inputs, min: 10 },
+  schnorr_keypath_per_input: { per: 'inputs', num: (b) => b.checks.schnorr_keypath, den: (b) => b.inputs, min: 10 },
+  schnorr_scriptpath_per_input: { per: 'inputs', num: (b) => b.checks.schnorr_scriptpath, den: (b) => b.inputs, min: 10 },
+  legacy_sighash_bytes_per_input: { per: 'inputs', num: (b) => b.sighash_bytes.legacy, den: (b) => b.inputs, min: 10 },
+  bip143_sighash_bytes_per_input: { per: 'inputs', num: (b) => b.sighash_bytes.bip143, den: (b) => b.inputs, min: 10 },
+  bip341_sighash_bytes_per_input: { per: 'inputs', num: (b) => b.sighash_bytes.bip341, den: (b) => b.inputs, min: 10 },
+  bytes_per_tx: { per: 'txs', num: (b) => b.bytes, den: (b) => b.txs, min: 5 },
+});
+/** Which ratios the blocks without spent outputs (size, transactions, inputs only) inform. */
+const BLOCKS_ONLY_RATIOS = new Set(['inputs_per_ncb_tx', 'bytes_per_tx']);
+
+/** The figures of a row or a total: name -> the RATIOS figure it comes from (null: a count of
+ *  the chain data). */
+export const FIGURES = Object.freeze({
+  transactions: null,
+  inputs: 'inputs_per_ncb_tx',
+  checks_ecdsa_single: 'ecdsa_single_per_input',
+  checks_ecdsa_multisig: 'ecdsa_multisig_per_input',
+  checks_schnorr_keypath: 'schnorr_keypath_per_input',
+  checks_schnorr_scriptpath: 'schnorr_scriptpath_per_input',
+  sighash_bytes_legacy: 'legacy_sighash_bytes_per_input',
+  sighash_bytes_bip143: 'bip143_sighash_bytes_per_input',
+  sighash_bytes_bip341: 'bip341_sighash_bytes_per_input',
+  block_bytes: 'bytes_per_tx',
+});
+
+const rangeOf = (value, low, high) => ({ value, low, high });
+
+/**
+ * One era's ratio from the census: sum over sum of its eligible blocks, range their smallest
+ * and largest ratio.
+ * @returns {{value, low, high, method: string}|null} null when no block of the era is eligible
+ */
+function censusRatio(name, spec, blocks) {
+  const eligible = blocks.filter((b) => spec.den(b) >= spec.min);
+  if (eligible.length === 0) return null;
+  const num = eligible.reduce((n, b) => n + spec.num(b), 0);
+  const den = eligible.reduce((n, b) => n + spec.den(b), 0);
+  const ratios = eligible.map((b) => spec.num(b) / spec.den(b));
+  const value = num / den;
+  const one = eligible.length === 1;
+  const low = one ? value / 2 : Math.min(...ratios);
+  const high = one ? value * 2 : Math.max(...ratios);
+  const heights = eligible.map((b) => b.height).join(', ');
+  return {
+    value, low, high, label: 'fixtures',
+    method: `engine census of fixture block${one ? '' : 's'} ${heights} (${spec.min}+ ${spec.per === 'inputs' ? 'inputs' : 'non-coinbase transactions'} each): ` +
+      (one ? 'its ratio, range half to twice it (one block: a stated guess)' : 'sum over sum, range the smallest and largest block'),
+  };
+}
+
+/**
+ * The anchors of C(h): genesis, the year-end totals at their estimated heights, and Core's
+ * figures; with what the estimates rest on.
+ * @param {{points: object[]}} txPoints readTxCountPoints
+ * @param {object} sources era-sources.json
+ * @param {Array<{height: number, time: number}>} timed blocks of known height and header time
+ */
+export function txAnchors(txPoints, sources, timed) {
+  const timeAnchors = [...timed, ...txPoints.points.filter((p) => p.time_utc).map((p) => ({ height: p.height, time: Date.parse(p.time_utc) / 1000 }))]
+    .sort((a, b) => a.height - b.height);
+  const heightError = heightAtTimeError(timeAnchors.filter((a) => a.height < txPoints.points[0].height));
+  const first = txPoints.points[0].height;
+  const yearEnds = sources.year_end_tx_counts.points.map((y) => {
+    const estimate = Math.round(heightAtTime(timeAnchors, Date.UTC(y.year + 1, 0, 1) / 1000));
+    if (!Number.isFinite(estimate)) throw new Error(`the end of ${y.year} is outside the timed blocks (${timeAnchors[0].height}..)`);
+    // A coinbase per block: the year's last height is below its transaction count.
+    const height = Math.min(estimate, y.tx_count - 1);
+    return { height, tx_count: y.tx_count, height_error: Math.ceil(heightError.blocks),
+      source: `${sources.year_end_tx_counts.source} End of ${y.year}: height ${estimate} from the timestamps` +
+        (height < estimate ? `, ${height} at most (one coinbase per block)` : '') };
+  }).filter((y) => y.height < first);
+  const anchors = [{ height: 0, tx_count: 1, source: 'genesis' }, ...yearEnds,
+    ...txPoints.points.map((p) => ({ height: p.height, tx_count: p.tx_count, source: p.source }))];
+  const interp = interpolationError(txPoints.points);
+  return { anchors, interp, heightError, timeAnchorCount: timeAnchors.length };
+}
+
+/**
+ * The per-era figures: sourced where era-sources.json gives them, else from the census, each
+ * widened by the era's `widen` entries.
+ * @returns {object[]} eras: {name, from, to, ratios: {name: {value, low, high, label, method|source}}}
+ * @throws {Error} naming the era and figure that neither source nor census gives
+ */
+export function eraRatios(sources, census) {
+  return sources.eras.map((era) => {
+    const excluded = new Set((era.exclude ?? []).map((x) => x.height));
+    const inEra = (b) => b.height >= era.from && b.height < era.to && !excluded.has(b.height);
+    const blocks = census.blocks.filter(inEra);
+    const withOnly = [...blocks, ...census.blocks_only.filter(inEra)];
+    const ratios = {};
+    for (const [name, spec] of Object.entries(RATIOS)) {
+      const sourced = era.sourced?.[name] ?? (name === 'inputs_per_ncb_tx' ? era.sourced?.inputs_per_tx : undefined);
+      let r;
+      if (sourced) {
+        r = { ...sourced, per: name === 'inputs_per_ncb_tx' && !era.sourced?.[name] ? 'txs' : spec.per };
+      } else {
+        r = censusRatio(name, spec, BLOCKS_ONLY_RATIOS.has(name) ? withOnly : blocks);
+        if (!r) throw new Error(`era ${era.name}: no source and no fixture block with ${spec.min}+ ${spec.per} for ${name}`);
+        r.per = spec.per;
+      }
+      const w = era.widen?.[name];
+      if (w) {
+        r = { ...r, low: Math.min(r.low, w.low ?? r.low), high: Math.max(r.high, w.high ?? r.high),
+          widened: `${w.label}: ${w.source}` };
+      }
+      ratios[name] = r;
+    }
+    return { name: era.name, from: era.from, to: era.to, ratios };
+  });
+}
+
+/**
+ * The workload of heights from..to (inclusive), era by era: transactions in each era's part
+ * (chain-data.mjs txCount); non-coinbase transactions = transactions - blocks; each figure =
+ * its base (transactions, non-coinbase transactions or inputs) x the era's ratio, low x low and
+ * high x high. Parts' ranges add (a conservative sum: every part at its low, or every one at
+ * its high); the transactions' range is that of the whole span (txCount).
+ * @param {{anchors: object[], interp: {ratio: number}, eras: object[]}} model buildWorkloadModel's
+ * @param {number} from first height (>= 0)
+ * @param {number} to last height (<= the last sourced count's height)
+ * @returns {{from, to, blocks: number, figures: {name: {value, low, high}}}}
+ * @throws {RangeError} for a range outside the sourced counts or the eras
+ */
+export function workloadFor(model, from, to) {
+  if (!(Number.isInteger(from) && Number.isInteger(to) && from >= 0 && to >= from)) {
+    throw new RangeError(`height range ${from}..${to}: need integers 0 <= from <= to`);
+  }
+  const sum = Object.fromEntries(Object.keys(FIGURES).map((k) => [k, rangeOf(0, 0, 0)]));
+  let covered = from;
+  for (const era of model.eras) {
+    const a = Math.max(from, era.from);
+    const b = Math.min(to, era.to - 1);
+    if (a > b) continue;
+    if (a !== covered) break;
+    covered = b + 1;
+    const blocks = b - a + 1;
+    const txs = txCount(model.anchors, a, b, model.interp.ratio);
+    const ncb = rangeOf(txs.value - blocks, txs.low - blocks, txs.high - blocks);
+    const r = era.ratios;
+    const inputsBase = r.inputs_per_ncb_tx.per === 'txs' ? txs : ncb;
+    const times = (base, ratio) => rangeOf(base.value * ratio.value, base.low * ratio.low, base.high * ratio.high);
+    const inputs = times(inputsBase, r.inputs_per_ncb_tx);
+    const part = { transactions: txs, inputs };
+    for (const [name, ratioName] of Object.entries(FIGURES)) {
+      if (part[name]) continue;
+      part[name] = times(RATIOS[ratioName].per === 'txs' ? txs : inputs, r[ratioName]);
+    }
+    for (const k of Object.keys(sum)) {
+      sum[k].value += part[k].value;
+      sum[k].low += part[k].low;
+      sum[k].high += part[k].high;
+    }
+  }
+  if (covered !== to + 1) throw new RangeError(`heights ${covered}..${to} are outside the eras of the workload table`);
+  // The span's transactions in one piece: the same value, and a range that does not add the
+  // eras' boundary errors (exact between two of Core's figures).
+  sum.transactions = txCount(model.anchors, from, to, model.interp.ratio);
+  return { from, to, blocks: to - from + 1, figures: sum };
+}
+
+/** The checks of a workload: its four kinds summed, {value, low, high}. */
+export function totalChecks(w) {
+  const kinds = ['checks_ecdsa_single', 'checks_ecdsa_multisig', 'checks_schnorr_keypath', 'checks_schnorr_scriptpath'];
+  return rangeOf(...['value', 'low', 'high'].map((k) => kinds.reduce((n, f) => n + w.figures[f][k], 0)));
+}
+
+/**
+ * The model behind the table: the anchors of C(h), its error estimates and the per-era ratios.
+ * @param {{txPoints: object, sources: object, census: object}} inputs readTxCountPoints, the
+ *   parsed era-sources.json and fixture census
+ */
+export function buildWorkloadModel({ txPoints, sources, census }) {
+  const timed = census.blocks.map((b) => ({ height: b.height, time: b.time }));
+  const { anchors, interp, heightError, timeAnchorCount } = txAnchors(txPoints, sources, timed);
+  const eras = eraRatios(sources, census);
+  for (let k = 1; k < eras.length; k++) {
+    if (eras[k].from !== eras[k - 1].to) throw new Error(`eras ${eras[k - 1].name} and ${eras[k].name} do not meet`);
+  }
+  const tip = txPoints.points[txPoints.points.length - 1].height;
+  if (eras[0].from !== 0 || eras[eras.length - 1].to !== tip + 1) {
+    throw new Error(`the eras cover ${eras[0].from}..${eras[eras.length - 1].to - 1}, the sourced counts 0..${tip}`);
+  }
+  return { anchors, interp, heightError, timeAnchorCount, eras, tip, skipped: txPoints.skipped, sources };
+}
+
+/**
+ * The table: one row per part of an era between consecutive boundaries (every 50,000 blocks,
+ * the eras' edges, and the height after each sourced count, so that a row ends on it), and the
+ * totals of the whole chain.
+ * @returns {{rows: object[], totals: object, eras: object[], anchors: object[], notes: string[]}}
+ */
+export function buildTable(model) {
+  const cuts = new Set([0, model.tip + 1]);
+  for (const e of model.eras) cuts.add(e.from);
+  for (const a of model.anchors) if (a.height > 0 && a.height < model.tip) cuts.add(a.height + 1);
+  // Every 50,000 blocks, unless another edge lies within 1,000 blocks of it (no one-block rows).
+  const near = (h) => [...cuts].some((c) => Math.abs(c - h) <= 1000);
+  for (let h = 50000; h <= model.tip; h += 50000) if (!near(h)) cuts.add(h);
+  const edges = [...cuts].sort((a, b) => a - b);
+  const rows = [];
+  for (let k = 1; k < edges.length; k++) {
+    const w = workloadFor(model, edges[k - 1], edges[k] - 1);
+    const era = model.eras.find((e) => w.from >= e.from && w.from < e.to);
+    rows.push({ from: w.from, to: w.to, era: era.name, blocks: w.blocks, ...w.figures });
+  }
+  const whole = workloadFor(model, 0, model.tip);
+  return {
+    rows,
+    totals: { from: 0, to: model.tip, blocks: whole.blocks, ...whole.figures },
+    eras: model.eras,
+    anchors: model.anchors,
+    notes: [
+      `C(h), transactions in blocks 0..h: linear between the anchors; low-high widened by ${(model.interp.ratio * 100).toFixed(1)}% of a gap's increase at mid-gap (the worst leave-one-out miss among Core's figures, at height ${model.interp.at})`,
+      `year-end heights estimated from block timestamps (${model.timeAnchorCount} blocks of known height and time), +-${Math.ceil(model.heightError.blocks)} blocks (the worst leave-one-out miss, at height ${model.heightError.at})`,
+      ...model.skipped.map((s) => `tx_count_points.csv line ${s.row} (${s.block_hash}): ${s.reason}`),
+      ...model.sources.eras.flatMap((e) => (e.exclude ?? []).map((x) => `fixture block ${x.height} left out of ${e.name}: ${x.reason}`)),
+      'transactions of a span: C\'s difference, its range the tighter of C\'s ranges at the two ends and the gaps\' mean rates +-2x the interpolation error (chain-data.mjs txCount); a total\'s range adds its eras\' ranges (every era at its low, or every one at its high)',
+    ],
+  };
+}
+
+/** Reads the sourced data and the saved census, and builds the model. */
+export function loadWorkloadModel({ workloadDir, census } = {}) {
+  const sources = JSON.parse(readFileSync(ERA_SOURCES_PATH, 'utf8'));
+  return buildWorkloadModel({ txPoints: readTxCountPoints(workloadDir), sources, census });
+}

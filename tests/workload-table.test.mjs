@@ -1,0 +1,120 @@
+// The workload table (bench/workload/): the arithmetic of C(h) and of a span's workload on tiny
+// hand-checked inputs; the saved table against a fresh build (never stale), its rows against its
+// totals, its transactions against the chainTxData points it was built from, blocks
+// 0-150,000 against the census's 2,868,199 checks, and the saved fixture census against the
+// engine.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
+import { cumulativeTx, heightAtTime, heightAtTimeError, interpolationError, readTxCountPoints, txCount } from '../bench/workload/chain-data.mjs';
+import { fixtureCensus, readCensus } from '../bench/workload/census.mjs';
+import { buildTable, ERA_SOURCES_PATH, loadWorkloadModel, RATIOS, TABLE_PATH, totalChecks, workloadFor } from '../bench/workload/table.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+
+const census = readCensus();
+const model = loadWorkloadModel({ census });
+const table = buildTable(model);
+
+test('C(h) and a span\'s transactions on hand-checked anchors', () => {
+  // Three exact points: 0 -> 1, 100 -> 1,001 (10 per block), 200 -> 3,001 (20 per block).
+  const anchors = [{ height: 0, tx_count: 1 }, { height: 100, tx_count: 1001 }, { height: 200, tx_count: 3001 }];
+  assert.deepEqual(cumulativeTx(anchors, 100, 0.1), { value: 1001, low: 1001, high: 1001 });
+  // Mid-gap: 1 + 50 x 10 = 501, widened by 0.1 x 1,000 x 2 x 0.5 = 100 either way.
+  assert.deepEqual(cumulativeTx(anchors, 50, 0.1), { value: 501, low: 401, high: 601 });
+  assert.deepEqual(cumulativeTx(anchors, -1, 0.1), { value: 0, low: 0, high: 0 });
+  assert.throws(() => cumulativeTx(anchors, 201, 0.1), RangeError);
+  // Heights 101..110: 10 blocks at 20 per block = 200; by the rate bound 200 x (1 -+ 0.2).
+  const t = txCount(anchors, 101, 110, 0.1);
+  assert.equal(t.value, 200);
+  assert.ok(Math.abs(t.low - 160) < 1e-9 && Math.abs(t.high - 240) < 1e-9, JSON.stringify(t));
+  // Between two exact points the span is exact.
+  assert.deepEqual(txCount(anchors, 101, 200, 0.1), { value: 2000, low: 2000, high: 2000 });
+  // Leave one out: 100 predicted from 0 and 200 as 1,501, off by 500 of the 3,000 increase.
+  assert.deepEqual(interpolationError(anchors), { ratio: 500 / 3000, at: 100 });
+  // A coinbase per block: never fewer transactions than blocks.
+  assert.equal(cumulativeTx([{ height: 0, tx_count: 1 }, { height: 100, tx_count: 50 }], 60, 0).value, 61);
+});
+
+test('heights from timestamps, and how far off they can be', () => {
+  const anchors = [{ height: 0, time: 0 }, { height: 100, time: 1000 }, { height: 300, time: 2000 }];
+  assert.equal(heightAtTime(anchors, 500), 50);
+  assert.equal(heightAtTime(anchors, 1500), 200);
+  assert.ok(Number.isNaN(heightAtTime(anchors, 2001)));
+  // 100 predicted from 0 and 300 at time 1000: 150, 50 blocks off.
+  assert.deepEqual(heightAtTimeError(anchors), { blocks: 50, at: 100 });
+});
+
+test('a span\'s workload: transactions x the era\'s ratios, on a hand-checked model', () => {
+  const ratio = (value, low = value, high = value, per = 'inputs') => ({ value, low, high, per });
+  const eraRatios = {
+    inputs_per_ncb_tx: ratio(2, 1, 3, 'ncb_txs'), ecdsa_single_per_input: ratio(1), ecdsa_multisig_per_input: ratio(0.5),
+    schnorr_keypath_per_input: ratio(0), schnorr_scriptpath_per_input: ratio(0), legacy_sighash_bytes_per_input: ratio(300),
+    bip143_sighash_bytes_per_input: ratio(0), bip341_sighash_bytes_per_input: ratio(0), bytes_per_tx: ratio(250, 250, 250, 'txs'),
+  };
+  assert.deepEqual(Object.keys(eraRatios).sort(), Object.keys(RATIOS).sort());
+  const tiny = { anchors: [{ height: 0, tx_count: 1 }, { height: 99, tx_count: 1000 }], interp: { ratio: 0 },
+    eras: [{ name: 'one', from: 0, to: 100, ratios: eraRatios }] };
+  const w = workloadFor(tiny, 0, 99);
+  // 1,000 transactions, 100 coinbases: 900 non-coinbase, 1,800 inputs (900-2,700).
+  assert.deepEqual(w.figures.transactions, { value: 1000, low: 1000, high: 1000 });
+  assert.deepEqual(w.figures.inputs, { value: 1800, low: 900, high: 2700 });
+  assert.deepEqual(w.figures.checks_ecdsa_multisig, { value: 900, low: 450, high: 1350 });
+  assert.deepEqual(w.figures.sighash_bytes_legacy, { value: 540000, low: 270000, high: 810000 });
+  assert.deepEqual(w.figures.block_bytes, { value: 250000, low: 250000, high: 250000 });
+  assert.deepEqual(totalChecks(w), { value: 2700, low: 1350, high: 4050 });
+  assert.throws(() => workloadFor(tiny, 0, 100), RangeError);
+});
+
+test('the saved table is the one its inputs give (rebuild: npm run project -- --census)', () => {
+  const saved = JSON.parse(readFileSync(TABLE_PATH, 'utf8'));
+  assert.deepEqual(saved, JSON.parse(JSON.stringify(table)));
+});
+
+test('the rows cover the chain, one edge at least every 50,000 blocks, and add up to the totals', () => {
+  const { rows, totals } = table;
+  assert.equal(rows[0].from, 0);
+  assert.equal(rows[rows.length - 1].to, totals.to);
+  for (let k = 1; k < rows.length; k++) assert.equal(rows[k].from, rows[k - 1].to + 1, `row ${k}`);
+  for (let h = 50000; h <= totals.to; h += 50000) {
+    assert.ok(rows.some((r) => Math.abs(r.from - h) <= 1000), `an edge near ${h}`);
+  }
+  for (const name of Object.keys(totals).filter((k) => totals[k]?.value !== undefined)) {
+    const sum = rows.reduce((n, r) => n + r[name].value, 0);
+    assert.ok(Math.abs(sum - totals[name].value) <= 1e-9 * Math.max(1, totals[name].value), `${name}: rows ${sum}, total ${totals[name].value}`);
+    for (const r of rows) assert.ok(r[name].low <= r[name].value && r[name].value <= r[name].high, `${name} ${r.from}-${r.to}`);
+  }
+  assert.equal(totals.blocks, rows.reduce((n, r) => n + r.blocks, 0));
+});
+
+test('the transactions match the chainTxData points they were built from', () => {
+  const { points } = readTxCountPoints();
+  for (const p of points) {
+    const upTo = table.rows.filter((r) => r.to <= p.height);
+    assert.equal(upTo[upTo.length - 1].to, p.height, `a row ends at ${p.height}`);
+    const sum = upTo.reduce((n, r) => n + r.transactions.value, 0);
+    assert.ok(Math.abs(sum - p.tx_count) < 1e-6 * p.tx_count, `${p.height}: rows ${sum}, point ${p.tx_count}`);
+    assert.deepEqual(workloadFor(model, 0, p.height).figures.transactions, { value: p.tx_count, low: p.tx_count, high: p.tx_count });
+  }
+  assert.equal(table.totals.transactions.value, points[points.length - 1].tx_count);
+});
+
+test('blocks 0-150,000: the census\'s 2,868,199 checks lie within the table\'s range', () => {
+  const sources = JSON.parse(readFileSync(ERA_SOURCES_PATH, 'utf8'));
+  const anchor = sources.census_anchor;
+  assert.equal(anchor.checks, 2868199);
+  const checks = totalChecks(workloadFor(model, anchor.from, anchor.to));
+  assert.ok(checks.low <= anchor.checks && anchor.checks <= checks.high, JSON.stringify(checks));
+});
+
+test('the saved fixture census is the engine\'s', async () => {
+  const heights = [170, 553724, 757739];
+  const dir = fixturesDir();
+  const fresh = fixtureCensus(await loadEngine('simd'), await loadBlocks(dir, { heights }), dir);
+  for (const b of fresh.blocks) assert.deepEqual(census.blocks.find((s) => s.height === b.height), b, String(b.height));
+  assert.deepEqual(census.blocks_only, fresh.blocks_only);
+  // 553724 by hand: one P2PKH, one P2WPKH and one P2SH-P2WPKH spend, one ECDSA check each.
+  const b = census.blocks.find((s) => s.height === 553724);
+  assert.deepEqual(b.checks, { ecdsa_single: 3, ecdsa_multisig: 0, schnorr_keypath: 0, schnorr_scriptpath: 0 });
+  assert.equal(b.sighashes.bip143, 2);
+});
