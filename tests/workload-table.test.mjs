@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
-import { cumulativeTx, heightAtTime, heightAtTimeError, interpolationError, readTxCountPoints, txCount } from '../bench/workload/chain-data.mjs';
+import { cumulativeTx, totalChecks, txCount, workloadFor } from '../bench/core/workload-model.mjs';
+import { heightAtTime, heightAtTimeError, interpolationError, readTxCountPoints } from '../bench/workload/chain-data.mjs';
 import { fixtureCensus, readCensus } from '../bench/workload/census.mjs';
-import { buildTable, ERA_SOURCES_PATH, loadWorkloadModel, RATIOS, TABLE_PATH, totalChecks, workloadFor } from '../bench/workload/table.mjs';
+import { buildTable, ERA_SOURCES_PATH, loadWorkloadModel, RATIOS, TABLE_PATH } from '../bench/workload/table.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 
 const census = readCensus();
@@ -66,9 +67,11 @@ test('a span\'s workload: transactions x the era\'s ratios, on a hand-checked mo
   assert.throws(() => workloadFor(tiny, 0, 100), RangeError);
 });
 
-test('the saved table is the one its inputs give (rebuild: npm run project -- --census)', () => {
+test('the saved table is the one its inputs give (rebuild: npm run project -- --census), and a model', () => {
   const saved = JSON.parse(readFileSync(TABLE_PATH, 'utf8'));
   assert.deepEqual(saved, JSON.parse(JSON.stringify(table)));
+  // The saved table serves as the model itself (the page and the run core read it so).
+  assert.deepEqual(workloadFor(saved, 0, saved.tip), workloadFor(model, 0, model.tip));
 });
 
 test('the rows cover the chain, one edge at least every 50,000 blocks, and add up to the totals', () => {

@@ -1,8 +1,7 @@
 // The chain's transaction count by height, as the sourced data gives it: the cumulative counts of
 // ../shared/chain-workload/tx_count_points.csv (Bitcoin Core's chainTxData, checkpoint and
-// assumeutxo figures, each row naming its source), the year-end totals of input_mix.md §2 for the
-// years before the first of them, and a cumulative count at any height between them with the
-// range its interpolation leaves (cumulativeTx).
+// assumeutxo figures, each row naming its source), and the leave-one-out error estimates the
+// workload model's ranges rest on (the interpolation itself: bench/core/workload-model.mjs).
 //
 // Heights and counts: C(h) = transactions in blocks 0..h, coinbases included (Core's nChainTx),
 // so C(0) = 1. The folder is ../shared/chain-workload beside the repository, or
@@ -110,100 +109,4 @@ export function interpolationError(points) {
     if (ratio > worst.ratio) worst = { ratio, at: points[k].height };
   }
   return worst;
-}
-
-/** Linear interpolation of the count at `h` over anchors sorted by height: the count, where h
- *  lies in its gap (t in 0..1), the gap's increase and the counts at its ends. Clamped to the
- *  first and last anchors. */
-function interpolate(anchors, h) {
-  const k = anchors.findIndex((a) => a.height >= h);
-  if (k === 0 || k === -1) {
-    const a = anchors[k === 0 ? 0 : anchors.length - 1];
-    return { c: a.tx_count, t: 0, gap: 0, lo: a.tx_count, hi: a.tx_count };
-  }
-  const a = anchors[k - 1];
-  const b = anchors[k];
-  const t = (h - a.height) / (b.height - a.height);
-  return { c: a.tx_count + t * (b.tx_count - a.tx_count), t, gap: b.tx_count - a.tx_count, lo: a.tx_count, hi: b.tx_count };
-}
-
-/**
- * C(h) with its range, from anchors (height, count), some with an uncertain height.
- *   value: linear interpolation between the anchors around h;
- *   low / high: the same with every uncertain anchor moved `height_error` blocks later / earlier
- *     (a later anchor lowers the count at h), widened by `ratio` x the gap's increase x
- *     2 min(t, 1 - t) (zero at an anchor, largest mid-gap), and kept within the counts at the
- *     ends of the gap;
- *   all three at least h + 1 (a coinbase per block).
- * Exact at an exact anchor.
- * @param {Array<{height: number, tx_count: number, height_error?: number}>} anchors sorted by
- *   height, counts increasing
- * @param {number} h a height within the anchors' span; -1 gives 0 (before genesis)
- * @param {number} ratio interpolationError's ratio
- * @returns {{value: number, low: number, high: number}} transactions
- * @throws {RangeError} for a height outside the anchors' span
- */
-export function cumulativeTx(anchors, h, ratio) {
-  if (h === -1) return { value: 0, low: 0, high: 0 };
-  const last = anchors[anchors.length - 1];
-  if (!(h >= anchors[0].height && h <= last.height)) {
-    throw new RangeError(`height ${h} is outside the sourced counts (${anchors[0].height}..${last.height})`);
-  }
-  const shifted = (dir) => anchors.map((a) => ({ ...a, height: a.height + dir * (a.height_error ?? 0) }))
-    .sort((x, y) => x.height - y.height);
-  const mid = interpolate(anchors, h);
-  const later = interpolate(shifted(1), h);
-  const earlier = interpolate(shifted(-1), h);
-  const widen = (x) => ratio * x.gap * 2 * Math.min(x.t, 1 - x.t);
-  // Every block has its coinbase: C(h) >= h + 1, whatever the interpolation says.
-  const floor = h + 1;
-  return {
-    value: Math.max(floor, mid.c),
-    low: Math.max(floor, Math.min(mid.c, later.c - widen(later)), Math.min(mid.lo, later.lo)),
-    high: Math.max(floor, Math.min(Math.max(mid.c, earlier.c + widen(earlier)), Math.max(mid.hi, earlier.hi))),
-  };
-}
-
-/**
- * Transactions in blocks a..b (inclusive), with a range: the difference of C's values, bounded
- * twice, and the tighter bound kept:
- *   - by C's ranges at both ends (cumulativeTx): good for long spans;
- *   - by the rate inside each gap between anchors: the span's blocks in that gap x the gap's mean
- *     rate, the rate allowed to differ from the mean by 2 x `ratio` either way (the slope of
- *     cumulativeTx's widening), and an uncertain anchor's height moving the gap's length by its
- *     `height_error`: good for short spans, whose two ends' errors largely cancel.
- * At least one transaction per block (the coinbase).
- * @param {object[]} anchors as cumulativeTx
- * @param {number} a first height (>= 0)
- * @param {number} b last height (>= a)
- * @param {number} ratio interpolationError's ratio
- * @returns {{value: number, low: number, high: number}} transactions
- * @throws {RangeError} as cumulativeTx
- */
-export function txCount(anchors, a, b, ratio) {
-  const end = cumulativeTx(anchors, b, ratio);
-  const start = cumulativeTx(anchors, a - 1, ratio);
-  const blocks = b - a + 1;
-  const value = end.value - start.value;
-  let low = end.low - start.high;
-  let high = end.high - start.low;
-  // The rate bound, gap by gap (the part of a..b in the gap of anchors k-1, k).
-  let rateLow = 0;
-  let rateHigh = 0;
-  for (let k = 1; k < anchors.length; k++) {
-    const g0 = anchors[k - 1];
-    const g1 = anchors[k];
-    const from = Math.max(a, g0.height + 1);
-    const to = Math.min(b, g1.height);
-    if (from > to) continue;
-    const n = to - from + 1;
-    const length = g1.height - g0.height;
-    const slack = (g0.height_error ?? 0) + (g1.height_error ?? 0);
-    const gap = g1.tx_count - g0.tx_count;
-    rateLow += n * (gap / (length + slack)) * Math.max(0, 1 - 2 * ratio);
-    rateHigh += length > slack ? n * (gap / (length - slack)) * (1 + 2 * ratio) : Infinity;
-  }
-  low = Math.max(low, rateLow, blocks);
-  high = Math.max(Math.min(high, rateHigh), blocks);
-  return { value: Math.max(value, blocks), low: Math.min(low, Math.max(value, blocks)), high: Math.max(high, value) };
 }

@@ -11,7 +11,8 @@ import { fixturesDir, loadBlocks } from '../../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../../wasm/engine.mjs';
 import { numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
 import { CENSUS_PATH, fixtureCensus, readCensus } from './census.mjs';
-import { buildTable, FIGURES, loadWorkloadModel, TABLE_PATH, totalChecks, workloadFor } from './table.mjs';
+import { FIGURES, totalChecks, workloadFor } from '../core/workload-model.mjs';
+import { buildTable, loadWorkloadModel, TABLE_PATH } from './table.mjs';
 
 /** An integer with thousands separators. */
 const int = (n) => Math.round(n).toLocaleString('en-US');

@@ -1,6 +1,7 @@
 // The workload table by era: what the chain holds, height range by height range, each figure
 // with its source or how it was estimated and a low-high range. Built from:
-//   - the chain's transaction counts (chain-data.mjs: Core's figures, year-end totals before them);
+//   - the chain's transaction counts (chain-data.mjs: Core's figures, year-end totals before them;
+//     the interpolation between them: bench/core/workload-model.mjs);
 //   - per-era figures of era-sources.json (sourced, or fixed by consensus);
 //   - the census of the fixture blocks (census.mjs, fixture-census.json) for every other per-era
 //     figure: the ratio over the era's eligible fixture blocks (sum over sum), its range the
@@ -9,7 +10,8 @@
 // to them. Units: transactions, inputs and checks are counts; sighash and block figures bytes.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { heightAtTime, heightAtTimeError, interpolationError, readTxCountPoints, txCount } from './chain-data.mjs';
+import { workloadFor } from '../core/workload-model.mjs';
+import { heightAtTime, heightAtTimeError, interpolationError, readTxCountPoints } from './chain-data.mjs';
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 /** The sourced per-era figures. */
@@ -32,23 +34,6 @@ export const RATIOS = Object.freeze({
 });
 /** Which ratios the blocks without spent outputs (size, transactions, inputs only) inform. */
 const BLOCKS_ONLY_RATIOS = new Set(['inputs_per_ncb_tx', 'bytes_per_tx']);
-
-/** The figures of a row or a total: name -> the RATIOS figure it comes from (null: a count of
- *  the chain data). */
-export const FIGURES = Object.freeze({
-  transactions: null,
-  inputs: 'inputs_per_ncb_tx',
-  checks_ecdsa_single: 'ecdsa_single_per_input',
-  checks_ecdsa_multisig: 'ecdsa_multisig_per_input',
-  checks_schnorr_keypath: 'schnorr_keypath_per_input',
-  checks_schnorr_scriptpath: 'schnorr_scriptpath_per_input',
-  sighash_bytes_legacy: 'legacy_sighash_bytes_per_input',
-  sighash_bytes_bip143: 'bip143_sighash_bytes_per_input',
-  sighash_bytes_bip341: 'bip341_sighash_bytes_per_input',
-  block_bytes: 'bytes_per_tx',
-});
-
-const rangeOf = (value, low, high) => ({ value, low, high });
 
 /**
  * One era's ratio from the census: sum over sum of its eligible blocks, range their smallest
@@ -135,61 +120,6 @@ export function eraRatios(sources, census) {
 }
 
 /**
- * The workload of heights from..to (inclusive), era by era: transactions in each era's part
- * (chain-data.mjs txCount); non-coinbase transactions = transactions - blocks; each figure =
- * its base (transactions, non-coinbase transactions or inputs) x the era's ratio, low x low and
- * high x high. Parts' ranges add (a conservative sum: every part at its low, or every one at
- * its high); the transactions' range is that of the whole span (txCount).
- * @param {{anchors: object[], interp: {ratio: number}, eras: object[]}} model buildWorkloadModel's
- * @param {number} from first height (>= 0)
- * @param {number} to last height (<= the last sourced count's height)
- * @returns {{from, to, blocks: number, figures: {name: {value, low, high}}}}
- * @throws {RangeError} for a range outside the sourced counts or the eras
- */
-export function workloadFor(model, from, to) {
-  if (!(Number.isInteger(from) && Number.isInteger(to) && from >= 0 && to >= from)) {
-    throw new RangeError(`height range ${from}..${to}: need integers 0 <= from <= to`);
-  }
-  const sum = Object.fromEntries(Object.keys(FIGURES).map((k) => [k, rangeOf(0, 0, 0)]));
-  let covered = from;
-  for (const era of model.eras) {
-    const a = Math.max(from, era.from);
-    const b = Math.min(to, era.to - 1);
-    if (a > b) continue;
-    if (a !== covered) break;
-    covered = b + 1;
-    const blocks = b - a + 1;
-    const txs = txCount(model.anchors, a, b, model.interp.ratio);
-    const ncb = rangeOf(txs.value - blocks, txs.low - blocks, txs.high - blocks);
-    const r = era.ratios;
-    const inputsBase = r.inputs_per_ncb_tx.per === 'txs' ? txs : ncb;
-    const times = (base, ratio) => rangeOf(base.value * ratio.value, base.low * ratio.low, base.high * ratio.high);
-    const inputs = times(inputsBase, r.inputs_per_ncb_tx);
-    const part = { transactions: txs, inputs };
-    for (const [name, ratioName] of Object.entries(FIGURES)) {
-      if (part[name]) continue;
-      part[name] = times(RATIOS[ratioName].per === 'txs' ? txs : inputs, r[ratioName]);
-    }
-    for (const k of Object.keys(sum)) {
-      sum[k].value += part[k].value;
-      sum[k].low += part[k].low;
-      sum[k].high += part[k].high;
-    }
-  }
-  if (covered !== to + 1) throw new RangeError(`heights ${covered}..${to} are outside the eras of the workload table`);
-  // The span's transactions in one piece: the same value, and a range that does not add the
-  // eras' boundary errors (exact between two of Core's figures).
-  sum.transactions = txCount(model.anchors, from, to, model.interp.ratio);
-  return { from, to, blocks: to - from + 1, figures: sum };
-}
-
-/** The checks of a workload: its four kinds summed, {value, low, high}. */
-export function totalChecks(w) {
-  const kinds = ['checks_ecdsa_single', 'checks_ecdsa_multisig', 'checks_schnorr_keypath', 'checks_schnorr_scriptpath'];
-  return rangeOf(...['value', 'low', 'high'].map((k) => kinds.reduce((n, f) => n + w.figures[f][k], 0)));
-}
-
-/**
  * The model behind the table: the anchors of C(h), its error estimates and the per-era ratios.
  * @param {{txPoints: object, sources: object, census: object}} inputs readTxCountPoints, the
  *   parsed era-sources.json and fixture census
@@ -212,7 +142,9 @@ export function buildWorkloadModel({ txPoints, sources, census }) {
  * The table: one row per part of an era between consecutive boundaries (every 50,000 blocks,
  * the eras' edges, and the height after each sourced count, so that a row ends on it), and the
  * totals of the whole chain.
- * @returns {{rows: object[], totals: object, eras: object[], anchors: object[], notes: string[]}}
+ * @returns {{rows: object[], totals: object, eras: object[], anchors: object[], interp: {ratio, at},
+ *   tip: number, notes: string[]}} eras, anchors, interp and tip are the model's: workloadFor
+ *   (bench/core/workload-model.mjs) takes the saved table as its model
  */
 export function buildTable(model) {
   const cuts = new Set([0, model.tip + 1]);
@@ -234,12 +166,14 @@ export function buildTable(model) {
     totals: { from: 0, to: model.tip, blocks: whole.blocks, ...whole.figures },
     eras: model.eras,
     anchors: model.anchors,
+    interp: model.interp,
+    tip: model.tip,
     notes: [
       `C(h), transactions in blocks 0..h: linear between the anchors; low-high widened by ${(model.interp.ratio * 100).toFixed(1)}% of a gap's increase at mid-gap (the worst leave-one-out miss among Core's figures, at height ${model.interp.at})`,
       `year-end heights estimated from block timestamps (${model.timeAnchorCount} blocks of known height and time), +-${Math.ceil(model.heightError.blocks)} blocks (the worst leave-one-out miss, at height ${model.heightError.at})`,
       ...model.skipped.map((s) => `tx_count_points.csv line ${s.row} (${s.block_hash}): ${s.reason}`),
       ...model.sources.eras.flatMap((e) => (e.exclude ?? []).map((x) => `fixture block ${x.height} left out of ${e.name}: ${x.reason}`)),
-      'transactions of a span: C\'s difference, its range the tighter of C\'s ranges at the two ends and the gaps\' mean rates +-2x the interpolation error (chain-data.mjs txCount); a total\'s range adds its eras\' ranges (every era at its low, or every one at its high)',
+      'transactions of a span: C\'s difference, its range the tighter of C\'s ranges at the two ends and the gaps\' mean rates +-2x the interpolation error (bench/core/workload-model.mjs txCount); a total\'s range adds its eras\' ranges (every era at its low, or every one at its high)',
     ],
   };
 }
