@@ -182,6 +182,7 @@ test('ibd_native_bench registers every documented benchmark, one BM_ValidateBloc
     ...[1, 16, 256, 4096].map((n) => `BM_VerifyBatch/ecdsa/${n}`),
     'BM_SchnorrVerify/secp256k1',
     ...[1, 16, 256, 4096].map((n) => `BM_VerifyBatch/schnorr/${n}`),
+    'BM_EcmultComputeTables',
     'BM_Sighash/legacy', 'BM_Sighash/bip143', 'BM_Sighash/bip341',
     'BM_SighashPrecompute/bip143', 'BM_SighashPrecompute/bip341',
     ...heights.map((h) => `BM_ValidateBlock/${h}`),
