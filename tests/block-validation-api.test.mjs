@@ -187,16 +187,24 @@ test('proof of work: an nBits above mainnet\'s powLimit is high-hash', () => {
 //   hash_type 4 = 274 bytes.
 // - 553724: one P2PKH spend (legacy), one P2WPKH and one P2SH-P2WPKH (BIP143: 156 + 1 + 25 =
 //   182 bytes each).
-test('result().sighash counts the sighashes by kind with their message bytes', async () => {
+test('result().sighash counts the sighashes by kind with their message bytes and the bytes the engine hashed', async () => {
   const { validateFixture } = await import('./support/wasm.mjs');
   const { loadBlocks } = await import('../blocks-fixtures/loader.mjs');
   const blocks = await loadBlocks(fixturesDir(), { heights: [170, 553724] });
   const byHeight = Object.fromEntries(blocks.map((b) => [b.height, b]));
   const r170 = await validateFixture(engine, byHeight[170]);
-  assert.deepEqual(r170.sighash, { legacy: { count: 1, bytes: 274 }, bip143: { count: 0, bytes: 0 },
-    bip341: { count: 0, bytes: 0 }, precomputeBip143Bytes: 0, precomputeBip341Bytes: 0 });
+  assert.deepEqual(r170.sighash, { legacy: { count: 1, bytes: 274, hashedBytes: 274 }, bip143: { count: 0, bytes: 0, hashedBytes: 0 },
+    bip341: { count: 0, bytes: 0, hashedBytes: 0 }, precomputeBip143Bytes: 0, precomputeBip341Bytes: 0 });
   const r553724 = await validateFixture(engine, byHeight[553724]);
-  assert.deepEqual(r553724.sighash.bip143, { count: 2, bytes: 364 });
+  assert.deepEqual(r553724.sighash.bip143, { count: 2, bytes: 364, hashedBytes: 364 });
+  // 57,043: one transaction of 131 legacy inputs. Each message is the whole transaction copy;
+  // the engine hashes the inputs before each one's only once (LegacySighashCache), so it feeds
+  // SHA-256 fewer bytes than the messages hold, but more than one copy of the transaction.
+  const [b57043] = await loadBlocks(fixturesDir(), { heights: [57043] });
+  const r57043 = await validateFixture(engine, b57043);
+  assert.equal(r57043.sighash.legacy.count, 131);
+  assert.ok(r57043.sighash.legacy.hashedBytes < r57043.sighash.legacy.bytes, JSON.stringify(r57043.sighash.legacy));
+  assert.ok(r57043.sighash.legacy.hashedBytes > r57043.sighash.legacy.bytes / 131, JSON.stringify(r57043.sighash.legacy));
   assert.equal(r553724.sighash.legacy.count, 1);
   assert.equal(r553724.sighash.bip341.count, 0);
 });

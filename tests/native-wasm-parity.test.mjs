@@ -48,7 +48,8 @@ for (const block of blocks) {
       const sh = res.sighash; // the sighash workload: counts and message bytes by kind
       const lines = [`fee ${res.fee} subsidy ${res.subsidy} sigop_cost ${res.sigopCost}`,
         `sighash legacy ${sh.legacy.count} ${sh.legacy.bytes} bip143 ${sh.bip143.count} ${sh.bip143.bytes} ` +
-        `bip341 ${sh.bip341.count} ${sh.bip341.bytes} precompute ${sh.precomputeBip143Bytes} ${sh.precomputeBip341Bytes}`,
+        `bip341 ${sh.bip341.count} ${sh.bip341.bytes} precompute ${sh.precomputeBip143Bytes} ${sh.precomputeBip341Bytes} ` +
+        `hashed_legacy ${sh.legacy.hashedBytes}`,
         `reject '${res.rejectReason}' stage '${res.stage}'`, `not_checked ${res.notChecked.map((n) => n.rule).join(' ')}`.trimEnd()];
       for (const line of lines) assert.ok(native.summary.split('\n').includes(line), `${variant}: native lacks "${line}":\n${native.summary}`);
     }

@@ -251,6 +251,7 @@ val ResultObject(const ibd::BlockValidationResult& res) {
         val kind = val::object();
         kind.set("count", res.sighash_counts.count[k]);
         kind.set("bytes", static_cast<double>(res.sighash_counts.bytes[k]));
+        kind.set("hashedBytes", static_cast<double>(res.sighash_counts.hashed[k]));
         sighash.set(kinds[k], kind);
     }
     sighash.set("precomputeBip143Bytes", static_cast<double>(res.precompute_bytes[0]));

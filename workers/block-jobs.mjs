@@ -112,13 +112,14 @@ export function planBlockJobs(blocks, { workers, targetInputs = DEFAULT_TARGET_I
  *  its own transactions' sighashes and precomputation, so the sum is the whole block's. */
 function sumSighash(results) {
   const kinds = ['legacy', 'bip143', 'bip341'];
-  const out = Object.fromEntries(kinds.map((k) => [k, { count: 0, bytes: 0 }]));
+  const out = Object.fromEntries(kinds.map((k) => [k, { count: 0, bytes: 0, hashedBytes: 0 }]));
   out.precomputeBip143Bytes = 0;
   out.precomputeBip341Bytes = 0;
   for (const { sighash } of results) {
     for (const k of kinds) {
       out[k].count += sighash[k].count;
       out[k].bytes += sighash[k].bytes;
+      out[k].hashedBytes += sighash[k].hashedBytes;
     }
     out.precomputeBip143Bytes += sighash.precomputeBip143Bytes;
     out.precomputeBip341Bytes += sighash.precomputeBip341Bytes;

@@ -135,6 +135,7 @@ bool TransactionSignatureChecker::CheckECDSASignature(const StackElement& sig, c
                               ? memo_->Find(kind, static_cast<uint32_t>(hash_type), script_code.data(), script_code.size())
                               : nullptr;
     Hash32 sighash;
+    size_t legacy_hashed = 0;
     const int64_t started = known == nullptr && memo_ != nullptr ? MonotonicNanos() : 0;
     if (known != nullptr) {
         sighash = *known;
@@ -151,16 +152,18 @@ bool TransactionSignatureChecker::CheckECDSASignature(const StackElement& sig, c
     } else {
         // Legacy (SigVersion::BASE); FindAndDelete was applied by the interpreter. What the
         // transaction's inputs share is hashed once, in pre_.legacy (LegacySighashCache).
-        sighash = SignatureHashLegacy(script_code, tx_, n_in_, hash_type, pre_);
+        sighash = SignatureHashLegacy(script_code, tx_, n_in_, hash_type, pre_, &legacy_hashed);
     }
     if (known == nullptr && memo_ != nullptr) {
         ++memo_->computed;
         memo_->sighash_ns += MonotonicNanos() - started;
         memo_->Insert(kind, static_cast<uint32_t>(hash_type), script_code.data(), script_code.size(), sighash);
         if (memo_->counts != nullptr) {
+            const size_t message = kind == 1 ? WitnessV0SighashMessageSize(script_code)
+                                             : LegacySighashMessageSize(script_code, tx_, n_in_, hash_type, pre_);
             ++memo_->counts->count[kind];
-            memo_->counts->bytes[kind] += kind == 1 ? WitnessV0SighashMessageSize(script_code)
-                                                    : LegacySighashMessageSize(script_code, tx_, n_in_, hash_type, pre_);
+            memo_->counts->bytes[kind] += message;
+            memo_->counts->hashed[kind] += kind == 1 ? message : legacy_hashed;
         }
     }
     // Core's VerifyECDSASignature -> CPubKey::Verify (lax DER, low-S normalization).
@@ -226,8 +229,10 @@ bool TransactionSignatureChecker::CheckSchnorrSignature(const StackElement& sig,
             memo_->sighash_ns += MonotonicNanos() - started;
             memo_->Insert(kind, hash_type, key, sizeof key, sighash);
             if (memo_->counts != nullptr) {
+                const size_t message = TaprootSighashMessageSize(tx_, n_in_, hash_type, pre_, have_annex, ext_ptr != nullptr);
                 ++memo_->counts->count[2];
-                memo_->counts->bytes[2] += TaprootSighashMessageSize(tx_, n_in_, hash_type, pre_, have_annex, ext_ptr != nullptr);
+                memo_->counts->bytes[2] += message;
+                memo_->counts->hashed[2] += message;
             }
         }
     }

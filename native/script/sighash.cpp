@@ -182,8 +182,19 @@ void SerializeBlankedInput(Sink& s, const TxIn& in, bool zero_sequence) {
  *  nSequence and every output, TAIL come from it (LegacySighashCache). The caller has ruled
  *  out an out-of-range input and the SIGHASH_SINGLE bug. */
 template <typename Sink>
-void WriteLegacyMessage(Sink& s, const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
-                        int32_t hash_type, LegacySighashCache* cache) {
+void WriteLegacyMessage(Sink& sink, const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
+                        int32_t hash_type, LegacySighashCache* cache, size_t* hashed = nullptr) {
+    // Every byte goes through `s`, which counts them; the cache's prefix state is assigned to
+    // `sink` itself (and counts its own).
+    struct Tee {
+        Sink& inner;
+        size_t bytes = 0;
+        Tee& Write(const uint8_t* data, size_t len) {
+            inner.Write(data, len);
+            bytes += len;
+            return *this;
+        }
+    } s{sink};
     const bool anyone_can_pay = (hash_type & SIGHASH_ANYONECANPAY) != 0;
     const bool hash_single = (hash_type & 0x1f) == SIGHASH_SINGLE;
     const bool hash_none = (hash_type & 0x1f) == SIGHASH_NONE;
@@ -197,7 +208,7 @@ void WriteLegacyMessage(Sink& s, const std::vector<uint8_t>& script_code, const 
         WriteCompactSize(s, 1);
         SerializeOutPoint(s, tx.vin[n_in].prevout);
     } else if (cache != nullptr) {
-        if constexpr (std::is_same_v<Sink, Sha256>) s = cache->Prefix(n_in, zero_sequences);
+        if constexpr (std::is_same_v<Sink, Sha256>) sink = cache->Prefix(n_in, zero_sequences, hashed);
     } else {
         WriteLE32(s, static_cast<uint32_t>(tx.version));
         WriteCompactSize(s, tx.vin.size());
@@ -230,6 +241,7 @@ void WriteLegacyMessage(Sink& s, const std::vector<uint8_t>& script_code, const 
     }
     // The 4-byte hash type, as the signed int Core holds it.
     WriteLE32(s, static_cast<uint32_t>(hash_type));
+    if (hashed != nullptr) *hashed += s.bytes;
 }
 
 /** Whether Core's legacy SignatureHash returns uint256::ONE without hashing: an out-of-range
@@ -239,10 +251,10 @@ bool LegacySighashIsOne(const Transaction& tx, size_t n_in, int32_t hash_type) {
 }
 
 Hash32 LegacySighash(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in, int32_t hash_type,
-                     LegacySighashCache* cache) {
+                     LegacySighashCache* cache, size_t* hashed = nullptr) {
     if (LegacySighashIsOne(tx, n_in, hash_type)) return HashOne();
     Sha256 s;
-    WriteLegacyMessage(s, script_code, tx, n_in, hash_type, cache);
+    WriteLegacyMessage(s, script_code, tx, n_in, hash_type, cache, hashed);
     return FinalizeDouble(s);
 }
 
@@ -271,7 +283,8 @@ void LegacySighashCache::EnsureBlanked() {
     WriteLE32(out, tx.lock_time);
 }
 
-Sha256 LegacySighashCache::Prefix(size_t n_in, bool zero_sequences) {
+Sha256 LegacySighashCache::Prefix(size_t n_in, bool zero_sequences, size_t* hashed) {
+    size_t written = 0;
     const Transaction& tx = *tx_;
     EnsureBlanked();
     Stream& st = streams_[zero_sequences ? 1 : 0];
@@ -279,6 +292,7 @@ Sha256 LegacySighashCache::Prefix(size_t n_in, bool zero_sequences) {
         // PREFIX(0): nVersion | input count | prevout_0.
         Sha256 h;
         h.Write(blanked_.data(), first_input_ + 36);
+        written += first_input_ + 36;
         st.checkpoints.push_back(h);
     }
     // Start from the cursor when it is at or before n_in and no farther than the checkpoint.
@@ -301,11 +315,13 @@ Sha256 LegacySighashCache::Prefix(size_t n_in, bool zero_sequences) {
         } else {
             h.Write(blanked_.data() + first_input_ + at * kBlankedInputSize + 36, kBlankedInputSize);
         }
+        written += kBlankedInputSize;
         ++at;
         if (at % kCheckpointEvery == 0 && at / kCheckpointEvery == st.checkpoints.size()) st.checkpoints.push_back(h);
     }
     st.cursor = h;
     st.cursor_at = at;
+    if (hashed != nullptr) *hashed += written;
     return h;
 }
 
@@ -333,8 +349,8 @@ Hash32 SignatureHashLegacy(const std::vector<uint8_t>& script_code, const Transa
 }
 
 Hash32 SignatureHashLegacy(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
-                           int32_t hash_type, const PrecomputedTxData& pre) {
-    return LegacySighash(script_code, tx, n_in, hash_type, &pre.legacy);
+                           int32_t hash_type, const PrecomputedTxData& pre, size_t* hashed) {
+    return LegacySighash(script_code, tx, n_in, hash_type, &pre.legacy, hashed);
 }
 
 Hash32 SignatureHashWitnessV0(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,

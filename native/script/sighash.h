@@ -59,8 +59,9 @@ public:
 
     /** Binds the cache to `tx`; a cache met with another transaction than before starts over. */
     void Bind(const Transaction& tx);
-    /** The SHA-256 state after PREFIX(n_in) (n_in < vin.size() of the bound tx). */
-    Sha256 Prefix(size_t n_in, bool zero_sequences);
+    /** The SHA-256 state after PREFIX(n_in) (n_in < vin.size() of the bound tx). Adds the
+     *  bytes it hashed to get there (from its cursor or a checkpoint) to `*hashed` when given. */
+    Sha256 Prefix(size_t n_in, bool zero_sequences, size_t* hashed = nullptr);
     /** TAIL(n_in) with nSequence kept and every output: a slice of the blanked serialization. */
     const uint8_t* Tail(size_t n_in, size_t& len);
     /** Bytes of `tx`'s outputs as the legacy serialization writes them (their count, then each
@@ -125,9 +126,11 @@ struct PrecomputedTxData {
 Hash32 SignatureHashLegacy(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
                            int32_t hash_type);
 /** The same, with what the transaction's inputs share taken from `pre.legacy`
- *  (LegacySighashCache); `pre` belongs to `tx`. Byte-identical results. */
+ *  (LegacySighashCache); `pre` belongs to `tx`. Byte-identical results. Adds the bytes this call
+ *  fed to SHA-256 (before the second SHA-256 of SHA256d; less than the message's size when the
+ *  cache had part of it) to `*hashed` when given. */
 Hash32 SignatureHashLegacy(const std::vector<uint8_t>& script_code, const Transaction& tx, size_t n_in,
-                           int32_t hash_type, const PrecomputedTxData& pre);
+                           int32_t hash_type, const PrecomputedTxData& pre, size_t* hashed = nullptr);
 
 /** The BIP143 sighash (Core's SignatureHash with SigVersion::WITNESS_V0). SHA256d of:
  *    nVersion (4) | hashPrevouts (32) | hashSequence (32) | outpoint (36) | scriptCode
@@ -196,6 +199,10 @@ bool SignatureHashSchnorr(const Transaction& tx, size_t n_in, uint8_t hash_type,
 struct SighashCounts {
     uint32_t count[3] = {0, 0, 0};
     uint64_t bytes[3] = {0, 0, 0};
+    /** The bytes this engine fed to SHA-256 for them: the message bytes, less, for legacy
+     *  sighashes, what LegacySighashCache already held (the engine's own cost, for the cost
+     *  model; Core hashes the whole message). */
+    uint64_t hashed[3] = {0, 0, 0};
 };
 
 /** The legacy sighash's message (Core's SignatureHash with SigVersion::BASE: the bytes whose

@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
     std::cout << "sighash legacy " << bc.sighash_counts.count[0] << " " << bc.sighash_counts.bytes[0] << " bip143 "
               << bc.sighash_counts.count[1] << " " << bc.sighash_counts.bytes[1] << " bip341 " << bc.sighash_counts.count[2]
               << " " << bc.sighash_counts.bytes[2] << " precompute " << bc.precompute_bytes[0] << " "
-              << bc.precompute_bytes[1] << "\n";
+              << bc.precompute_bytes[1] << " hashed_legacy " << bc.sighash_counts.hashed[0] << "\n";
     std::cout << "reject '" << bc.reject_reason << "' stage '" << bc.stage << "'\n";
     std::cout << "at tx " << bc.tx_index << " input " << bc.input_index << " output " << bc.output_index << "\n";
     std::cout << "failed_inputs";

@@ -102,6 +102,17 @@ TEST(CoreSighashJson, MessageAndItsSize) {
                 }
                 ASSERT_EQ(LegacySighashMessageSize(script, tx, i, hash_type, pre), msg.size())
                     << "case " << k << " input " << i << " hash_type " << hash_type;
+                // The bytes the cached path feeds SHA-256: the whole message the first time the
+                // cache meets the transaction, never more than the message later.
+                PrecomputedTxData fresh;
+                fresh.Init(tx, {}, false, false);
+                size_t first = 0, again = 0;
+                if (i < tx.vin.size()) {
+                    SignatureHashLegacy(script, tx, i, hash_type, fresh, &first);
+                    SignatureHashLegacy(script, tx, i, hash_type, fresh, &again);
+                }
+                ASSERT_EQ(first, msg.size()) << "case " << k << " input " << i << " hash_type " << hash_type;
+                ASSERT_LE(again, msg.size()) << "case " << k << " input " << i << " hash_type " << hash_type;
                 ++compared;
             }
         }
