@@ -51,6 +51,7 @@ test('a span\'s workload: transactions x the era\'s ratios, on a hand-checked mo
   const eraRatios = {
     inputs_per_ncb_tx: ratio(2, 1, 3, 'ncb_txs'), ecdsa_single_per_input: ratio(1), ecdsa_multisig_per_input: ratio(0.5),
     schnorr_keypath_per_input: ratio(0), schnorr_scriptpath_per_input: ratio(0), legacy_sighash_bytes_per_input: ratio(300),
+    legacy_sighash_hashed_per_input: ratio(200),
     bip143_sighash_bytes_per_input: ratio(0), bip341_sighash_bytes_per_input: ratio(0), bytes_per_tx: ratio(250, 250, 250, 'txs'),
   };
   assert.deepEqual(Object.keys(eraRatios).sort(), Object.keys(RATIOS).sort());

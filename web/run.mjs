@@ -96,6 +96,7 @@ export async function runInPage(settings, env, report) {
       return pool;
     },
     machine: (engineInfo) => machineOf(env, engineInfo),
+    workloadTable: await fetchWorkloadTable(report),
   };
   const options = {
     variant,
@@ -121,4 +122,19 @@ export async function runInPage(settings, env, report) {
     environment: { ...env, transport: [...transports].join(', ') || null, page: location.href },
     settings,
   };
+}
+
+/** The saved workload table the cost model's projection reads (bench/workload/workload-table.json,
+ *  served by web/server.mjs), or null with an error panel naming why: the run goes on without
+ *  that projection. */
+async function fetchWorkloadTable(report) {
+  const url = new URL('/bench/workload/workload-table.json', location.href).href;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return await response.json();
+  } catch (err) {
+    report.error('projection', `cannot load the workload table ${url}: ${err.message}`);
+    return null;
+  }
 }

@@ -14,6 +14,7 @@
 //   /wasm/ibd-*            build/wasm/     ibd-<variant>.mjs / .wasm only (not the build's other files), from
 //                                          IBD_WASM_DIR when set: beside the loader that fetches them
 //   /bench/core/           bench/core/     the run core: blocks in the workers, timed passes, projection
+//   /bench/workload/workload-table.json    the saved workload table the projection reads (that file only)
 //   /blocks-fixtures/      blocks-fixtures/  the manifest-entry check the page shares with the loader
 //   /fixtures/             the fixture blocks (../shared/blocks-fixtures, --fixtures, IBD_FIXTURES)
 //   /fixtures/manifest.json  the manifest that describes them (blocks-fixtures/loader.mjs readManifest)
@@ -101,6 +102,7 @@ export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', iso
     ['/wasm/', wasmDir, WASM_FILE],
     ['/wasm/', path.join(ROOT, 'wasm'), WASM_MODULE],
     ['/bench/core/', path.join(ROOT, 'bench', 'core')],
+    ['/bench/workload/', path.join(ROOT, 'bench', 'workload'), /^\/bench\/workload\/workload-table\.json$/],
     ['/blocks-fixtures/', path.join(ROOT, 'blocks-fixtures')],
     ['/fixtures/', fixtureRoot],
     ['/vendor/chart.js/', path.join(ROOT, 'node_modules', 'chart.js', 'dist')],

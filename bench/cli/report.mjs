@@ -224,7 +224,31 @@ function projectionLines(doc) {
       `to validate it whole (parse, sighash, script, verify) at this run's end-to-end rate, ${int(p.end_to_end.checks_per_second)} ` +
       `checks/s on ${countOf(p.end_to_end.workers, 'worker')}`] : []),
   ];
-  return [...lines, ...[...sampleWarnings(doc), projectionOrderWarning(doc)].filter(Boolean).map((w) => `  WARNING: ${w}`)];
+  return [...lines, ...[...sampleWarnings(doc), projectionOrderWarning(doc)].filter(Boolean).map((w) => `  WARNING: ${w}`),
+    ...modelLines(p)];
+}
+
+/** Hours with one decimal, and a {value, low, high} as "28.9 h (21.0-64.3 h)". */
+const hoursText = (h) => `${h.value.toFixed(1)} h (${h.low.toFixed(1)}-${h.high.toFixed(1)} h)`;
+
+/** The cost model's projection (bench/core/model-projection.mjs): the per-block check, then the
+ *  full-chain and after-assumevalid hours with their ranges, last, as `npm start` ends. */
+function modelLines(p) {
+  const m = p.model;
+  if (!m) return [`projection by the cost model: unavailable (${p.model_error ?? 'no result'})`];
+  const judged = m.per_block.filter((b) => b.judged);
+  const pct = (r) => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)}%`;
+  const lines = [
+    `cost model (docs/workload.md): each block predicted from costs fitted on the other ${m.blocks_fitted - 1} blocks, against its measured time in the workers (warm, median)`,
+    ...judged.map((b) => `  ${String(b.height).padStart(7)}  ${countOf(b.checks, 'check').padStart(13)}  predicted ${b.predicted_ms.toFixed(1).padStart(7)} ms  measured ${b.measured_ms.toFixed(1).padStart(7)} ms  ${pct(b.ratio).padStart(7)}${b.within ? '' : '  MISS'}`),
+    m.trusted ? `  trusted: every block with 100 or more checks within +-15%`
+      : `  NOT trusted: ${m.misses.map((x) => `${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%${judged.length ? '' : ' (no block with 100 or more checks)'}`,
+    `  on ${countOf(m.workers, 'worker')} (${(m.efficiency * 100).toFixed(0)}% of the wall time in the engine, measured)${m.assumption ? `; ${m.assumption}` : ''}`,
+    `projection, the whole chain (heights 0-${int(m.tip)}): ${hoursText(m.full_chain_hours)} to validate (parse, sighash, script, verify)`,
+    `projection, after assumevalid (heights ${int(m.assumevalid.height + 1)}-${int(m.tip)}, the scripts Core checks by default): ${hoursText(m.after_assumevalid_hours)}`,
+    `  range: the workload table's low and high (npm run project) at the fastest and slowest round's costs; ${m.assumevalid.source}`,
+  ];
+  return lines;
 }
 
 /** The end-to-end pass (bench/core/end-to-end.mjs): whole blocks validated in the workers. */

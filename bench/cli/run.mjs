@@ -5,6 +5,7 @@ import { fixturesDir, loadBlocks, loadChain, readManifest } from '../../blocks-f
 import { createPool } from '../../workers/pool.mjs';
 import { machineInfo } from '../shared/machine.mjs';
 import { runBenchCore } from '../core/run-core.mjs';
+import { readWorkloadTable } from '../workload/table.mjs';
 
 /**
  * Runs the whole benchmark on the fixture blocks of options.fixtures, and the chain pass on its
@@ -31,5 +32,6 @@ export async function runBench(options, log, progress) {
     chain: await loadChain(dir),
     createPool,
     machine: machineInfo,
+    workloadTable: readWorkloadTable(),
   }, log, progress);
 }

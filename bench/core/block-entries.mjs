@@ -8,6 +8,7 @@
 // (cold): its times are the cold ones; the timed end-to-end rounds (end-to-end.mjs) follow.
 import { walkChecks } from '../../wasm/check-buffer.mjs';
 import { validateBlocksInPool } from '../../workers/block-jobs.mjs';
+import { blockWorkload } from './block-workload.mjs';
 import { countOf } from './format.mjs';
 
 /** Whole-validation time of a worker result (parse, sighash, script, verify), ms; null when
@@ -102,7 +103,7 @@ export async function validateInWorkers(pool, loaded, { skipProofOfWork = false,
   const busyShare = before ? elu(elu(), before).utilization : null;
   const usable = [];
   sent.forEach(([at, b], k) => {
-    entries[at] = entryOf(entries[at], b.dir, results[k]);
+    entries[at] = entryOf(entries[at], b.dir, results[k], jobs[k].block);
     if (!entries[at].error) {
       entries[at].job = usable.length;
       usable.push(jobs[k]);
@@ -140,8 +141,8 @@ async function encodeInWorkers(pool, texts) {
   return (await pool.encodeSpentOutputs(groups)).flat();
 }
 
-/** The entry of one block from its worker result (or failure object). */
-function entryOf(base, where, res) {
+/** The entry of one block from its worker result (or failure object); `block` its bytes. */
+function entryOf(base, where, res, block) {
   if (!res.ok) {
     if (!res.stage) return { ...base, error: `${where}: ${res.error}` };
     return rejectedEntry(base, res);
@@ -181,6 +182,7 @@ function entryOf(base, where, res) {
       inputIndex: res.inputIndex, outputIndex: res.outputIndex, fee: res.fee < 0 ? null : res.fee, subsidy: res.subsidy,
       sigopCost: res.sigopCost, notChecked: res.notChecked.map(({ rule, reason }) => ({ rule, reason })) },
     coldMs: engineMs(res.times),
+    workload: blockWorkload(res, { height: base.height, block }),
   };
 }
 
@@ -206,6 +208,7 @@ function rejectedEntry(base, f) {
       outputIndex: f.outputIndex, fee: null, subsidy: null, sigopCost: null,
       notChecked: (f.notChecked ?? []).map(({ rule, reason }) => ({ rule, reason })) },
     coldMs: null,
+    workload: null,
   };
 }
 

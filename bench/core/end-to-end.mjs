@@ -103,7 +103,9 @@ export async function runEndToEndScaling(createPool, jobs, { maxWorkers, variant
  *   what}] (blocks whose verdict or checks in a timed round differ from the first pass's)};
  *   blockMs: per job, the workers' warm time in the engine for the block, ms (median over the
  *   timed rounds, each summed over the block's ranges): {parseSighash (parse, block rules,
- *   sighash, script evaluation), verify}, or null where a round failed it
+ *   sighash, script evaluation), verify, stages: {parse, sighash, script, verify} (each stage's
+ *   median), total: {median, min, max, rounds} (the four stages' sum: median, fastest and
+ *   slowest round)}, or null where a round failed it
  */
 export async function runEndToEnd(pool, first, { rounds, warmUp, log }) {
   const { jobs } = first;
@@ -147,10 +149,17 @@ export async function runEndToEnd(pool, first, { rounds, warmUp, log }) {
   const rate = (n, s) => (s > 0 ? n / s : null);
   const mid = stages[times.indexOf([...times].sort((a, b) => a - b)[(times.length - 1) >> 1])];
   const measured = busy.filter((x) => x !== null);
-  const blockMs = perBlock.map((list) => (list.some((t) => t === null) ? null : {
-    parseSighash: median(list.map((t) => t.parseMs + t.sighashMs + t.scriptMs)),
-    verify: median(list.map((t) => t.verifyMs)),
-  }));
+  const blockMs = perBlock.map((list) => {
+    if (list.some((t) => t === null)) return null;
+    const total = list.map((t) => t.parseMs + t.sighashMs + t.scriptMs + t.verifyMs);
+    return {
+      parseSighash: median(list.map((t) => t.parseMs + t.sighashMs + t.scriptMs)),
+      verify: median(list.map((t) => t.verifyMs)),
+      stages: { parse: median(list.map((t) => t.parseMs)), sighash: median(list.map((t) => t.sighashMs)),
+        script: median(list.map((t) => t.scriptMs)), verify: median(list.map((t) => t.verifyMs)) },
+      total: { median: median(total), min: Math.min(...total), max: Math.max(...total), rounds: total.length },
+    };
+  });
   const endToEnd = {
     workers: pool.size,
     rounds,

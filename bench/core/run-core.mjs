@@ -13,6 +13,7 @@ import { recommendBatchSize, sweepBatchSizes } from './batch-sweep.mjs';
 import { validateInWorkers } from './block-entries.mjs';
 import { runChainPass } from './chain-pass.mjs';
 import { projectIbd } from './projection.mjs';
+import { projectChain } from './model-projection.mjs';
 import { countOf } from './format.mjs';
 import { warningsOf } from './warnings.mjs';
 import { runScaling, runVariants } from './scaling.mjs';
@@ -34,7 +35,7 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   option of that name (wasm/API.md), for fixture blocks mutated from real ones only.
  * @param {{loaded: Array, fixtures: string, fixtureBlocks: number, chain?: object|null,
  *   createPool: (o: {workers: number, variant: string}) => import('../../workers/verify-pool.mjs').VerifyPool,
- *   machine: (engineInfo: object) => object}} host loaded: loadBlocks entries
+ *   machine: (engineInfo: object) => object, workloadTable?: object}} host loaded: loadBlocks entries
  *   (blocks-fixtures/loader.mjs; the page's web/fixtures.mjs gives the same shape); fixtures:
  *   where they came from (a folder or URL, for the report); fixtureBlocks: blocks the
  *   manifest lists; chain: the fixture set's consecutive chain (blocks-fixtures/loader.mjs
@@ -42,7 +43,9 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   blocks in a worker (bench/core/chain-pass.mjs), or null / absent for none (a set without
  *   one, the page); createPool: a started pool (no engine is loaded on the calling thread:
  *   every engine runs in the pool's workers); machine: the `machine` entry for the engine's
- *   engineInfo() (as the first worker reports it).
+ *   engineInfo() (as the first worker reports it); workloadTable: the saved workload table
+ *   (bench/workload/workload-table.json) for the cost model's projection (model-projection.mjs),
+ *   absent for none.
  * @param {(msg: string) => void} log progress lines
  * @param {{track: (label: string, total: number) => (((done: number) => void)|undefined)}} [progress]
  *   live progress of the first pass and each pool.verify (bench/cli/progress.mjs in a terminal,
@@ -196,7 +199,10 @@ export async function runBenchCore(options, host, log, progress) {
       engine: engineInfo,
       blocks,
       totals,
-      projection: projection(totals, ok.filter((b) => !b.rejected), host.fixtureBlocks, workers, endToEnd),
+      projection: {
+        ...projection(totals, ok.filter((b) => !b.rejected), host.fixtureBlocks, workers, endToEnd),
+        ...modelProjection(blocks, totals, endToEnd, host.workloadTable),
+      },
       end_to_end: endToEnd,
       chain,
       machine: host.machine(engineInfo),
@@ -342,6 +348,9 @@ function blockResult(b, verdicts, warm) {
     failed_inputs: b.inputFailures,
     parse_sighash_ms: warm?.parseSighash ?? null,
     verify_ms: warm?.verify ?? null,
+    stages_ms: warm?.stages ?? null,
+    engine_ms: warm?.total ?? null,
+    workload: b.workload,
     cold_ms: b.coldMs,
     invalid_checks: invalidChecks,
     error: null,
@@ -374,6 +383,26 @@ function totalsOf(blocks, passes, workers) {
     parse_sighash_seconds: sum((b) => b.parse_sighash_ms ?? 0) / 1000,
     verify_seconds: sum((b) => b.verify_ms ?? 0) / 1000,
   };
+}
+
+/** The cost model's projection (model-projection.mjs projectChain) over the saved workload
+ *  table, on the run's worker count: {model: the whole result} plus its headline fields at the
+ *  top (full_chain_hours, after_assumevalid_hours, per_block, trusted, eras); {model: null,
+ *  model_error} without a table or when it cannot be made. */
+function modelProjection(blocks, totals, endToEnd, table) {
+  if (!table) return { model: null, model_error: 'no workload table given (bench/workload/workload-table.json)' };
+  try {
+    const ecdsa = totals.by_type.ecdsa.checks_per_second;
+    const schnorr = totals.by_type.schnorr.checks_per_second;
+    const schnorrPerEcdsa = ecdsa > 0 && schnorr > 0 ? ecdsa / schnorr : 1;
+    const m = projectChain({ blocks, table, endToEnd, schnorrPerEcdsa });
+    m.schnorr_per_ecdsa = schnorrPerEcdsa;
+    return { model: m, full_chain_hours: m.full_chain_hours, after_assumevalid_hours: m.after_assumevalid_hours,
+      per_block: m.per_block.map(({ height, predicted_ms, measured_ms, ratio, judged, within }) => ({ height, predicted_ms, measured_ms, ratio, judged, within })),
+      trusted: m.trusted, eras: m.eras };
+  } catch (err) {
+    return { model: null, model_error: err.message };
+  }
 }
 
 /** A pass's median time, round times (s) and rates (sig/s) at the median, slowest, fastest round. */

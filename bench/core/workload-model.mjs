@@ -16,6 +16,7 @@ export const FIGURES = Object.freeze({
   checks_schnorr_keypath: 'schnorr_keypath_per_input',
   checks_schnorr_scriptpath: 'schnorr_scriptpath_per_input',
   sighash_bytes_legacy: 'legacy_sighash_bytes_per_input',
+  sighash_hashed_legacy: 'legacy_sighash_hashed_per_input',
   sighash_bytes_bip143: 'bip143_sighash_bytes_per_input',
   sighash_bytes_bip341: 'bip341_sighash_bytes_per_input',
   block_bytes: 'bytes_per_tx',

@@ -40,6 +40,7 @@ const LABELS = {
   transactions: 'transactions', inputs: 'inputs', checks_ecdsa_single: 'ECDSA single checks',
   checks_ecdsa_multisig: 'ECDSA multisig trials', checks_schnorr_keypath: 'Schnorr key path',
   checks_schnorr_scriptpath: 'Schnorr script path', sighash_bytes_legacy: 'legacy sighash bytes',
+  sighash_hashed_legacy: 'legacy bytes hashed',
   sighash_bytes_bip143: 'BIP143 sighash bytes', sighash_bytes_bip341: 'BIP341 sighash bytes', block_bytes: 'block bytes',
 };
 

@@ -28,6 +28,7 @@ export const RATIOS = Object.freeze({
   schnorr_keypath_per_input: { per: 'inputs', num: (b) => b.checks.schnorr_keypath, den: (b) => b.inputs, min: 10 },
   schnorr_scriptpath_per_input: { per: 'inputs', num: (b) => b.checks.schnorr_scriptpath, den: (b) => b.inputs, min: 10 },
   legacy_sighash_bytes_per_input: { per: 'inputs', num: (b) => b.sighash_bytes.legacy, den: (b) => b.inputs, min: 10 },
+  legacy_sighash_hashed_per_input: { per: 'inputs', num: (b) => b.legacy_sighash_hashed, den: (b) => b.inputs, min: 10 },
   bip143_sighash_bytes_per_input: { per: 'inputs', num: (b) => b.sighash_bytes.bip143, den: (b) => b.inputs, min: 10 },
   bip341_sighash_bytes_per_input: { per: 'inputs', num: (b) => b.sighash_bytes.bip341, den: (b) => b.inputs, min: 10 },
   bytes_per_tx: { per: 'txs', num: (b) => b.bytes, den: (b) => b.txs, min: 5 },
@@ -182,4 +183,17 @@ export function buildTable(model) {
 export function loadWorkloadModel({ workloadDir, census } = {}) {
   const sources = JSON.parse(readFileSync(ERA_SOURCES_PATH, 'utf8'));
   return buildWorkloadModel({ txPoints: readTxCountPoints(workloadDir), sources, census });
+}
+
+/**
+ * The saved workload table (workload-table.json), which serves as the model of
+ * bench/core/workload-model.mjs.
+ * @throws {Error} naming the file when it cannot be read
+ */
+export function readWorkloadTable(file = TABLE_PATH) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`cannot read the workload table ${file}: ${err.message} (npm run project -- --census writes it)`, { cause: err });
+  }
 }

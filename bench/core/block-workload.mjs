@@ -1,0 +1,58 @@
+// What a validated block holds, as the workload table and the cost model count it: its
+// transactions, inputs, signature checks by kind, sighash bytes by kind and bytes. Counted by the
+// engine itself (validateBlock's result: its final checks and their origins, its coverage by
+// script type and its sighash workload, wasm/API.md), never by a second parser. Host-neutral.
+import { CheckType, walkChecks } from '../../wasm/check-buffer.mjs';
+
+/** The block header's nTime (bytes 68..71, little-endian), unix seconds. */
+export function headerTime(block) {
+  return (block[68] | (block[69] << 8) | (block[70] << 16)) + block[71] * 2 ** 24;
+}
+
+/**
+ * The workload of one validated block.
+ * @param {object} result validateBlock's result (ok), or a merged one (workers/block-jobs.mjs)
+ * @param {{height: number, block: Uint8Array}} block the block bytes it validated
+ * @returns {{height: number, time: number, bytes: number, txs: number, inputs: number,
+ *   checks: {ecdsa_single: number, ecdsa_multisig: number, schnorr_keypath: number,
+ *   schnorr_scriptpath: number}, sighash_bytes: {legacy: number, bip143: number, bip341: number},
+ *   legacy_sighash_hashed: number,
+ *   sighashes: {legacy: number, bip143: number, bip341: number}}}
+ *   checks: the final checks (as Core performs them); ecdsa_multisig counts the ECDSA checks of
+ *   inputs that made more than one (OP_CHECKMULTISIG trials, or several OP_CHECKSIGs in one
+ *   script), ecdsa_single those of inputs that made one; schnorr_keypath those of p2tr-keypath
+ *   inputs, schnorr_scriptpath the other Schnorr checks (tapscript). sighash_bytes: message
+ *   bytes (BIP143 and BIP341: with their per-transaction precomputation), bytes;
+ *   legacy_sighash_hashed: the bytes the engine fed SHA-256 for the legacy ones (less than their
+ *   messages where its LegacySighashCache held part of them: what its time follows).
+ * @throws {Error} naming the block when the result is a failure
+ */
+export function blockWorkload(result, block) {
+  if (!result.ok) throw new Error(`block ${block.height}: ${result.error}`);
+  const walked = walkChecks(result.checks);
+  const ecdsaPerInput = new Map();
+  for (let i = 0; i < walked.count; i++) {
+    if (result.checks[walked.offsets[i]] !== CheckType.ECDSA) continue;
+    const key = `${result.origins[2 * i]}:${result.origins[2 * i + 1]}`;
+    ecdsaPerInput.set(key, (ecdsaPerInput.get(key) ?? 0) + 1);
+  }
+  let single = 0;
+  let multisig = 0;
+  for (const n of ecdsaPerInput.values()) {
+    if (n === 1) single += 1;
+    else multisig += n;
+  }
+  const keypath = result.coverage['p2tr-keypath']?.checks ?? 0;
+  const s = result.sighash;
+  return {
+    height: block.height,
+    time: headerTime(block.block),
+    bytes: block.block.length,
+    txs: result.txCount,
+    inputs: result.inputs,
+    checks: { ecdsa_single: single, ecdsa_multisig: multisig, schnorr_keypath: keypath, schnorr_scriptpath: result.schnorr - keypath },
+    sighash_bytes: { legacy: s.legacy.bytes, bip143: s.bip143.bytes + s.precomputeBip143Bytes, bip341: s.bip341.bytes + s.precomputeBip341Bytes },
+    legacy_sighash_hashed: s.legacy.hashedBytes,
+    sighashes: { legacy: s.legacy.count, bip143: s.bip143.count, bip341: s.bip341.count },
+  };
+}

@@ -1,0 +1,117 @@
+// The projection: how long validating a span of the chain takes on N workers, from the cost
+// model (cost-model.mjs: what each unit of work costs one worker, fitted on the measured blocks)
+// applied to the workload table (workload-model.mjs: what the span holds), and the scaling the
+// run measured. With the check that earns the model its name: every measured block predicted
+// from costs fitted on the others (predictBlocks). Host-neutral.
+import { fitCosts, predictBlocks, predictStages, STAGE_NAMES, stagesTotal } from './cost-model.mjs';
+import { totalChecks, workloadFor } from './workload-model.mjs';
+
+/** Bitcoin Core's default assumevalid block at the newest release the chain data covers: Core
+ *  30's defaultAssumeValid, height 912,683 (../shared/chain-workload/tx_count_points.csv, its
+ *  row for that height: "Core 30 assumevalid block"). Core skips the scripts of the blocks up to
+ *  it by default; those after it are what a default sync checks. */
+export const ASSUMEVALID = Object.freeze({ height: 912683, source: 'Bitcoin Core 30 defaultAssumeValid, height 912,683 (chainparams.cpp; tx_count_points.csv)' });
+
+/** A span's workload (workloadFor's figures at `k`: 'value', 'low' or 'high') in the shape of a
+ *  block's (block-workload.mjs), with its block count, for the cost model. */
+export function spanWorkload(figures, blocks, k) {
+  const f = (name) => figures[name][k];
+  return {
+    blocks, bytes: f('block_bytes'), txs: f('transactions'), inputs: f('inputs'),
+    checks: { ecdsa_single: f('checks_ecdsa_single'), ecdsa_multisig: f('checks_ecdsa_multisig'),
+      schnorr_keypath: f('checks_schnorr_keypath'), schnorr_scriptpath: f('checks_schnorr_scriptpath') },
+    sighash_bytes: { legacy: f('sighash_bytes_legacy'), bip143: f('sighash_bytes_bip143'), bip341: f('sighash_bytes_bip341') },
+    legacy_sighash_hashed: f('sighash_hashed_legacy'),
+  };
+}
+
+/** Milliseconds one worker spends on a span's workload under `costs` (cost-model.mjs
+ *  fitCosts'): {value, low, high} of the workload, as a block's time is predicted. */
+export function spanMs(costs, figures, blocks) {
+  const out = {};
+  for (const k of ['value', 'low', 'high']) out[k] = stagesTotal(predictStages(costs, spanWorkload(figures, blocks, k)));
+  return out;
+}
+
+/**
+ * The pool's efficiency at `workers`: the share of the wall time each worker spends in the engine.
+ * Measured at the run's own worker count (the stages summed over the workers over wall x
+ * workers); other counts scale it by the end-to-end scaling curve where measured, and beyond
+ * the curve keep its last efficiency (stated in `assumption`).
+ * @param {{workers: number, seconds: number, stages: {parse_s, sighash_s, script_s, verify_s},
+ *   scaling?: Array<{workers: number, efficiency: number}>}} endToEnd the run's end_to_end
+ * @param {number} workers 1..64
+ * @returns {{efficiency: number, measured: boolean, assumption: string|null}}
+ */
+export function poolEfficiency(endToEnd, workers) {
+  const s = endToEnd.stages;
+  const base = (s.parse_s + s.sighash_s + s.script_s + s.verify_s) / (endToEnd.seconds * endToEnd.workers);
+  const curve = endToEnd.scaling ?? [];
+  const at = (w) => curve.find((c) => c.workers === w)?.efficiency;
+  if (workers === endToEnd.workers) return { efficiency: base, measured: true, assumption: null };
+  const runEff = at(endToEnd.workers);
+  if (runEff && at(workers)) return { efficiency: base * (at(workers) / runEff), measured: true, assumption: null };
+  const top = curve.length ? Math.max(...curve.map((c) => c.workers)) : endToEnd.workers;
+  const topEff = curve.length && runEff ? base * (at(top) / runEff) : base;
+  return {
+    efficiency: topEff,
+    measured: false,
+    assumption: `${workers} workers: beyond the ${top} measured, each worker assumed as busy as at ${top} ` +
+      `(${(topEff * 100).toFixed(0)}% of the wall time in the engine); more cores than the machine's do not run in parallel`,
+  };
+}
+
+/**
+ * The projection of the chain's validation.
+ * @param {{blocks: object[], table: object, endToEnd: object, schnorrPerEcdsa: number,
+ *   workers?: number, from?: number, to?: number}} args blocks: the run's block entries (with
+ *   workload, stages_ms, engine_ms); table: the saved workload table
+ *   (bench/workload/workload-table.json, the model of workload-model.mjs); endToEnd: the run's
+ *   end_to_end; schnorrPerEcdsa: the ECDSA verify rate over the Schnorr one, from the run's
+ *   verify passes (cost-model.mjs stagesOf); workers: 1..64 (default the run's)
+ * @returns {object} {workers, efficiency, assumption, costs: {median, fast, slow} (ms per unit, one
+ *   worker), full_chain_hours, after_assumevalid_hours, range_hours (from..to) each {value, low,
+ *   high}, assumevalid, per_block [{height, checks, predicted_ms, measured_ms, ratio, judged,
+ *   within}], trusted, misses, blocks_fitted, eras [{name, from, to, hours}]}; low: the span's
+ *   low workload at the fastest round's costs, high: its high workload at the slowest's
+ * @throws {RangeError} with fewer than two measured blocks, or a bad worker count or span
+ */
+export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, workers = endToEnd.workers, from = 0, to = table.tip }) {
+  if (!(Number.isInteger(workers) && workers >= 1 && workers <= 64)) throw new RangeError(`workers must be an integer in 1..64, got ${workers}`);
+  const measured = blocks.filter((b) => b.workload && b.stages_ms && b.engine_ms && !b.error)
+    .map((b) => ({ height: b.height, workload: b.workload, stages_ms: b.stages_ms, engine_ms: b.engine_ms }));
+  if (measured.length < 2) throw new RangeError(`the cost model needs at least 2 measured blocks, got ${measured.length}`);
+  // The fastest and slowest rounds' costs: each block's stages scaled to its fastest / slowest round.
+  const scaled = (which) => measured.map((b) => {
+    const f = b.engine_ms[which] / b.engine_ms.median;
+    return { ...b, stages_ms: Object.fromEntries(STAGE_NAMES.map((s) => [s, b.stages_ms[s] * f])) };
+  });
+  const costs = { median: fitCosts(measured, schnorrPerEcdsa), fast: fitCosts(scaled('min'), schnorrPerEcdsa),
+    slow: fitCosts(scaled('max'), schnorrPerEcdsa) };
+  const eff = poolEfficiency(endToEnd, workers);
+  const hours = (a, b) => {
+    const w = workloadFor(table, a, b);
+    const ms = (c) => spanMs(c, w.figures, w.blocks);
+    const wall = (x) => x / (workers * eff.efficiency) / 3.6e6;
+    return { value: wall(ms(costs.median).value), low: wall(ms(costs.fast).low), high: wall(ms(costs.slow).high),
+      checks: totalChecks(w) };
+  };
+  const check = predictBlocks(measured, schnorrPerEcdsa);
+  return {
+    workers,
+    efficiency: eff.efficiency,
+    efficiency_measured: eff.measured,
+    assumption: eff.assumption,
+    costs,
+    full_chain_hours: hours(0, table.tip),
+    after_assumevalid_hours: hours(ASSUMEVALID.height + 1, table.tip),
+    range_hours: { from, to, ...hours(from, to) },
+    assumevalid: ASSUMEVALID,
+    tip: table.tip,
+    per_block: check.per_block,
+    trusted: check.trusted,
+    misses: check.misses,
+    blocks_fitted: measured.length,
+    eras: table.eras.map((e) => ({ name: e.name, from: e.from, to: e.to - 1, hours: hours(e.from, e.to - 1) })),
+  };
+}

@@ -1,0 +1,137 @@
+// The cost model and the projection (bench/core/cost-model.mjs, model-projection.mjs): the fit on
+// hand-made blocks whose times follow known costs, the per-block prediction on three real fixture
+// blocks' workloads with given costs, leave-one-out (a block never predicted from its own time),
+// a span's time and the pool's efficiency. No test asserts a measured time.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fitCosts, fitStage, predictBlocks, predictStages, stagesTotal } from '../bench/core/cost-model.mjs';
+import { poolEfficiency, projectChain, spanMs } from '../bench/core/model-projection.mjs';
+import { readCensus } from '../bench/workload/census.mjs';
+import { readWorkloadTable } from '../bench/workload/table.mjs';
+
+const close = (a, b, tol = 1e-9) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(b));
+
+/** A block workload with these counts (block-workload.mjs's shape). */
+function workload({ bytes = 1000, txs = 2, inputs = 1, ecdsa = 1, multisig = 0, keypath = 0, scriptpath = 0, legacy = 0, hashed = legacy, bip143 = 0, bip341 = 0 }) {
+  return { bytes, txs, inputs, checks: { ecdsa_single: ecdsa, ecdsa_multisig: multisig, schnorr_keypath: keypath, schnorr_scriptpath: scriptpath },
+    sighash_bytes: { legacy, bip143, bip341 }, legacy_sighash_hashed: hashed };
+}
+
+// Costs to recover, ms per unit.
+const COSTS = {
+  parse: { per_block: 0.01, per_byte: 0.000002, per_tx: 0.001, per_input: 0.0003 },
+  sighash: { per_legacy_byte: 0.000005, per_segwit_byte: 0.000007 },
+  script: { per_input: 0.0002, per_check: 0.002 },
+  verify: { per_ecdsa: 0.05, per_schnorr: 0.035 },
+};
+const RATIO = 0.7; // per_schnorr / per_ecdsa
+
+test('fitStage recovers the costs of exact data, and keeps every cost non-negative', () => {
+  // t = 2 a + 3 b, exactly.
+  const samples = [[1, 0], [0, 1], [1, 1], [2, 5]].map(([a, b]) => ({ features: [a, b], ms: 2 * a + 3 * b }));
+  const x = fitStage(samples);
+  assert.ok(close(x[0], 2) && close(x[1], 3), String(x));
+  // Data that a negative cost would fit better: the cost is held at 0 instead.
+  const y = fitStage([{ features: [1, 1], ms: 1 }, { features: [1, 2], ms: 0.5 }]);
+  assert.ok(y.every((v) => v >= 0), String(y));
+  assert.throws(() => fitStage([]), RangeError);
+});
+
+test('fitCosts and predictStages on blocks whose stage times follow known costs', () => {
+  const shapes = [
+    { inputs: 1, ecdsa: 1, legacy: 300, bytes: 500, txs: 2 },
+    { inputs: 100, ecdsa: 100, legacy: 40000, hashed: 30000, bytes: 40000, txs: 50 },
+    { inputs: 500, ecdsa: 400, multisig: 200, legacy: 200000, bytes: 200000, txs: 200 },
+    { inputs: 2000, ecdsa: 1500, keypath: 600, bip143: 400000, bip341: 150000, legacy: 300000, hashed: 250000, bytes: 900000, txs: 1200 },
+    { inputs: 20000, ecdsa: 800, legacy: 180000, bytes: 1000000, txs: 400 },
+    { inputs: 3000, ecdsa: 2000, bip143: 600000, bytes: 1200000, txs: 1500 },
+  ].map(workload);
+  const blocks = shapes.map((w, k) => ({ height: k, workload: w, stages_ms: predictStages(COSTS, w) }));
+  const fitted = fitCosts(blocks, RATIO);
+  for (const b of blocks) {
+    assert.ok(close(stagesTotal(predictStages(fitted, b.workload)), stagesTotal(b.stages_ms), 1e-6), `block ${b.height}`);
+  }
+  assert.ok(close(fitted.verify.per_schnorr, fitted.verify.per_ecdsa * RATIO));
+  // Every block predicted from the others alone: exact data, so exact predictions and trusted.
+  const check = predictBlocks(blocks, RATIO, { minChecks: 100 });
+  assert.equal(check.trusted, true);
+  assert.deepEqual(check.per_block.map((p) => p.judged), [false, true, true, true, true, true]);
+  for (const p of check.per_block) assert.ok(close(p.ratio, 1, 1e-6), `${p.height}: ${p.ratio}`);
+});
+
+test('a block is never predicted from its own time: change it, and only the others\' predictions move', () => {
+  const shapes = [{ inputs: 100, ecdsa: 100, bytes: 30000, txs: 40 }, { inputs: 200, ecdsa: 250, bytes: 60000, txs: 90 },
+    { inputs: 400, ecdsa: 380, bytes: 150000, txs: 160 }, { inputs: 900, ecdsa: 1000, bytes: 300000, txs: 420 }].map(workload);
+  const blocks = shapes.map((w, k) => ({ height: k, workload: w, stages_ms: predictStages(COSTS, w) }));
+  const before = predictBlocks(blocks, RATIO);
+  const slowed = blocks.map((b, k) => (k === 2 ? { ...b, stages_ms: { ...b.stages_ms, verify: b.stages_ms.verify * 3 } } : b));
+  const after = predictBlocks(slowed, RATIO);
+  assert.ok(close(after.per_block[2].predicted_ms, before.per_block[2].predicted_ms, 1e-9), 'its own prediction is unchanged');
+  assert.ok(after.per_block[2].ratio < 0.6, 'and it now misses');
+  assert.equal(after.trusted, false);
+  assert.deepEqual(after.misses.map((m) => m.height), after.per_block.filter((p) => !p.within).map((p) => p.height));
+});
+
+test('predictions of three fixture blocks\' real workloads under given costs, by hand', () => {
+  const census = readCensus();
+  const at = (h) => census.blocks.find((b) => b.height === h);
+  // 170: 490 bytes, 2 txs, 1 input, 1 ECDSA check, 274 legacy message bytes (all hashed).
+  const p170 = predictStages(COSTS, at(170));
+  assert.ok(close(p170.parse, 0.01 + 490 * 0.000002 + 2 * 0.001 + 1 * 0.0003));
+  assert.ok(close(p170.sighash, 274 * 0.000005));
+  assert.ok(close(p170.script, 0.0002 + 0.002));
+  assert.ok(close(p170.verify, 0.05));
+  // 553724: 3 inputs, 3 ECDSA checks, BIP143 364 message + 398 precomputation bytes.
+  const b553724 = at(553724);
+  assert.equal(b553724.sighash_bytes.bip143, 364 + 398);
+  assert.ok(close(predictStages(COSTS, b553724).sighash, b553724.legacy_sighash_hashed * 0.000005 + 762 * 0.000007));
+  // 866342: Schnorr checks at the given ratio.
+  const b = at(866342);
+  const ecdsa = b.checks.ecdsa_single + b.checks.ecdsa_multisig;
+  const schnorr = b.checks.schnorr_keypath + b.checks.schnorr_scriptpath;
+  assert.equal(ecdsa + schnorr, 8076);
+  assert.ok(close(predictStages(COSTS, b).verify, ecdsa * 0.05 + schnorr * 0.035));
+});
+
+test('a span\'s time is the sum of its blocks\' predicted times, and the pool\'s efficiency scales it', () => {
+  const w = workload({ inputs: 10, ecdsa: 8, keypath: 2, legacy: 1000, bip143: 500, bytes: 5000, txs: 4 });
+  const one = stagesTotal(predictStages(COSTS, w));
+  const figure = (v) => ({ value: v, low: v / 2, high: v * 2 });
+  const figures = {
+    transactions: figure(4 * 3), inputs: figure(10 * 3), block_bytes: figure(5000 * 3), checks_ecdsa_single: figure(8 * 3),
+    checks_ecdsa_multisig: figure(0), checks_schnorr_keypath: figure(2 * 3), checks_schnorr_scriptpath: figure(0),
+    sighash_bytes_legacy: figure(1000 * 3), sighash_hashed_legacy: figure(1000 * 3), sighash_bytes_bip143: figure(500 * 3),
+    sighash_bytes_bip341: figure(0),
+  };
+  const ms = spanMs(COSTS, figures, 3);
+  assert.ok(close(ms.value, 3 * one), `${ms.value} vs ${3 * one}`);
+  assert.ok(ms.low < ms.value && ms.value < ms.high);
+  // Efficiency: 2 workers, 10 s of engine time in 6 s of wall time: 10 / 12.
+  const e2e = { workers: 2, seconds: 6, stages: { parse_s: 1, sighash_s: 1, script_s: 1, verify_s: 7 },
+    scaling: [{ workers: 1, efficiency: 1 }, { workers: 2, efficiency: 0.9 }] };
+  assert.ok(close(poolEfficiency(e2e, 2).efficiency, 10 / 12));
+  assert.ok(close(poolEfficiency(e2e, 1).efficiency, (10 / 12) / 0.9));
+  const beyond = poolEfficiency(e2e, 16);
+  assert.equal(beyond.measured, false);
+  assert.ok(close(beyond.efficiency, 10 / 12));
+  assert.match(beyond.assumption, /beyond the 2 measured/);
+});
+
+test('projectChain: full chain, after assumevalid and per era from the saved table', () => {
+  const table = readWorkloadTable();
+  const census = readCensus();
+  const blocks = census.blocks.map((w) => ({ height: w.height, workload: w, stages_ms: predictStages(COSTS, w),
+    engine_ms: { median: 1, min: 0.9, max: 1.2 } }));
+  const e2e = { workers: 2, seconds: 1, stages: { parse_s: 0.5, sighash_s: 0.3, script_s: 0.3, verify_s: 0.9 } };
+  const p = projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: RATIO });
+  assert.equal(p.trusted, true); // exact data
+  assert.ok(p.full_chain_hours.low <= p.full_chain_hours.value && p.full_chain_hours.value <= p.full_chain_hours.high);
+  assert.ok(p.after_assumevalid_hours.value < p.full_chain_hours.value);
+  const sum = p.eras.reduce((n, e) => n + e.hours.value, 0);
+  assert.ok(close(sum, p.full_chain_hours.value, 1e-3), `${sum} vs ${p.full_chain_hours.value}`);
+  // 16 workers: beyond the measured count, stated.
+  const p16 = projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: RATIO, workers: 16 });
+  assert.ok(close(p16.full_chain_hours.value, p.full_chain_hours.value * 2 / 16, 1e-9));
+  assert.match(p16.assumption, /16 workers/);
+  assert.throws(() => projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: RATIO, workers: 65 }), RangeError);
+});
