@@ -5,21 +5,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fitCosts, fitStage, predictBlocks, predictStages, stagesTotal } from '../bench/core/cost-model.mjs';
-import { poolEfficiency, projectChain, spanMs } from '../bench/core/model-projection.mjs';
+import { callsPerBlock, poolEfficiency, projectChain, spanMs } from '../bench/core/model-projection.mjs';
 import { readCensus } from '../bench/workload/census.mjs';
 import { readWorkloadTable } from '../bench/workload/table.mjs';
 
 const close = (a, b, tol = 1e-9) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(b));
 
 /** A block workload with these counts (block-workload.mjs's shape). */
-function workload({ bytes = 1000, txs = 2, inputs = 1, ecdsa = 1, multisig = 0, keypath = 0, scriptpath = 0, legacy = 0, hashed = legacy, bip143 = 0, bip341 = 0 }) {
-  return { bytes, txs, inputs, checks: { ecdsa_single: ecdsa, ecdsa_multisig: multisig, schnorr_keypath: keypath, schnorr_scriptpath: scriptpath },
+function workload({ bytes = 1000, txs = 2, inputs = 1, ecdsa = 1, multisig = 0, keypath = 0, scriptpath = 0, legacy = 0, hashed = legacy, bip143 = 0, bip341 = 0, calls = 1 }) {
+  return { calls, bytes, txs, inputs, checks: { ecdsa_single: ecdsa, ecdsa_multisig: multisig, schnorr_keypath: keypath, schnorr_scriptpath: scriptpath },
     sighash_bytes: { legacy, bip143, bip341 }, legacy_sighash_hashed: hashed };
 }
 
 // Costs to recover, ms per unit.
 const COSTS = {
-  parse: { per_block: 0.01, per_byte: 0.000002, per_tx: 0.001, per_input: 0.0003 },
+  parse: { per_call: 0.01, per_byte: 0.000002, per_extra_call_byte: 0.0000015, per_tx: 0.001, per_input: 0.0003 },
   sighash: { per_legacy_byte: 0.000005, per_segwit_byte: 0.000007 },
   script: { per_input: 0.0002, per_check: 0.002 },
   verify: { per_ecdsa: 0.05, per_schnorr: 0.035 },
@@ -42,8 +42,9 @@ test('fitCosts and predictStages on blocks whose stage times follow known costs'
     { inputs: 1, ecdsa: 1, legacy: 300, bytes: 500, txs: 2 },
     { inputs: 100, ecdsa: 100, legacy: 40000, hashed: 30000, bytes: 40000, txs: 50 },
     { inputs: 500, ecdsa: 400, multisig: 200, legacy: 200000, bytes: 200000, txs: 200 },
-    { inputs: 2000, ecdsa: 1500, keypath: 600, bip143: 400000, bip341: 150000, legacy: 300000, hashed: 250000, bytes: 900000, txs: 1200 },
-    { inputs: 20000, ecdsa: 800, legacy: 180000, bytes: 1000000, txs: 400 },
+    { inputs: 2000, ecdsa: 1500, keypath: 600, bip143: 400000, bip341: 150000, legacy: 300000, hashed: 250000, bytes: 900000, txs: 1200, calls: 5 },
+    { inputs: 20000, ecdsa: 800, legacy: 180000, bytes: 1000000, txs: 400, calls: 5 },
+    { inputs: 700, ecdsa: 700, legacy: 300000, bytes: 300000, txs: 300, calls: 3 },
     { inputs: 3000, ecdsa: 2000, bip143: 600000, bytes: 1200000, txs: 1500 },
   ].map(workload);
   const blocks = shapes.map((w, k) => ({ height: k, workload: w, stages_ms: predictStages(COSTS, w) }));
@@ -55,7 +56,7 @@ test('fitCosts and predictStages on blocks whose stage times follow known costs'
   // Every block predicted from the others alone: exact data, so exact predictions and trusted.
   const check = predictBlocks(blocks, RATIO, { minChecks: 100 });
   assert.equal(check.trusted, true);
-  assert.deepEqual(check.per_block.map((p) => p.judged), [false, true, true, true, true, true]);
+  assert.deepEqual(check.per_block.map((p) => p.judged), [false, true, true, true, true, true, true]);
   for (const p of check.per_block) assert.ok(close(p.ratio, 1, 1e-6), `${p.height}: ${p.ratio}`);
 });
 
@@ -75,9 +76,12 @@ test('a block is never predicted from its own time: change it, and only the othe
 test('predictions of three fixture blocks\' real workloads under given costs, by hand', () => {
   const census = readCensus();
   const at = (h) => census.blocks.find((b) => b.height === h);
-  // 170: 490 bytes, 2 txs, 1 input, 1 ECDSA check, 274 legacy message bytes (all hashed).
+  // 170: 490 bytes, 2 txs, 1 input, 1 ECDSA check, 274 legacy message bytes (all hashed), one call.
   const p170 = predictStages(COSTS, at(170));
   assert.ok(close(p170.parse, 0.01 + 490 * 0.000002 + 2 * 0.001 + 1 * 0.0003));
+  // The same block in three calls (split): two more calls, each skimming its 490 bytes.
+  const p170split = predictStages(COSTS, { ...at(170), calls: 3 });
+  assert.ok(close(p170split.parse, p170.parse + 2 * 0.01 + 2 * 490 * 0.0000015));
   assert.ok(close(p170.sighash, 274 * 0.000005));
   assert.ok(close(p170.script, 0.0002 + 0.002));
   assert.ok(close(p170.verify, 0.05));
@@ -95,6 +99,7 @@ test('predictions of three fixture blocks\' real workloads under given costs, by
 
 test('a span\'s time is the sum of its blocks\' predicted times, and the pool\'s efficiency scales it', () => {
   const w = workload({ inputs: 10, ecdsa: 8, keypath: 2, legacy: 1000, bip143: 500, bytes: 5000, txs: 4 });
+  // 10 inputs a block: not split, on any pool (one call a block).
   const one = stagesTotal(predictStages(COSTS, w));
   const figure = (v) => ({ value: v, low: v / 2, high: v * 2 });
   const figures = {
@@ -103,7 +108,7 @@ test('a span\'s time is the sum of its blocks\' predicted times, and the pool\'s
     sighash_bytes_legacy: figure(1000 * 3), sighash_hashed_legacy: figure(1000 * 3), sighash_bytes_bip143: figure(500 * 3),
     sighash_bytes_bip341: figure(0),
   };
-  const ms = spanMs(COSTS, figures, 3);
+  const ms = spanMs(COSTS, figures, 3, 16);
   assert.ok(close(ms.value, 3 * one), `${ms.value} vs ${3 * one}`);
   assert.ok(ms.low < ms.value && ms.value < ms.high);
   // Efficiency: 2 workers, 10 s of engine time in 6 s of wall time: 10 / 12.
@@ -115,6 +120,13 @@ test('a span\'s time is the sum of its blocks\' predicted times, and the pool\'s
   assert.equal(beyond.measured, false);
   assert.ok(close(beyond.efficiency, 10 / 12));
   assert.match(beyond.assumption, /beyond the 2 measured/);
+});
+
+test('the engine calls a block takes in the pool, as workers/block-jobs.mjs cuts it', () => {
+  assert.equal(callsPerBlock(1024, 2), 1); // not above twice the 512-input target
+  assert.equal(callsPerBlock(1025, 2), 1 + 3); // the rules range and ceil(1025 / 512) ranges
+  assert.equal(callsPerBlock(5000, 2), 1 + 4); // at most 2 ranges per worker
+  assert.equal(callsPerBlock(5000, 16), 1 + 10);
 });
 
 test('projectChain: full chain, after assumevalid and per era from the saved table', () => {
@@ -131,7 +143,10 @@ test('projectChain: full chain, after assumevalid and per era from the saved tab
   assert.ok(close(sum, p.full_chain_hours.value, 1e-3), `${sum} vs ${p.full_chain_hours.value}`);
   // 16 workers: beyond the measured count, stated.
   const p16 = projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: RATIO, workers: 16 });
-  assert.ok(close(p16.full_chain_hours.value, p.full_chain_hours.value * 2 / 16, 1e-9));
+  // Eight times the workers, not eight times as fast: the large blocks are cut into more ranges,
+  // each an engine call that skims its block (per_call, per_extra_call_byte).
+  assert.ok(p16.full_chain_hours.value > p.full_chain_hours.value * 2 / 16);
+  assert.ok(p16.full_chain_hours.value < p.full_chain_hours.value * 2 / 8);
   assert.match(p16.assumption, /16 workers/);
   assert.throws(() => projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: RATIO, workers: 65 }), RangeError);
 });

@@ -55,6 +55,23 @@ test('--heights subset: the projection names its sample, flags it partial, and u
   assert.doesNotMatch(lines[at + 6], /small sample/);
 });
 
+test('the report ends with the cost model\'s check and its projections, as --json gives them', () => {
+  const p = subsetDoc.projection;
+  const m = p.model;
+  assert.ok(m, p.model_error);
+  // Two blocks: each predicted from the other one's costs; only 866,342 has 100 or more checks.
+  assert.deepEqual(p.per_block.map((b) => [b.height, b.judged]), [[170, false], [866342, true]]);
+  assert.equal(p.trusted, p.per_block[1].within);
+  for (const h of [p.full_chain_hours, p.after_assumevalid_hours]) assert.ok(h.low <= h.value && h.value <= h.high, JSON.stringify(h));
+  assert.equal(m.workers, 1);
+  const lines = formatReport(subsetDoc).trimEnd().split('\n');
+  const last = lines.slice(-3);
+  const hours = (h) => `${h.value.toFixed(1)} h (${h.low.toFixed(1)}-${h.high.toFixed(1)} h)`;
+  assert.equal(last[0], `projection, the whole chain (heights 0-938,343): ${hours(p.full_chain_hours)} to validate (parse, sighash, script, verify)`);
+  assert.equal(last[1], `projection, after assumevalid (heights 912,684-938,343, the scripts Core checks by default): ${hours(p.after_assumevalid_hours)}`);
+  assert.ok(lines.some((l) => /^ +866342 .*predicted/.test(l)), 'the judged block\'s line');
+});
+
 test('--json carries the report\'s warnings as `warnings` and prints them on stderr too', () => {
   assert.ok(Array.isArray(subsetDoc.warnings));
   const partial = subsetDoc.warnings.filter((w) => w.startsWith('partial sample: 2 of 24 fixture blocks; '));

@@ -156,12 +156,13 @@ function concat(Type, arrays) {
  * input is connected) is the block's.
  * @param {object[]} results validateBlock results or failure objects, transaction order; the
  *   block rules ran in exactly one (blockRulesChecked)
- * @returns {object} a result object (ok true) or the failure object
+ * @returns {object} a result object (ok true), with `calls`: the validateBlock calls it took (1,
+ *   or the rules range and the input ranges of a split block), or the failure object
  */
 export function mergeBlockResults(results) {
   const failure = results.find((r) => !r.ok && r.stage) ?? results.find((r) => !r.ok);
   if (failure) return failure;
-  if (results.length === 1) return results[0];
+  if (results.length === 1) return { ...results[0], calls: 1 };
   const rules = results.find((r) => r.blockRulesChecked);
   if (!rules) throw new Error('mergeBlockResults: no range ran the block rules');
   const merged = { ...rules };
@@ -174,6 +175,7 @@ export function mergeBlockResults(results) {
   merged.coverage = {};
   for (const r of results) addCoverage(merged.coverage, r.coverage);
   merged.sighash = sumSighash(results);
+  merged.calls = results.length;
   merged.inputFailures = results.flatMap((r) => r.inputFailures);
   merged.checks = concat(Uint8Array, results.map((r) => r.checks));
   merged.origins = concat(Uint32Array, results.map((r) => r.origins));

@@ -62,6 +62,8 @@ export function formatReport(doc) {
   out.push(`worker ms: each block's engine time in the workers (parse, sighash, script, verify), warm: median of the ` +
     'timed end-to-end rounds, summed over a split block\'s ranges');
   out.push('', ...totalsLines(doc), ...scalingLines(doc), ...chainLines(doc), '', ...tailLines(doc));
+  // Last, the answer the run is for: the cost model's check and its projections.
+  out.push('', ...modelLines(doc.projection ?? {}));
   return `${out.join('\n').trimEnd()}\n`;
 }
 
@@ -224,8 +226,7 @@ function projectionLines(doc) {
       `to validate it whole (parse, sighash, script, verify) at this run's end-to-end rate, ${int(p.end_to_end.checks_per_second)} ` +
       `checks/s on ${countOf(p.end_to_end.workers, 'worker')}`] : []),
   ];
-  return [...lines, ...[...sampleWarnings(doc), projectionOrderWarning(doc)].filter(Boolean).map((w) => `  WARNING: ${w}`),
-    ...modelLines(p)];
+  return [...lines, ...[...sampleWarnings(doc), projectionOrderWarning(doc)].filter(Boolean).map((w) => `  WARNING: ${w}`)];
 }
 
 /** Hours with one decimal, and a {value, low, high} as "28.9 h (21.0-64.3 h)". */

@@ -16,7 +16,7 @@ export function headerTime(block) {
  * @returns {{height: number, time: number, bytes: number, txs: number, inputs: number,
  *   checks: {ecdsa_single: number, ecdsa_multisig: number, schnorr_keypath: number,
  *   schnorr_scriptpath: number}, sighash_bytes: {legacy: number, bip143: number, bip341: number},
- *   legacy_sighash_hashed: number,
+ *   legacy_sighash_hashed: number, calls: number,
  *   sighashes: {legacy: number, bip143: number, bip341: number}}}
  *   checks: the final checks (as Core performs them); ecdsa_multisig counts the ECDSA checks of
  *   inputs that made more than one (OP_CHECKMULTISIG trials, or several OP_CHECKSIGs in one
@@ -24,7 +24,9 @@ export function headerTime(block) {
  *   inputs, schnorr_scriptpath the other Schnorr checks (tapscript). sighash_bytes: message
  *   bytes (BIP143 and BIP341: with their per-transaction precomputation), bytes;
  *   legacy_sighash_hashed: the bytes the engine fed SHA-256 for the legacy ones (less than their
- *   messages where its LegacySighashCache held part of them: what its time follows).
+ *   messages where its LegacySighashCache held part of them: what its time follows); calls:
+ *   the engine calls that validated it (a block split into ranges for the workers takes one per
+ *   range, each parsing or skimming the whole block: workers/block-jobs.mjs).
  * @throws {Error} naming the block when the result is a failure
  */
 export function blockWorkload(result, block) {
@@ -53,6 +55,7 @@ export function blockWorkload(result, block) {
     checks: { ecdsa_single: single, ecdsa_multisig: multisig, schnorr_keypath: keypath, schnorr_scriptpath: result.schnorr - keypath },
     sighash_bytes: { legacy: s.legacy.bytes, bip143: s.bip143.bytes + s.precomputeBip143Bytes, bip341: s.bip341.bytes + s.precomputeBip341Bytes },
     legacy_sighash_hashed: s.legacy.hashedBytes,
+    calls: result.calls ?? 1,
     sighashes: { legacy: s.legacy.count, bip143: s.bip143.count, bip341: s.bip341.count },
   };
 }

@@ -1,8 +1,10 @@
 // The cost model: what each unit of work costs one worker on this machine, measured by the
 // workers' own stage timers on real blocks, and what a block or a span of the chain then costs.
 //
-//   parse   = per_block + per_byte x block bytes + per_tx x transactions + per_input x inputs
-//             (parse, txids, block rules, the spent outputs' decoding)
+//   parse   = per_call x engine calls + per_byte x block bytes + per_extra_call_byte x block bytes
+//             x (calls - 1) + per_tx x transactions + per_input x inputs (parse, txids, block
+//             rules, the spent outputs' decoding; a block split into ranges takes a call per
+//             range, each skimming the rest of the block)
 //   sighash = per_legacy_byte x the bytes the engine hashes for legacy sighashes
 //             + per_segwit_byte x BIP143 and BIP341 message and precomputation bytes
 //   script  = per_input x inputs + per_check x signature checks (evaluation less sighash, verify)
@@ -22,8 +24,9 @@ export const STAGE_NAMES = Object.freeze(['parse', 'sighash', 'script', 'verify'
 
 /**
  * The stages, each with the features of a block workload (block-workload.mjs) its costs
- * multiply; `per_block` is the per-block constant (a worker's call per block or range; a
- * workload of several blocks says how many in `blocks`).
+ * multiply; `per_call` is the constant of one engine call (a block, or one range of a split
+ * block; a span's workload gives its calls in `calls` and the bytes its extra calls skim, the
+ * sum of bytes x (calls - 1) over its blocks, in `extra_call_bytes`).
  * Verify has one fitted cost, per ECDSA check; a Schnorr check counts as `schnorrPerEcdsa` ECDSA
  * checks, the ratio of the two verify rates the run measured on every fixture check (its verify
  * passes), since too few blocks hold Schnorr checks to fit their own cost on.
@@ -32,7 +35,9 @@ export const STAGE_NAMES = Object.freeze(['parse', 'sighash', 'script', 'verify'
  */
 export function stagesOf(schnorrPerEcdsa) {
   return {
-    parse: [['per_block', (w) => w.blocks ?? 1], ['per_byte', (w) => w.bytes], ['per_tx', (w) => w.txs], ['per_input', (w) => w.inputs]],
+    parse: [['per_call', (w) => w.calls ?? 1], ['per_byte', (w) => w.bytes],
+      ['per_extra_call_byte', (w) => w.extra_call_bytes ?? w.bytes * ((w.calls ?? 1) - 1)],
+      ['per_tx', (w) => w.txs], ['per_input', (w) => w.inputs]],
     sighash: [['per_legacy_byte', (w) => w.legacy_sighash_hashed],
       ['per_segwit_byte', (w) => w.sighash_bytes.bip143 + w.sighash_bytes.bip341]],
     script: [['per_input', (w) => w.inputs], ['per_check', (w) => checksOf(w)]],

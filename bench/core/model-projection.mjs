@@ -12,12 +12,31 @@ import { totalChecks, workloadFor } from './workload-model.mjs';
  *  it by default; those after it are what a default sync checks. */
 export const ASSUMEVALID = Object.freeze({ height: 912683, source: 'Bitcoin Core 30 defaultAssumeValid, height 912,683 (chainparams.cpp; tx_count_points.csv)' });
 
+/** The inputs per engine call the pool aims at, and the most ranges per worker it cuts a block
+ *  into (workers/block-jobs.mjs DEFAULT_TARGET_INPUTS, MAX_RANGES_PER_WORKER; the pool lowers the
+ *  target only for a batch too small to give every worker 4 messages, which a chain's stream is
+ *  not). */
+export const SPLIT = Object.freeze({ targetInputs: 512, maxRangesPerWorker: 2 });
+
+/**
+ * The engine calls per block of a span on `workers` workers, as planBlockJobs cuts blocks: a
+ * block of more than twice the target's inputs takes one call for its rules and one per range
+ * of about the target's inputs, at most maxRangesPerWorker x workers. Taken at the span's mean
+ * inputs per block.
+ */
+export function callsPerBlock(inputsPerBlock, workers) {
+  if (!(inputsPerBlock > 2 * SPLIT.targetInputs)) return 1;
+  return 1 + Math.min(Math.ceil(inputsPerBlock / SPLIT.targetInputs), SPLIT.maxRangesPerWorker * workers);
+}
+
 /** A span's workload (workloadFor's figures at `k`: 'value', 'low' or 'high') in the shape of a
- *  block's (block-workload.mjs), with its block count, for the cost model. */
-export function spanWorkload(figures, blocks, k) {
+ *  block's (block-workload.mjs), with its engine calls on `workers` workers, for the cost model. */
+export function spanWorkload(figures, blocks, k, workers) {
   const f = (name) => figures[name][k];
+  const calls = callsPerBlock(f('inputs') / blocks, workers);
   return {
-    blocks, bytes: f('block_bytes'), txs: f('transactions'), inputs: f('inputs'),
+    calls: calls * blocks, extra_call_bytes: f('block_bytes') * (calls - 1),
+    bytes: f('block_bytes'), txs: f('transactions'), inputs: f('inputs'),
     checks: { ecdsa_single: f('checks_ecdsa_single'), ecdsa_multisig: f('checks_ecdsa_multisig'),
       schnorr_keypath: f('checks_schnorr_keypath'), schnorr_scriptpath: f('checks_schnorr_scriptpath') },
     sighash_bytes: { legacy: f('sighash_bytes_legacy'), bip143: f('sighash_bytes_bip143'), bip341: f('sighash_bytes_bip341') },
@@ -26,10 +45,11 @@ export function spanWorkload(figures, blocks, k) {
 }
 
 /** Milliseconds one worker spends on a span's workload under `costs` (cost-model.mjs
- *  fitCosts'): {value, low, high} of the workload, as a block's time is predicted. */
-export function spanMs(costs, figures, blocks) {
+ *  fitCosts') on a pool of `workers`: {value, low, high} of the workload, as a block's time is
+ *  predicted. */
+export function spanMs(costs, figures, blocks, workers) {
   const out = {};
-  for (const k of ['value', 'low', 'high']) out[k] = stagesTotal(predictStages(costs, spanWorkload(figures, blocks, k)));
+  for (const k of ['value', 'low', 'high']) out[k] = stagesTotal(predictStages(costs, spanWorkload(figures, blocks, k, workers)));
   return out;
 }
 
@@ -91,7 +111,7 @@ export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, workers
   const eff = poolEfficiency(endToEnd, workers);
   const hours = (a, b) => {
     const w = workloadFor(table, a, b);
-    const ms = (c) => spanMs(c, w.figures, w.blocks);
+    const ms = (c) => spanMs(c, w.figures, w.blocks, workers);
     const wall = (x) => x / (workers * eff.efficiency) / 3.6e6;
     return { value: wall(ms(costs.median).value), low: wall(ms(costs.fast).low), high: wall(ms(costs.slow).high),
       checks: totalChecks(w) };
