@@ -3,7 +3,8 @@
 // Both always run; their output streams through unchanged, and the last line sums them up.
 // The exit code is non-zero if either failed.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { NATIVE_BUILD_DIR, NATIVE_TOOLS, REPO_ROOT as ROOT } from '../wasm/paths.mjs';
 import { UsageError, parseFlags } from '../bench/shared/args.mjs';
@@ -56,7 +57,12 @@ const suites = readdirSync(path.join(ROOT, 'tests'))
   .filter((f) => f.endsWith('.test.mjs'))
   .sort()
   .map((f) => path.join('tests', f));
+// The main job saves its measurement for `npm run project` (bench/workload/measurement.mjs):
+// the suites' runs save theirs in a temporary folder, never over the user's.
+const measurements = mkdtempSync(path.join(os.tmpdir(), 'ibd-measurements-'));
+process.env.IBD_MEASUREMENT_DIR = measurements;
 const node = await run(process.execPath, ['--test', '--test-concurrency=1', ...suites]);
+rmSync(measurements, { recursive: true, force: true });
 
 const parts = [['ctest', ctest], ['node:test', node]].map(([name, r]) => ({ name, r, c: counts(r.output, name) }));
 const line = parts.map(({ name, r, c }) => (c ? `${name} ${c.passed} passed, ${c.failed} failed` : `${name} exit code ${r.code}`));

@@ -133,7 +133,7 @@ test('projectChain: full chain, after assumevalid and per era from the saved tab
   const table = readWorkloadTable();
   const census = readCensus();
   const blocks = census.blocks.map((w) => ({ height: w.height, workload: w, stages_ms: predictStages(COSTS, w),
-    engine_ms: { median: 1, min: 0.9, max: 1.2 } }));
+    engine_ms: { median: 1, min: 0.9, max: 1.2, rounds: 5 } }));
   const e2e = { workers: 2, seconds: 1, stages: { parse_s: 0.5, sighash_s: 0.3, script_s: 0.3, verify_s: 0.9 } };
   const p = projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: RATIO });
   assert.equal(p.trusted, true); // exact data
@@ -149,4 +149,9 @@ test('projectChain: full chain, after assumevalid and per era from the saved tab
   assert.ok(p16.full_chain_hours.value < p.full_chain_hours.value * 2 / 8);
   assert.match(p16.assumption, /16 workers/);
   assert.throws(() => projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: RATIO, workers: 65 }), RangeError);
+  // Medians of 3 rounds: nothing is judged trusted, and the output says why.
+  const three = blocks.map((b) => ({ ...b, engine_ms: { ...b.engine_ms, rounds: 3 } }));
+  const p3 = projectChain({ blocks: three, table, endToEnd: e2e, schnorrPerEcdsa: RATIO });
+  assert.equal(p3.trusted, false);
+  assert.match(p3.untrusted_reason, /median of 3 rounds; the check needs 5/);
 });

@@ -4,6 +4,8 @@
 // sample is small, and those warnings also as the JSON document's `warnings`.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
@@ -61,7 +63,9 @@ test('the report ends with the cost model\'s check and its projections, as --jso
   assert.ok(m, p.model_error);
   // Two blocks: each predicted from the other one's costs; only 866,342 has 100 or more checks.
   assert.deepEqual(p.per_block.map((b) => [b.height, b.judged]), [[170, false], [866342, true]]);
-  assert.equal(p.trusted, p.per_block[1].within);
+  // --rounds 3: each block's time is a median of 3, too few to judge the model by.
+  assert.equal(p.trusted, false);
+  assert.match(m.untrusted_reason, /median of 3 rounds; the check needs 5 or more/);
   for (const h of [p.full_chain_hours, p.after_assumevalid_hours]) assert.ok(h.low <= h.value && h.value <= h.high, JSON.stringify(h));
   assert.equal(m.workers, 1);
   const lines = formatReport(subsetDoc).trimEnd().split('\n');
@@ -70,6 +74,32 @@ test('the report ends with the cost model\'s check and its projections, as --jso
   assert.equal(last[0], `projection, the whole chain (heights 0-938,343): ${hours(p.full_chain_hours)} to validate (parse, sighash, script, verify)`);
   assert.equal(last[1], `projection, after assumevalid (heights 912,684-938,343, the scripts Core checks by default): ${hours(p.after_assumevalid_hours)}`);
   assert.ok(lines.some((l) => /^ +866342 .*predicted/.test(l)), 'the judged block\'s line');
+});
+
+test('npm run project projects from a saved measurement: 16 workers, a height range, the assumption stated', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'ibd-project-'));
+  try {
+    const file = path.join(dir, 'measurement.json');
+    await writeFile(file, JSON.stringify({ saved_at: 'test', ...subsetDoc }));
+    const project = path.join(REPO_ROOT, 'bench', 'workload', 'project.mjs');
+    const out = await promisify(execFile)(process.execPath, [project, '--measurement', file, '--workers', '16',
+      '--from', '800000', '--to', '900000', '--json'], { maxBuffer: 16 << 20 });
+    const p = JSON.parse(out.stdout).projection;
+    assert.equal(p.workers, 16);
+    assert.equal(p.measured_workers, 1);
+    assert.deepEqual([p.range_hours.from, p.range_hours.to], [800000, 900000]);
+    for (const h of [p.range_hours, p.full_chain_hours, p.after_assumevalid_hours]) assert.ok(h.low <= h.value && h.value <= h.high);
+    assert.ok(p.range_hours.value < p.full_chain_hours.value);
+    assert.match(p.assumption, /^16 workers: beyond the 1 measured/);
+    // A file that is no measurement: exit 1, naming it.
+    const bad = path.join(dir, 'bad.json');
+    await writeFile(bad, '{"blocks": 5}');
+    const r = await promisify(execFile)(process.execPath, [project, '--measurement', bad]).catch((e) => e);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /bad\.json is not a main-job document/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('--json carries the report\'s warnings as `warnings` and prints them on stderr too', () => {

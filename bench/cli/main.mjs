@@ -15,6 +15,7 @@ import { HELP_HINT, parseOptions, USAGE } from './options.mjs';
 import { chainShortfall, exitCodeOf } from '../core/run-core.mjs';
 import { runBench } from './run.mjs';
 import { startServer } from '../../web/server.mjs';
+import { saveMeasurement } from '../workload/measurement.mjs';
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
@@ -67,6 +68,14 @@ async function main() {
     return failed(options, err);
   }
   const code = exitCodeOf(doc);
+  // The cost model's inputs, for `npm run project` to project from without measuring again.
+  if (doc.projection?.model) {
+    try {
+      log(`measurement saved for npm run project: ${saveMeasurement(doc)}`);
+    } catch (err) {
+      log(`WARNING: the measurement could not be saved: ${err.message}`);
+    }
+  }
   if (options.json) {
     // The terminal report prints its warnings on stdout; with --json they also go to stderr.
     for (const w of doc.warnings) log(`WARNING: ${w}`);

@@ -6,8 +6,9 @@ import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MAX_WORKERS } from '../../workers/p
 import { DEFAULT_PORT } from '../../web/server.mjs';
 
 /** Timed rounds by default: one pass over the fixture checks lasts about a second on two
- *  cores, so a single round is at the mercy of a noisy neighbour; the median of 3 is steadier. */
-export const DEFAULT_ROUNDS = 3;
+ *  cores, so a single round is at the mercy of a noisy neighbour; the median of 5 is steadier,
+ *  and the cost model judges its per-block predictions only against a median of 5 or more. */
+export const DEFAULT_ROUNDS = 5;
 
 export const USAGE = `usage: npm start -- [options]
    or: node bench/cli/main.mjs [options]

@@ -242,8 +242,9 @@ function modelLines(p) {
   const lines = [
     `cost model (docs/workload.md): each block predicted from costs fitted on the other ${m.blocks_fitted - 1} blocks, against its measured time in the workers (warm, median)`,
     ...judged.map((b) => `  ${String(b.height).padStart(7)}  ${countOf(b.checks, 'check').padStart(13)}  predicted ${b.predicted_ms.toFixed(1).padStart(7)} ms  measured ${b.measured_ms.toFixed(1).padStart(7)} ms  ${pct(b.ratio).padStart(7)}${b.within ? '' : '  MISS'}`),
-    m.trusted ? `  trusted: every block with 100 or more checks within +-15%`
-      : `  NOT trusted: ${m.misses.map((x) => `${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%${judged.length ? '' : ' (no block with 100 or more checks)'}`,
+    m.trusted ? `  trusted: every block with 100 or more checks within +-15% (medians of ${m.rounds} rounds)`
+      : `  NOT trusted: ${m.misses.length ? `${m.misses.map((x) => `${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%` : m.untrusted_reason}` +
+        `${m.misses.length && m.untrusted_reason !== 'blocks outside +-15%' ? `; ${m.untrusted_reason}` : ''}`,
     `  on ${countOf(m.workers, 'worker')} (${(m.efficiency * 100).toFixed(0)}% of the wall time in the engine, measured)${m.assumption ? `; ${m.assumption}` : ''}`,
     `projection, the whole chain (heights 0-${int(m.tip)}): ${hoursText(m.full_chain_hours)} to validate (parse, sighash, script, verify)`,
     `projection, after assumevalid (heights ${int(m.assumevalid.height + 1)}-${int(m.tip)}, the scripts Core checks by default): ${hoursText(m.after_assumevalid_hours)}`,

@@ -10,6 +10,9 @@ import { totalChecks, workloadFor } from './workload-model.mjs';
  *  30's defaultAssumeValid, height 912,683 (../shared/chain-workload/tx_count_points.csv, its
  *  row for that height: "Core 30 assumevalid block"). Core skips the scripts of the blocks up to
  *  it by default; those after it are what a default sync checks. */
+/** Timed rounds a block's measured time must be the median of for the per-block check to judge. */
+export const MIN_ROUNDS = 5;
+
 export const ASSUMEVALID = Object.freeze({ height: 912683, source: 'Bitcoin Core 30 defaultAssumeValid, height 912,683 (chainparams.cpp; tx_count_points.csv)' });
 
 /** The inputs per engine call the pool aims at, and the most ranges per worker it cuts a block
@@ -117,6 +120,9 @@ export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, workers
       checks: totalChecks(w) };
   };
   const check = predictBlocks(measured, schnorrPerEcdsa);
+  // A block's measured time is a median of the timed rounds: fewer than MIN_ROUNDS judge nothing.
+  const rounds = Math.min(...measured.map((b) => b.engine_ms.rounds ?? 0));
+  const enough = rounds >= MIN_ROUNDS;
   return {
     workers,
     efficiency: eff.efficiency,
@@ -129,8 +135,11 @@ export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, workers
     assumevalid: ASSUMEVALID,
     tip: table.tip,
     per_block: check.per_block,
-    trusted: check.trusted,
+    trusted: check.trusted && enough,
     misses: check.misses,
+    rounds,
+    untrusted_reason: !enough ? `each block's measured time is a median of ${rounds} rounds; the check needs ${MIN_ROUNDS} or more (--rounds)`
+      : check.trusted ? null : check.misses.length ? 'blocks outside +-15%' : 'no block with 100 or more checks',
     blocks_fitted: measured.length,
     eras: table.eras.map((e) => ({ name: e.name, from: e.from, to: e.to - 1, hours: hours(e.from, e.to - 1) })),
   };

@@ -1,23 +1,39 @@
 #!/usr/bin/env node
 // `npm run project`: what the chain holds over a height range, era by era, with sources and
-// ranges (the workload table, bench/workload/table.mjs). Reads the saved fixture census and the
-// sourced chain data; measures nothing unless --census.
+// ranges (the workload table, bench/workload/table.mjs), and how long validating it takes on N
+// workers (the cost model over the last saved measurement: bench/core/model-projection.mjs).
+// Measures nothing unless --measure (the main job, run in a child process, saves a new
+// measurement) or --census (the fixture census, rewritten).
 //
-//   npm run project -- [--from H1] [--to H2] [--table] [--json] [--census] [--fixtures DIR] [--workload DIR]
+//   npm run project -- [--workers N] [--variant simd|scalar] [--from H1] [--to H2] [--json]
+//                      [--measure] [--table] [--census] [--fixtures DIR] [--workload DIR]
 //
-// Exit 0; 1 when the data cannot be read (one line naming the file); 2 on a bad flag.
+// Exit 0; 1 when the data cannot be read or the measurement fails (one line naming the file);
+// 2 on a bad flag or range.
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fixturesDir, loadBlocks } from '../../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../../wasm/engine.mjs';
-import { numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
+import { choiceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
 import { CENSUS_PATH, fixtureCensus, readCensus } from './census.mjs';
+import { projectChain } from '../core/model-projection.mjs';
 import { FIGURES, totalChecks, workloadFor } from '../core/workload-model.mjs';
+import { REPO_ROOT } from '../../wasm/paths.mjs';
+import { VARIANTS } from '../../wasm/variants.mjs';
+import { measurementPath, readMeasurement } from './measurement.mjs';
 import { buildTable, loadWorkloadModel, TABLE_PATH } from './table.mjs';
 
 /** An integer with thousands separators. */
 const int = (n) => Math.round(n).toLocaleString('en-US');
 
 const USAGE = `usage: npm run project -- [options]
+  --workers N  workers to project for, 1..64 (default: the measurement's; past the counts it
+               measured, each worker is assumed as busy as at the largest, and the output says so)
+  --variant V  the wasm variant whose measurement to use: ${VARIANTS.join(' | ')} (default simd)
+  --measure    measure again first: npm start -- --scaling --rounds 5 --variant V in a child process, which
+               saves the measurement (build/project/measurement-V.json) that this reads
+  --measurement FILE  project from this saved measurement (a main job's --json document) instead
   --from H     first height (default 0)
   --to H       last height (default the newest sourced transaction count's, 938,343)
   --table      the workload table row by row (default: the range's workload, era by era)
@@ -49,11 +65,15 @@ function main() {
   try {
     ({ values } = parseFlags(process.argv.slice(2), {
       from: { type: 'string' }, to: { type: 'string' }, table: { type: 'boolean', default: false },
+      workers: { type: 'string' }, variant: { type: 'string' }, measure: { type: 'boolean', default: false },
+      measurement: { type: 'string' },
       json: { type: 'boolean', default: false }, census: { type: 'boolean', default: false },
       fixtures: { type: 'string' }, workload: { type: 'string' }, help: { type: 'boolean', default: false },
     }));
     if (values.from !== undefined) values.from = numberFlag('from', values.from);
     if (values.to !== undefined) values.to = numberFlag('to', values.to);
+    if (values.workers !== undefined) values.workers = numberFlag('workers', values.workers, { min: 1, max: 64 });
+    values.variant = choiceFlag('variant', values.variant ?? 'simd', VARIANTS);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     console.error(`project: ${err.message}\n${USAGE}`);
@@ -112,9 +132,11 @@ async function run(values) {
   const eras = model.eras.filter((e) => e.to > from && e.from <= to).map((e) => ({
     era: e, workload: workloadFor(model, Math.max(from, e.from), Math.min(to, e.to - 1)),
   }));
+  const projected = projection(values, model, from, to);
   if (values.json) {
     console.log(JSON.stringify({ from, to, workload: whole.figures, checks: totalChecks(whole),
-      eras: eras.map(({ era, workload }) => ({ name: era.name, from: workload.from, to: workload.to, workload: workload.figures, ratios: era.ratios })) }, null, 1));
+      eras: eras.map(({ era, workload }) => ({ name: era.name, from: workload.from, to: workload.to, workload: workload.figures, ratios: era.ratios })),
+      projection: projected.result, projection_error: projected.error }, null, 1));
     return;
   }
   console.log(`Workload of heights ${int(from)}-${int(to)} (${int(whole.blocks)} blocks): value (low-high)`);
@@ -127,6 +149,71 @@ async function run(values) {
       console.log(`  ${name} ${rangeText(r)}: ${r.label} - ${r.source ?? r.method}${r.widened ? `; range widened, ${r.widened}` : ''}`);
     }
   }
+  console.log('');
+  for (const line of projectionLines(projected, from, to)) console.log(line);
+}
+
+/**
+ * The projection over `from`..`to` from the last saved measurement of the variant (measured
+ * again first with --measure): {result} or {error}. Exits 1 when --measure fails, or when
+ * --workers or --measure asked for a projection that cannot be made.
+ */
+function projection(values, model, from, to) {
+  if (values.measure) {
+    const args = [path.join(REPO_ROOT, 'bench', 'cli', 'main.mjs'), '--scaling', '--rounds', '5', '--variant', values.variant, '--json',
+      ...(values.fixtures ? ['--fixtures', values.fixtures] : [])];
+    console.error(`project: measuring: node ${args.map((a) => path.relative(REPO_ROOT, a) || a).join(' ')}`);
+    try {
+      execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    } catch (err) {
+      console.error(`project: the measurement failed (exit ${err.status}); nothing saved to ${measurementPath(values.variant)}`);
+      process.exit(1);
+    }
+  }
+  let doc;
+  const file = values.measurement ?? measurementPath(values.variant);
+  try {
+    doc = readMeasurement(values.variant, values.measurement);
+  } catch (err) {
+    if (values.workers !== undefined || values.measurement !== undefined) {
+      console.error(`project: ${err.message}`);
+      process.exit(1);
+    }
+    return { result: null, error: err.message };
+  }
+  const ecdsa = doc.totals?.by_type?.ecdsa?.checks_per_second;
+  const schnorr = doc.totals?.by_type?.schnorr?.checks_per_second;
+  try {
+    const p = projectChain({ blocks: doc.blocks, table: model, endToEnd: doc.end_to_end, schnorrPerEcdsa: ecdsa > 0 && schnorr > 0 ? ecdsa / schnorr : 1,
+      workers: values.workers ?? doc.workers, from, to });
+    return { result: { ...p, variant: doc.variant, measured_at: doc.saved_at, measured_workers: doc.workers, machine: doc.machine,
+      measurement: file } };
+  } catch (err) {
+    console.error(`project: cannot project from ${file}: ${err.message}`);
+    process.exit(1);
+  }
+}
+
+/** The projection in words: the range's hours, the whole chain's, after assumevalid, by era, the
+ *  model's check and the assumption beyond the measured worker counts. */
+function projectionLines({ result: p, error }, from, to) {
+  if (!p) return [`Projection: none (${error})`];
+  const h = (x) => `${x.value.toFixed(1)} h (${x.low.toFixed(1)}-${x.high.toFixed(1)} h)`;
+  const pct = (r) => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)}%`;
+  const m = p.machine ?? {};
+  return [
+    `Projection on ${p.workers} worker${p.workers === 1 ? '' : 's'}: ibd-wasm ${p.variant}, from the measurement of ${p.measured_at}, ${p.blocks_fitted} blocks ` +
+      `(${p.measured_workers} workers, ${m.cpu ?? 'unknown CPU'}, ${m.cores ?? '?'} cores; ${p.measurement})`,
+    `  heights ${int(from)}-${int(to)}: ${h(p.range_hours)} to validate (parse, sighash, script, verify)`,
+    `  the whole chain, heights 0-${int(p.tip)}: ${h(p.full_chain_hours)}`,
+    `  after assumevalid, heights ${int(p.assumevalid.height + 1)}-${int(p.tip)}: ${h(p.after_assumevalid_hours)} (${p.assumevalid.source})`,
+    ...p.eras.map((e) => `  ${e.name}: ${h(e.hours)}`),
+    `  each worker ${(p.efficiency * 100).toFixed(0)}% of the wall time in the engine (${p.efficiency_measured ? 'measured' : 'assumed'})` +
+      (p.assumption ? `; ASSUMED: ${p.assumption}` : ''),
+    p.trusted ? `  model check: trusted, every measured block with 100+ checks predicted within +-15% from the others' costs`
+      : `  model check: NOT trusted: ${p.misses.length ? `${p.misses.map((x) => `block ${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%` : p.untrusted_reason}`,
+    '  range: the workload\'s low and high at the fastest and slowest measured round\'s costs (docs/workload.md)',
+  ];
 }
 
 await main();
