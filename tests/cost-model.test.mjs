@@ -8,6 +8,8 @@ import { fitCosts, fitStage, predictBlocks, predictStages, stagesTotal } from '.
 import { callsPerBlock, poolEfficiency, projectChain, spanMs } from '../bench/core/model-projection.mjs';
 import { readCensus } from '../bench/workload/census.mjs';
 import { readWorkloadTable } from '../bench/workload/table.mjs';
+import { contenderCosts } from '../bench/core/contenders.mjs';
+import { benchRatios } from '../bench/workload/bench-ratios.mjs';
 
 const close = (a, b, tol = 1e-9) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(b));
 
@@ -154,4 +156,41 @@ test('projectChain: full chain, after assumevalid and per era from the saved tab
   const p3 = projectChain({ blocks: three, table, endToEnd: e2e, schnorrPerEcdsa: RATIO });
   assert.equal(p3.trusted, false);
   assert.match(p3.untrusted_reason, /median of 3 rounds; the check needs 5/);
+});
+
+test('contenders: ibd-wasm\'s costs with the verify costs or every stage scaled by their in-run ratios', () => {
+  const costs = { median: COSTS, fast: COSTS, slow: COSTS };
+  const list = contenderCosts(costs, { tiny: { ecdsa: 3, schnorr: 4 }, native_whole_block: 0.5 });
+  assert.deepEqual(list.map((c) => c.key), ['ibd-wasm', 'tiny', 'native']);
+  const tiny = list[1].costs.median;
+  assert.equal(tiny.verify.per_ecdsa, 0.05 * 3);
+  assert.equal(tiny.verify.per_schnorr, 0.035 * 4);
+  assert.deepEqual(tiny.parse, COSTS.parse); // the rest ibd-wasm's
+  const native = list[2].costs.median;
+  assert.equal(native.parse.per_byte, COSTS.parse.per_byte * 0.5);
+  assert.equal(native.verify.per_ecdsa, 0.05 * 0.5);
+});
+
+test('bench ratios from a bench results document, within its one run', () => {
+  const speed = (name, type, rate, batch = null) => ({ name, type, sig_per_s: rate, batch_size: batch });
+  const doc = {
+    generated_at: 'test', command: 'npm run bench', machine: {},
+    results: {
+      speed: [speed('ibd-wasm simd', 'ecdsa', 100, 1), speed('ibd-wasm simd', 'ecdsa', 120, 256), speed('ibd-wasm simd', 'schnorr', 90, 1),
+        speed('ibd-wasm simd', 'schnorr', 180, 2048), speed('ibd-wasm scalar', 'ecdsa', 120, 256), speed('ibd-wasm scalar', 'schnorr', 150, 256),
+        speed('tiny-secp256k1', 'ecdsa', 40), speed('tiny-secp256k1', 'schnorr', 45)],
+      engines: { v8_default: [{ variant: 'simd', type: 'ecdsa', sig_per_s: 110 }, { variant: 'simd', type: 'schnorr', sig_per_s: 170 }],
+        chromium_worker: [{ variant: 'simd', type: 'ecdsa', sig_per_s: 100 }, { variant: 'simd', type: 'schnorr', sig_per_s: 170 }] },
+      whole_block: { contenders: [
+        { name: 'ibd-wasm simd', kind: 'wasm', per_block: [{ height: 1, seconds: [1, 2, 3] }, { height: 2, seconds: [4, 4, 4] }] },
+        { name: 'native', kind: 'native', per_block: [{ height: 1, seconds: [1, 1, 1] }, { height: 2, seconds: [2, 2, 2] }] }] },
+    },
+  };
+  const { ratios, missing } = benchRatios(doc);
+  assert.deepEqual(ratios.tiny, { ecdsa: 3, schnorr: 4 });
+  assert.deepEqual(ratios.scalar, { ecdsa: 1, schnorr: 180 / 150 });
+  assert.deepEqual(ratios.no_batch, { ecdsa: 120 / 100, schnorr: 2 });
+  assert.deepEqual(ratios.chromium_worker, { ecdsa: 1.1, schnorr: 1 });
+  assert.equal(ratios.native_whole_block, 3 / 6); // medians 2 and 4 against 1 and 2
+  assert.deepEqual(missing, ['noble']);
 });

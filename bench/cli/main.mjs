@@ -16,6 +16,7 @@ import { chainShortfall, exitCodeOf } from '../core/run-core.mjs';
 import { runBench } from './run.mjs';
 import { startServer } from '../../web/server.mjs';
 import { saveMeasurement } from '../workload/measurement.mjs';
+import { MIN_ROUNDS } from '../core/model-projection.mjs';
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
@@ -68,8 +69,10 @@ async function main() {
     return failed(options, err);
   }
   const code = exitCodeOf(doc);
-  // The cost model's inputs, for `npm run project` to project from without measuring again.
-  if (doc.projection?.model) {
+  // The cost model's inputs, for `npm run project` to project from without measuring again:
+  // only a run of every fixture block, each timed at least MIN_ROUNDS times (a subset or a quick
+  // run is no measurement to project from, and must not replace one).
+  if (doc.projection?.model && !doc.projection.sample?.partial && doc.projection.model.rounds >= MIN_ROUNDS) {
     try {
       log(`measurement saved for npm run project: ${saveMeasurement(doc)}`);
     } catch (err) {

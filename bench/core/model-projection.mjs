@@ -85,6 +85,23 @@ export function poolEfficiency(endToEnd, workers) {
 }
 
 /**
+ * Hours to validate heights from..to on `workers` workers at `efficiency` (poolEfficiency's), the
+ * span's workload at its value under costs.median, at its low under costs.fast and at its high
+ * under costs.slow.
+ * @param {{costs: {median: object, fast: object, slow: object}, table: object, efficiency: number,
+ *   workers: number, from: number, to: number}} args table: workloadFor's model
+ * @returns {{value: number, low: number, high: number, checks: {value, low, high}}} hours, and the
+ *   span's signature checks
+ */
+export function spanHours({ costs, table, efficiency, workers, from, to }) {
+  const w = workloadFor(table, from, to);
+  const ms = (c) => spanMs(c, w.figures, w.blocks, workers);
+  const wall = (x) => x / (workers * efficiency) / 3.6e6;
+  return { value: wall(ms(costs.median).value), low: wall(ms(costs.fast).low), high: wall(ms(costs.slow).high),
+    checks: totalChecks(w) };
+}
+
+/**
  * The projection of the chain's validation.
  * @param {{blocks: object[], table: object, endToEnd: object, schnorrPerEcdsa: number,
  *   workers?: number, from?: number, to?: number}} args blocks: the run's block entries (with
@@ -112,13 +129,7 @@ export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, workers
   const costs = { median: fitCosts(measured, schnorrPerEcdsa), fast: fitCosts(scaled('min'), schnorrPerEcdsa),
     slow: fitCosts(scaled('max'), schnorrPerEcdsa) };
   const eff = poolEfficiency(endToEnd, workers);
-  const hours = (a, b) => {
-    const w = workloadFor(table, a, b);
-    const ms = (c) => spanMs(c, w.figures, w.blocks, workers);
-    const wall = (x) => x / (workers * eff.efficiency) / 3.6e6;
-    return { value: wall(ms(costs.median).value), low: wall(ms(costs.fast).low), high: wall(ms(costs.slow).high),
-      checks: totalChecks(w) };
-  };
+  const hours = (a, b) => spanHours({ costs, table, efficiency: eff.efficiency, workers, from: a, to: b });
   const check = predictBlocks(measured, schnorrPerEcdsa);
   // A block's measured time is a median of the timed rounds: fewer than MIN_ROUNDS judge nothing.
   const rounds = Math.min(...measured.map((b) => b.engine_ms.rounds ?? 0));

@@ -17,10 +17,12 @@ import { fixturesDir, loadBlocks } from '../../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../../wasm/engine.mjs';
 import { choiceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
 import { CENSUS_PATH, fixtureCensus, readCensus } from './census.mjs';
-import { projectChain } from '../core/model-projection.mjs';
+import { contenderCosts, PUBLISHED } from '../core/contenders.mjs';
+import { ASSUMEVALID, projectChain, spanHours } from '../core/model-projection.mjs';
 import { FIGURES, totalChecks, workloadFor } from '../core/workload-model.mjs';
 import { REPO_ROOT } from '../../wasm/paths.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
+import { BENCH_RESULTS, readBenchRatios } from './bench-ratios.mjs';
 import { measurementPath, readMeasurement } from './measurement.mjs';
 import { buildTable, loadWorkloadModel, TABLE_PATH } from './table.mjs';
 
@@ -34,6 +36,9 @@ const USAGE = `usage: npm run project -- [options]
   --measure    measure again first: npm start -- --scaling --rounds 5 --variant V in a child process, which
                saves the measurement (build/project/measurement-V.json) that this reads
   --measurement FILE  project from this saved measurement (a main job's --json document) instead
+  --compare    the same projection for the other engines the last npm run bench -- --readme run
+               measured (Chromium, scalar, no batching, tiny-secp256k1, noble, the native build),
+               beside published Bitcoin Core times
   --from H     first height (default 0)
   --to H       last height (default the newest sourced transaction count's, 938,343)
   --table      the workload table row by row (default: the range's workload, era by era)
@@ -66,7 +71,7 @@ function main() {
     ({ values } = parseFlags(process.argv.slice(2), {
       from: { type: 'string' }, to: { type: 'string' }, table: { type: 'boolean', default: false },
       workers: { type: 'string' }, variant: { type: 'string' }, measure: { type: 'boolean', default: false },
-      measurement: { type: 'string' },
+      measurement: { type: 'string' }, compare: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false }, census: { type: 'boolean', default: false },
       fixtures: { type: 'string' }, workload: { type: 'string' }, help: { type: 'boolean', default: false },
     }));
@@ -186,26 +191,58 @@ function projection(values, model, from, to) {
   try {
     const p = projectChain({ blocks: doc.blocks, table: model, endToEnd: doc.end_to_end, schnorrPerEcdsa: ecdsa > 0 && schnorr > 0 ? ecdsa / schnorr : 1,
       workers: values.workers ?? doc.workers, from, to });
-    return { result: { ...p, variant: doc.variant, measured_at: doc.saved_at, measured_workers: doc.workers, machine: doc.machine,
-      measurement: file } };
+    const result = { ...p, variant: doc.variant, measured_at: doc.saved_at, measured_workers: doc.workers, machine: doc.machine,
+      measurement: file };
+    if (values.compare) result.contenders = compare(p, model, from, to);
+    return { result };
   } catch (err) {
     console.error(`project: cannot project from ${file}: ${err.message}`);
     process.exit(1);
   }
 }
 
+/**
+ * Every contender's hours (bench/core/contenders.mjs) on the projection's workers and efficiency,
+ * over the range, the whole chain and after assumevalid, and to the published figures' heights.
+ * Exits 1 when the bench run cannot be read.
+ */
+function compare(p, model, from, to) {
+  let bench;
+  try {
+    bench = readBenchRatios();
+  } catch (err) {
+    console.error(`project: --compare: ${err.message}`);
+    process.exit(1);
+  }
+  const at = (costs, a, b) => spanHours({ costs, table: model, efficiency: p.efficiency, workers: p.workers, from: a, to: b });
+  return {
+    bench_run: bench.run,
+    bench_file: BENCH_RESULTS,
+    missing: bench.missing,
+    engines: contenderCosts(p.costs, bench.ratios).map((c) => ({
+      key: c.key, name: c.name, derivation: c.derivation,
+      range_hours: at(c.costs, from, to), full_chain_hours: at(c.costs, 0, model.tip),
+      after_assumevalid_hours: at(c.costs, ASSUMEVALID.height + 1, model.tip),
+      published_spans: PUBLISHED.map((x) => ({ to: x.to, hours: at(c.costs, 0, x.to) })),
+    })),
+    published: PUBLISHED,
+  };
+}
+
 /** The projection in words: the range's hours, the whole chain's, after assumevalid, by era, the
  *  model's check and the assumption beyond the measured worker counts. */
 function projectionLines({ result: p, error }, from, to) {
   if (!p) return [`Projection: none (${error})`];
-  const h = (x) => `${x.value.toFixed(1)} h (${x.low.toFixed(1)}-${x.high.toFixed(1)} h)`;
+  // Hours with one decimal; under an hour, minutes.
+  const h = (x) => (x.high < 1 ? `${(x.value * 60).toFixed(1)} min (${(x.low * 60).toFixed(1)}-${(x.high * 60).toFixed(1)} min)`
+    : `${x.value.toFixed(1)} h (${x.low.toFixed(1)}-${x.high.toFixed(1)} h)`);
   const pct = (r) => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)}%`;
   const m = p.machine ?? {};
   return [
     `Projection on ${p.workers} worker${p.workers === 1 ? '' : 's'}: ibd-wasm ${p.variant}, from the measurement of ${p.measured_at}, ${p.blocks_fitted} blocks ` +
       `(${p.measured_workers} workers, ${m.cpu ?? 'unknown CPU'}, ${m.cores ?? '?'} cores; ${p.measurement})`,
-    `  heights ${int(from)}-${int(to)}: ${h(p.range_hours)} to validate (parse, sighash, script, verify)`,
-    `  the whole chain, heights 0-${int(p.tip)}: ${h(p.full_chain_hours)}`,
+    ...(from === 0 && to === p.tip ? [] : [`  heights ${int(from)}-${int(to)}: ${h(p.range_hours)} to validate (parse, sighash, script, verify)`]),
+    `  the whole chain, heights 0-${int(p.tip)}: ${h(p.full_chain_hours)}${from === 0 && to === p.tip ? ' to validate (parse, sighash, script, verify)' : ''}`,
     `  after assumevalid, heights ${int(p.assumevalid.height + 1)}-${int(p.tip)}: ${h(p.after_assumevalid_hours)} (${p.assumevalid.source})`,
     ...p.eras.map((e) => `  ${e.name}: ${h(e.hours)}`),
     `  each worker ${(p.efficiency * 100).toFixed(0)}% of the wall time in the engine (${p.efficiency_measured ? 'measured' : 'assumed'})` +
@@ -213,6 +250,24 @@ function projectionLines({ result: p, error }, from, to) {
     p.trusted ? `  model check: trusted, every measured block with 100+ checks predicted within +-15% from the others' costs`
       : `  model check: NOT trusted: ${p.misses.length ? `${p.misses.map((x) => `block ${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%` : p.untrusted_reason}`,
     '  range: the workload\'s low and high at the fastest and slowest measured round\'s costs (docs/workload.md)',
+    ...(p.contenders ? compareLines(p, h) : []),
+  ];
+}
+
+/** --compare in words: a row per engine, then the published figures beside ibd-wasm's hours over
+ *  the same heights. */
+function compareLines(p, h) {
+  const c = p.contenders;
+  const f = (x) => (x.value < 1 ? `${(x.value * 60).toFixed(1)} min` : `${x.value.toFixed(1)} h`);
+  return [
+    '',
+    `Compared on ${p.workers} worker${p.workers === 1 ? '' : 's'} at the same efficiency, each from ibd-wasm's measured costs and the ` +
+      `ratios of one npm run bench run (${c.bench_run.generated_at}, ${c.bench_file}):`,
+    ...c.engines.map((e) => `  ${e.name}: whole chain ${h(e.full_chain_hours)}, after assumevalid ${f(e.after_assumevalid_hours)}; ${e.derivation}`),
+    ...(c.missing.length ? [`  not in that run: ${c.missing.join(', ')}`] : []),
+    'Published Bitcoin Core times (reference points, not measured here):',
+    ...c.published.map((x, k) => `  ${x.name}: ${x.hours >= 1 ? `${x.hours.toFixed(1)} h` : `${(x.hours * 3600).toFixed(1)} s`} on ${x.hardware} (${x.source}); ` +
+      `ibd-wasm's projection for heights 0-${int(x.to)} here: ${f(c.engines[0].published_spans[k].hours)}`),
   ];
 }
 
