@@ -151,8 +151,21 @@ test('isolated: 2 workers via the controls, every block valid, counts equal the 
       for (let i = 3; i < data.length; i += 4) if (data[i] !== 0) n++;
       return n;
     }));
-    assert.equal(painted.length, 4);
+    assert.equal(painted.length, 5);
     assert.ok(painted.every((n) => n > 1000), `painted pixels per chart: ${painted}`);
+
+    // The projection chart: every engine of the last bench run over block height to the chain
+    // data's tip, ibd-wasm's first; the worker control projects again for 16 workers.
+    const proj = doc.charts.projection;
+    assert.equal(proj.workers, 2);
+    assert.deepEqual(proj.engines.map((e) => e.key), ['ibd-wasm', 'chromium_worker', 'scalar', 'no_batch', 'tiny', 'noble', 'native']);
+    assert.equal(proj.heights[proj.heights.length - 1], 938343);
+    const last = (e) => e.hours[e.hours.length - 1];
+    assert.ok(Math.abs(last(proj.engines[0]) - doc.projection.full_chain_hours.value) < 1e-9 * last(proj.engines[0]));
+    await page.locator('#projection-workers').fill('16');
+    await page.locator('#projection-workers').dispatchEvent('change');
+    const caption = await page.locator('#chart-projection [data-caption]').innerText();
+    assert.match(caption, /^On 16 workers: the whole chain .*assumed: 16 workers: beyond the 2 measured/);
 
     // The headline shows the numbers with units; the blocks table has a row per block.
     assert.match(await page.locator('[data-stat="overall"]').innerText(), /^[\d,]+\s*checks\/s$/);

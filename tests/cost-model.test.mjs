@@ -8,8 +8,7 @@ import { fitCosts, fitStage, predictBlocks, predictStages, stagesTotal } from '.
 import { callsPerBlock, poolEfficiency, projectChain, spanMs } from '../bench/core/model-projection.mjs';
 import { readCensus } from '../bench/workload/census.mjs';
 import { readWorkloadTable } from '../bench/workload/table.mjs';
-import { contenderCosts } from '../bench/core/contenders.mjs';
-import { benchRatios } from '../bench/workload/bench-ratios.mjs';
+import { benchRatios, contenderCosts } from '../bench/core/contenders.mjs';
 
 const close = (a, b, tol = 1e-9) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(b));
 

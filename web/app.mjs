@@ -3,12 +3,14 @@
 // numbers, charts, blocks table and the JSON download. document.body.dataset.run says where a
 // run is: idle, running, done or failed (the browser test waits on it).
 import { DEFAULT_BATCH_SIZE } from '../workers/verify-pool.mjs';
-import { drawCharts } from './charts.mjs';
+import { drawCharts, drawProjectionChart } from './charts.mjs';
+import { projectContenders } from '../bench/core/contenders.mjs';
+import { projectChain } from '../bench/core/model-projection.mjs';
 import { detectEnvironment } from './environment.mjs';
 import { fetchManifest } from './fixtures.mjs';
 import { createProgressPanel } from './progress.mjs';
 import { plural, renderBlocks, renderCaptions, renderDetails, renderHeadline, showError, showNotice } from './results.mjs';
-import { runInPage } from './run.mjs';
+import { lastProjectionInputs, runInPage } from './run.mjs';
 
 const $ = (sel) => document.querySelector(sel);
 const BATCH_SIZES = [64, 128, 256, 512, 1024, 2048, 4096, 8192];
@@ -19,7 +21,7 @@ const env = detectEnvironment();
 const notices = $('#notices');
 const errors = $('#errors');
 const progress = createProgressPanel($('#progress'));
-const figures = { scaling: $('#chart-scaling'), variants: $('#chart-variants'), byType: $('#chart-by-type'), sweep: $('#chart-sweep') };
+const figures = { projection: $('#chart-projection'), scaling: $('#chart-scaling'), variants: $('#chart-variants'), byType: $('#chart-by-type'), sweep: $('#chart-sweep') };
 let lastDoc = null;
 document.body.dataset.run = 'idle';
 
@@ -103,11 +105,44 @@ function readSettings() {
   };
 }
 
+/**
+ * The projection for `workers` workers from the run's measurement: its own model at the run's
+ * worker count, else projected again (bench/core/model-projection.mjs), with every engine the
+ * last bench run compares (bench/core/contenders.mjs); null without a cost model.
+ */
+function projectionView(doc, workers) {
+  const m = doc.projection?.model;
+  const inputs = lastProjectionInputs();
+  if (!m || !inputs?.table) return null;
+  const p = workers === m.workers ? m : projectChain({ blocks: doc.blocks, table: inputs.table, endToEnd: doc.end_to_end,
+    schnorrPerEcdsa: m.schnorr_per_ecdsa, workers });
+  return { workers, assumption: p.assumption, full_chain_hours: p.full_chain_hours, after_assumevalid_hours: p.after_assumevalid_hours,
+    engines: projectContenders(p, inputs.table, inputs.bench?.ratios ?? {}) };
+}
+
+/** Draws the projection chart for the worker count in its control, and says what it shows. */
+function renderProjection(doc) {
+  const input = $('#projection-workers');
+  const workers = Math.min(64, Math.max(1, Math.round(Number(input.value) || doc.workers)));
+  input.value = workers;
+  const view = projectionView(doc, workers);
+  const series = drawProjectionChart(figures.projection, view);
+  const h = (x) => `${x.value.toFixed(1)} h (${x.low.toFixed(1)}–${x.high.toFixed(1)} h)`;
+  figures.projection.querySelector('[data-caption]').textContent = view
+    ? `On ${plural(workers, 'worker')}: the whole chain ${h(view.full_chain_hours)}, after assumevalid ${h(view.after_assumevalid_hours)}; ` +
+      `each engine from this run's costs${lastProjectionInputs()?.bench ? ' and the last npm run bench run\'s ratios' : ' (no bench run to compare other engines)'}` +
+      `${view.assumption ? `; assumed: ${view.assumption}` : ''}.`
+    : (doc.projection?.model_error ?? 'No cost model.');
+  return series;
+}
+
 function render(doc) {
   const results = $('#results');
   results.hidden = false;
   renderHeadline(results, doc);
-  doc.charts = drawCharts(doc, figures);
+  $('#projection-workers').value = doc.workers;
+  doc.charts = { projection: renderProjection(doc), ...drawCharts(doc, figures) };
+  $('#projection-workers').onchange = () => { doc.charts.projection = renderProjection(doc); };
   renderCaptions(figures, doc);
   renderBlocks($('#blocks-table'), $('#blocks-note'), doc);
   renderDetails($('#details'), doc);

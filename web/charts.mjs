@@ -1,6 +1,7 @@
-// The page's four charts, drawn with Chart.js (served from node_modules/chart.js/dist as
-// /vendor/chart.js/chart.umd.js, a classic script that defines the global `Chart`): throughput
-// vs workers with the ideal line, SIMD vs scalar, per-type throughput, batch-size sweep. Each
+// The page's charts, drawn with Chart.js (served from node_modules/chart.js/dist as
+// /vendor/chart.js/chart.umd.js, a classic script that defines the global `Chart`): the
+// projection over block height per engine, throughput vs workers with the ideal line, SIMD vs
+// scalar, per-type throughput, batch-size sweep. Each
 // takes its numbers from the result document (bench/core/run-core.mjs) and returns the series it
 // drew, which the download keeps as `charts`.
 import { int } from './results.mjs';
@@ -158,6 +159,49 @@ function sweepChart(figure, doc) {
       }],
     },
     options: baseOptions(`checks per worker message, ${sweep.workers} workers`),
+  });
+  return series;
+}
+
+/** The projection's palette, one colour per engine (contenders.mjs keys). */
+const ENGINE_COLORS = Object.freeze({
+  'ibd-wasm': COLORS.primary, chromium_worker: '#3a9a5b', scalar: '#8a5cc2', no_batch: '#c2478a',
+  tiny: COLORS.secondary, noble: '#b33a3a', native: COLORS.neutral,
+});
+
+/**
+ * Projected validation time over block height (cumulative hours from genesis, log scale), one
+ * line per engine, ibd-wasm's with its range as a band.
+ * @param {HTMLElement} figure holds a <canvas> and an `.empty` note
+ * @param {{workers: number, engines: object[]}|null} view web/app.mjs projectionView: each engine
+ *   with `curve` [{height, hours, low, high}] (bench/core/contenders.mjs projectContenders)
+ * @returns {{workers: number, heights: number[], engines: Array<{key, name, hours: number[]}>}|null}
+ */
+export function drawProjectionChart(figure, view) {
+  if (!view?.engines?.length) {
+    draw('projection', figure, null, 'No projection: the run has no cost model (see the details below).');
+    return null;
+  }
+  const heights = view.engines[0].curve.map((c) => c.height);
+  const own = view.engines[0];
+  const series = { workers: view.workers, heights, engines: view.engines.map((e) => ({ key: e.key, name: e.name, hours: e.curve.map((c) => c.hours) })) };
+  const options = baseOptions('block height');
+  options.scales.y = { type: 'logarithmic', title: { display: true, text: 'hours from genesis', color: COLORS.text },
+    grid: { color: COLORS.grid }, ticks: { color: COLORS.text } };
+  options.scales.x.ticks.callback = function tick(value) { return kilo(Number(this.getLabelForValue(value))); };
+  options.plugins.tooltip.callbacks.label = (c) => (c.dataset.label.startsWith('_') ? null : `${c.dataset.label}: ${c.parsed.y.toFixed(1)} h`);
+  draw('projection', figure, {
+    type: 'line',
+    data: {
+      labels: heights,
+      datasets: [
+        { label: '_high', data: own.curve.map((c) => c.high), borderWidth: 0, pointRadius: 0, fill: '+1', backgroundColor: COLORS.primaryBand },
+        { label: '_low', data: own.curve.map((c) => Math.max(c.low, 1e-3)), borderWidth: 0, pointRadius: 0, fill: false },
+        ...view.engines.map((e) => ({ label: e.name, data: e.curve.map((c) => Math.max(c.hours, 1e-3)), borderColor: ENGINE_COLORS[e.key] ?? COLORS.neutral,
+          backgroundColor: ENGINE_COLORS[e.key] ?? COLORS.neutral, borderWidth: e.key === 'ibd-wasm' ? 2.5 : 1.5, pointRadius: 0 })),
+      ],
+    },
+    options,
   });
   return series;
 }

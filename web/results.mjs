@@ -68,6 +68,16 @@ export function renderHeadline(root, doc) {
   set(root, 'checks-sub', `${invalidNote} · ${int(ok)} / ${plural(t.blocks, 'block')} valid`);
   root.querySelector('[data-stat="checks"]').closest('.stat').classList.toggle('bad', t.invalid_blocks > 0 || t.blocks_failed > 0);
   const p = doc.projection;
+  if (p.model) {
+    // The cost model's projection: the whole chain's validation, with its range.
+    const m = p.model;
+    const [value, unit] = duration(m.full_chain_hours.value);
+    set(root, 'projection', value, unit);
+    set(root, 'projection-sub', `${m.full_chain_hours.low.toFixed(1)}–${m.full_chain_hours.high.toFixed(1)} h to validate the chain ` +
+      `(parse, sighash, script, verify) on ${plural(m.workers, 'worker')}; ${duration(m.after_assumevalid_hours.value).join(' ')} after ` +
+      `assumevalid (heights ${int(m.assumevalid.height + 1)}–${int(m.tip)}); model ${m.trusted ? 'trusted' : `not trusted: ${m.untrusted_reason}`}`);
+    return;
+  }
   const [value, unit] = duration(p.hours);
   set(root, 'projection', value, unit);
   set(root, 'projection-sub', p.hours === null ? p.error

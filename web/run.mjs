@@ -5,6 +5,7 @@
 // fails to load, a wasm variant that fails to compile, a worker that dies) are reported
 // through `report` as they happen.
 import { exitCodeOf, runBenchCore } from '../bench/core/run-core.mjs';
+import { benchRatios } from '../bench/core/contenders.mjs';
 import { webHost } from '../workers/web-host.mjs';
 import { createWebPool } from '../workers/web-pool.mjs';
 import { machineOf } from './environment.mjs';
@@ -97,7 +98,9 @@ export async function runInPage(settings, env, report) {
     },
     machine: (engineInfo) => machineOf(env, engineInfo),
     workloadTable: await fetchWorkloadTable(report),
+    benchRatios: await fetchBenchRatios(report),
   };
+  projectionInputs = { table: host.workloadTable, bench: host.benchRatios };
   const options = {
     variant,
     workers: settings.workers,
@@ -138,3 +141,22 @@ async function fetchWorkloadTable(report) {
     return null;
   }
 }
+
+/** The last bench run's ratios (bench/core/contenders.mjs benchRatios) for the other engines'
+ *  projections, or null, said in the log: the page then projects ibd-wasm alone. */
+async function fetchBenchRatios(report) {
+  const url = new URL('/bench/compare/results/latest.json', location.href).href;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return benchRatios(await response.json());
+  } catch (err) {
+    report.log(`no comparison with other engines: cannot load ${url}: ${err.message}`);
+    return null;
+  }
+}
+
+/** What the last run's projection was made from: {table, bench} (null before a run); the page's
+ *  worker-count control projects again from them (web/app.mjs). */
+let projectionInputs = null;
+export const lastProjectionInputs = () => projectionInputs;

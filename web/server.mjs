@@ -15,6 +15,7 @@
 //                                          IBD_WASM_DIR when set: beside the loader that fetches them
 //   /bench/core/           bench/core/     the run core: blocks in the workers, timed passes, projection
 //   /bench/workload/workload-table.json    the saved workload table the projection reads (that file only)
+//   /bench/compare/results/latest.json     the last `npm run bench -- --readme` run, for the other engines' projections
 //   /blocks-fixtures/      blocks-fixtures/  the manifest-entry check the page shares with the loader
 //   /fixtures/             the fixture blocks (../shared/blocks-fixtures, --fixtures, IBD_FIXTURES)
 //   /fixtures/manifest.json  the manifest that describes them (blocks-fixtures/loader.mjs readManifest)
@@ -103,6 +104,7 @@ export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', iso
     ['/wasm/', path.join(ROOT, 'wasm'), WASM_MODULE],
     ['/bench/core/', path.join(ROOT, 'bench', 'core')],
     ['/bench/workload/', path.join(ROOT, 'bench', 'workload'), /^\/bench\/workload\/workload-table\.json$/],
+    ['/bench/compare/results/', path.join(ROOT, 'bench', 'compare', 'results'), /^\/bench\/compare\/results\/latest\.json$/],
     ['/blocks-fixtures/', path.join(ROOT, 'blocks-fixtures')],
     ['/fixtures/', fixtureRoot],
     ['/vendor/chart.js/', path.join(ROOT, 'node_modules', 'chart.js', 'dist')],

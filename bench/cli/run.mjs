@@ -6,6 +6,7 @@ import { createPool } from '../../workers/pool.mjs';
 import { machineInfo } from '../shared/machine.mjs';
 import { runBenchCore } from '../core/run-core.mjs';
 import { readWorkloadTable } from '../workload/table.mjs';
+import { readBenchRatios } from '../workload/bench-ratios.mjs';
 
 /**
  * Runs the whole benchmark on the fixture blocks of options.fixtures, and the chain pass on its
@@ -33,5 +34,17 @@ export async function runBench(options, log, progress) {
     createPool,
     machine: machineInfo,
     workloadTable: readWorkloadTable(),
+    benchRatios: lastBenchRatios(log),
   }, log, progress);
+}
+
+/** The last bench run's ratios for the other engines' projections, or null (said on the log)
+ *  when there is none to read. */
+function lastBenchRatios(log) {
+  try {
+    return readBenchRatios();
+  } catch (err) {
+    log(`no comparison with other engines: ${err.message}`);
+    return null;
+  }
 }

@@ -14,6 +14,7 @@ import { validateInWorkers } from './block-entries.mjs';
 import { runChainPass } from './chain-pass.mjs';
 import { projectIbd } from './projection.mjs';
 import { projectChain } from './model-projection.mjs';
+import { projectContenders } from './contenders.mjs';
 import { countOf } from './format.mjs';
 import { warningsOf } from './warnings.mjs';
 import { runScaling, runVariants } from './scaling.mjs';
@@ -45,7 +46,8 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   every engine runs in the pool's workers); machine: the `machine` entry for the engine's
  *   engineInfo() (as the first worker reports it); workloadTable: the saved workload table
  *   (bench/workload/workload-table.json) for the cost model's projection (model-projection.mjs),
- *   absent for none.
+ *   absent for none; benchRatios: contenders.mjs benchRatios' result for the last `npm run bench`
+ *   run, for the other engines' projections, absent for none.
  * @param {(msg: string) => void} log progress lines
  * @param {{track: (label: string, total: number) => (((done: number) => void)|undefined)}} [progress]
  *   live progress of the first pass and each pool.verify (bench/cli/progress.mjs in a terminal,
@@ -201,7 +203,7 @@ export async function runBenchCore(options, host, log, progress) {
       totals,
       projection: {
         ...projection(totals, ok.filter((b) => !b.rejected), host.fixtureBlocks, workers, endToEnd),
-        ...modelProjection(blocks, totals, endToEnd, host.workloadTable),
+        ...modelProjection(blocks, totals, endToEnd, host.workloadTable, host.benchRatios),
       },
       end_to_end: endToEnd,
       chain,
@@ -386,10 +388,12 @@ function totalsOf(blocks, passes, workers) {
 }
 
 /** The cost model's projection (model-projection.mjs projectChain) over the saved workload
- *  table, on the run's worker count: {model: the whole result} plus its headline fields at the
- *  top (full_chain_hours, after_assumevalid_hours, per_block, trusted, eras); {model: null,
- *  model_error} without a table or when it cannot be made. */
-function modelProjection(blocks, totals, endToEnd, table) {
+ *  table, on the run's worker count: {model: the whole result, contenders: the other engines'
+ *  (contenders.mjs projectContenders, from `bench`: benchRatios' result of the last bench run;
+ *  null without one)} plus its headline fields at the top (full_chain_hours,
+ *  after_assumevalid_hours, per_block, trusted, eras); {model: null, model_error} without a
+ *  table or when it cannot be made. */
+function modelProjection(blocks, totals, endToEnd, table, bench) {
   if (!table) return { model: null, model_error: 'no workload table given (bench/workload/workload-table.json)' };
   try {
     const ecdsa = totals.by_type.ecdsa.checks_per_second;
@@ -397,7 +401,9 @@ function modelProjection(blocks, totals, endToEnd, table) {
     const schnorrPerEcdsa = ecdsa > 0 && schnorr > 0 ? ecdsa / schnorr : 1;
     const m = projectChain({ blocks, table, endToEnd, schnorrPerEcdsa });
     m.schnorr_per_ecdsa = schnorrPerEcdsa;
-    return { model: m, full_chain_hours: m.full_chain_hours, after_assumevalid_hours: m.after_assumevalid_hours,
+    // The other engines, from the last bench run's ratios when the host has them.
+    const contenders = bench ? { bench_run: bench.run, missing: bench.missing, engines: projectContenders(m, table, bench.ratios) } : null;
+    return { model: m, contenders, full_chain_hours: m.full_chain_hours, after_assumevalid_hours: m.after_assumevalid_hours,
       per_block: m.per_block.map(({ height, predicted_ms, measured_ms, ratio, judged, within }) => ({ height, predicted_ms, measured_ms, ratio, judged, within })),
       trusted: m.trusted, eras: m.eras };
   } catch (err) {
