@@ -112,7 +112,8 @@ export function spanHours({ costs, table, efficiency, workers, from, to }) {
  * @returns {object} {workers, efficiency, assumption, costs: {median, fast, slow} (ms per unit, one
  *   worker), full_chain_hours, after_assumevalid_hours, range_hours (from..to) each {value, low,
  *   high}, assumevalid, per_block [{height, checks, predicted_ms, measured_ms, ratio, judged,
- *   within}], trusted, misses, blocks_fitted, eras [{name, from, to, hours}]}; low: the span's
+ *   within}], trusted, misses, blocks_fitted, eras [{name, from, to, hours, workload, ratios}] (the
+ *   workload table used, era by era)}; low: the span's
  *   low workload at the fastest round's costs, high: its high workload at the slowest's
  * @throws {RangeError} with fewer than two measured blocks, or a bad worker count or span
  */
@@ -152,6 +153,8 @@ export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, workers
     untrusted_reason: !enough ? `each block's measured time is a median of ${rounds} rounds; the check needs ${MIN_ROUNDS} or more (--rounds)`
       : check.trusted ? null : check.misses.length ? 'blocks outside +-15%' : 'no block with 100 or more checks',
     blocks_fitted: measured.length,
-    eras: table.eras.map((e) => ({ name: e.name, from: e.from, to: e.to - 1, hours: hours(e.from, e.to - 1) })),
+    // The table used, era by era: its workload (workloadFor's figures) and ratios, and its hours.
+    eras: table.eras.map((e) => ({ name: e.name, from: e.from, to: e.to - 1, hours: hours(e.from, e.to - 1),
+      workload: workloadFor(table, e.from, e.to - 1).figures, ratios: e.ratios })),
   };
 }
