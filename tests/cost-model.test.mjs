@@ -121,6 +121,14 @@ test('a span\'s time is the sum of its blocks\' predicted times, and the pool\'s
   assert.equal(beyond.measured, false);
   assert.ok(close(beyond.efficiency, 10 / 12));
   assert.match(beyond.assumption, /beyond the 2 measured/);
+  // A scaling curve that barely scaled (a loaded machine) never gives a worker more than the
+  // whole wall time; and fewer workers than measured, without a curve, is said so.
+  const flat = { ...e2e, stages: { parse_s: 0, sighash_s: 0, script_s: 0, verify_s: 11 },
+    scaling: [{ workers: 1, efficiency: 1 }, { workers: 2, efficiency: 0.513 }] };
+  assert.equal(poolEfficiency(flat, 1).efficiency, 1);
+  const single = poolEfficiency({ ...e2e, scaling: undefined }, 1);
+  assert.equal(single.measured, false);
+  assert.match(single.assumption, /^1 worker: not measured \(the run measured 2;/);
 });
 
 test('the engine calls a block takes in the pool, as workers/block-jobs.mjs cuts it', () => {

@@ -78,6 +78,9 @@ async function main() {
     } catch (err) {
       log(`WARNING: the measurement could not be saved: ${err.message}`);
     }
+  } else if (doc.projection?.model) {
+    log(`measurement not saved for npm run project (a subset of the blocks or fewer than ${MIN_ROUNDS} rounds); ` +
+      'it keeps projecting from the last full run');
   }
   if (options.json) {
     // The terminal report prints its warnings on stdout; with --json they also go to stderr.

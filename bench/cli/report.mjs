@@ -61,9 +61,10 @@ export function formatReport(doc) {
   }
   out.push(`worker ms: each block's engine time in the workers (parse, sighash, script, verify), warm: median of the ` +
     'timed end-to-end rounds, summed over a split block\'s ranges');
-  out.push('', ...totalsLines(doc), ...scalingLines(doc), ...chainLines(doc), '', ...tailLines(doc));
-  // Last, the answer the run is for: the cost model's check and its projections.
-  out.push('', ...modelLines(doc.projection ?? {}));
+  // The answer the run is for, the cost model's check and its projections, closes the report,
+  // before only its verdict line (and the failed blocks, named at the end).
+  out.push('', ...totalsLines(doc), ...scalingLines(doc), ...chainLines(doc), '', ...modelLines(doc.projection ?? {}),
+    '', ...tailLines(doc));
   return `${out.join('\n').trimEnd()}\n`;
 }
 
@@ -206,10 +207,13 @@ function scalingLines(doc) {
   return lines;
 }
 
-/** The projection as a short block: result, workload, rates and model, where the rates come
- *  from, then the sample warnings and, when the two figures are out of order, that warning. */
+/** The skeleton projection as a short block (result, workload, rates and model, where the rates
+ *  come from, then the sample warnings and, when the two figures are out of order, that warning),
+ *  printed only when the cost model's projection (modelLines, at the end) could not be made:
+ *  two projections of the same question would contradict each other. */
 function projectionLines(doc) {
   const p = doc.projection ?? {};
+  if (p.model) return sampleWarnings(doc).map((w) => `WARNING: ${w}`);
   if (p.error || p.hours === null || p.hours === undefined) return [`projection: unavailable (${p.error ?? 'no result'})`];
   const sample = p.sample ?? {};
   const hours = p.hours.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -236,7 +240,7 @@ const hoursText = (h) => `${h.value.toFixed(1)} h (${h.low.toFixed(1)}-${h.high.
  *  full-chain and after-assumevalid hours with their ranges, last, as `npm start` ends. */
 function modelLines(p) {
   const m = p.model;
-  if (!m) return [`projection by the cost model: unavailable (${p.model_error ?? 'no result'})`];
+  if (!m) return [`projection by the cost model: unavailable (${p.model_error ?? 'no result'}); the skeleton projection above stands in`];
   const judged = m.per_block.filter((b) => b.judged);
   const pct = (r) => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)}%`;
   const lines = [
@@ -244,8 +248,9 @@ function modelLines(p) {
     ...judged.map((b) => `  ${String(b.height).padStart(7)}  ${countOf(b.checks, 'check').padStart(13)}  predicted ${b.predicted_ms.toFixed(1).padStart(7)} ms  measured ${b.measured_ms.toFixed(1).padStart(7)} ms  ${pct(b.ratio).padStart(7)}${b.within ? '' : '  MISS'}`),
     m.trusted ? `  trusted: every block with 100 or more checks within +-15% (medians of ${m.rounds} rounds)`
       : `  NOT trusted: ${m.misses.length ? `${m.misses.map((x) => `${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%` : m.untrusted_reason}` +
-        `${m.misses.length && m.untrusted_reason !== 'blocks outside +-15%' ? `; ${m.untrusted_reason}` : ''}`,
-    `  on ${countOf(m.workers, 'worker')} (${(m.efficiency * 100).toFixed(0)}% of the wall time in the engine, measured)${m.assumption ? `; ${m.assumption}` : ''}`,
+        `${m.misses.length && m.untrusted_reason !== 'blocks outside +-15%' ? `; ${m.untrusted_reason}` : ''}; the projection below is ` +
+        'then only indicative (a machine loaded by other work slows large blocks more than small ones: rerun on an idle one)',
+    `  on ${countOf(m.workers, 'worker')} (each ${(m.efficiency * 100).toFixed(0)}% of the wall time in the engine, measured)${m.assumption ? `; ${m.assumption}` : ''}`,
     `projection, the whole chain (heights 0-${int(m.tip)}): ${hoursText(m.full_chain_hours)} to validate (parse, sighash, script, verify)`,
     `projection, after assumevalid (heights ${int(m.assumevalid.height + 1)}-${int(m.tip)}, the scripts Core checks by default): ${hoursText(m.after_assumevalid_hours)}`,
     `  range: the workload table's low and high (npm run project) at the fastest and slowest round's costs; ${m.assumevalid.source}`,

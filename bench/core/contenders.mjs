@@ -38,7 +38,7 @@ export function contenderCosts(costs, ratios) {
   const verifyOnly = [
     ['chromium_worker', 'ibd-wasm simd, Chromium Web Workers', 'verify at the Chromium Web Worker\'s rates relative to Node\'s'],
     ['scalar', 'ibd-wasm scalar (no SIMD)', 'verify at the scalar variant\'s rates'],
-    ['no_batch', 'ibd-wasm simd, Schnorr checks one at a time', 'verify at single verification\'s rates (no BIP340 batch)'],
+    ['no_batch', 'ibd-wasm simd, Schnorr checks one at a time', 'verify at single verification\'s rates (no BIP340 batch; ECDSA at batch size 1 too)'],
     ['tiny', 'tiny-secp256k1 per call', 'verify at tiny-secp256k1\'s rates, a call per signature; the rest ibd-wasm\'s'],
     ['noble', '@noble/secp256k1 (pure JS)', 'verify at @noble/secp256k1\'s rates; the rest ibd-wasm\'s'],
   ];
@@ -62,7 +62,7 @@ export function contenderCosts(costs, ratios) {
  *  hardware, never measured here. */
 export const PUBLISHED = Object.freeze([
   { name: 'Bitcoin Core 26, full sync to block 819,000 (Jameson Lopp, 2023)', to: 819000, hours: 8 + 38 / 60,
-    hardware: 'Intel i7-8700 (6 cores, 12 threads)', source: 'Jameson Lopp, 2023 full-node sync tests (as the projection issue cites them): a sync, download and UTXO set included' },
+    hardware: 'Intel i7-8700 (6 cores, 12 threads)', source: 'Jameson Lopp\'s 2023 Bitcoin full-node sync tests: a whole sync, download and the UTXO set included' },
   { name: 'Bitcoin Core 31.1, blocks 0-150,000 from a local peer, assumevalid off', to: 150000, hours: 73.46 / 3600,
     hardware: '32-CPU Xeon Gold 6138', source: '../shared/chain-workload/input_mix.md section 1 (gosuda/bitcoin-rs census, 2026-08): median 73.46 s' },
 ]);

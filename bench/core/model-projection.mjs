@@ -68,19 +68,28 @@ export function spanMs(costs, figures, blocks, workers) {
  */
 export function poolEfficiency(endToEnd, workers) {
   const s = endToEnd.stages;
-  const base = (s.parse_s + s.sighash_s + s.script_s + s.verify_s) / (endToEnd.seconds * endToEnd.workers);
+  // A worker cannot spend more than the whole wall time in its engine: capped at 1.
+  const cap = (x) => Math.min(1, x);
+  const base = cap((s.parse_s + s.sighash_s + s.script_s + s.verify_s) / (endToEnd.seconds * endToEnd.workers));
   const curve = endToEnd.scaling ?? [];
   const at = (w) => curve.find((c) => c.workers === w)?.efficiency;
   if (workers === endToEnd.workers) return { efficiency: base, measured: true, assumption: null };
   const runEff = at(endToEnd.workers);
-  if (runEff && at(workers)) return { efficiency: base * (at(workers) / runEff), measured: true, assumption: null };
-  const top = curve.length ? Math.max(...curve.map((c) => c.workers)) : endToEnd.workers;
-  const topEff = curve.length && runEff ? base * (at(top) / runEff) : base;
+  if (runEff && at(workers)) return { efficiency: cap(base * (at(workers) / runEff)), measured: true, assumption: null };
+  const counts = curve.length ? curve.map((c) => c.workers) : [endToEnd.workers];
+  const top = Math.max(...counts);
+  const bottom = Math.min(...counts);
+  const nearest = workers > top ? top : bottom;
+  const eff = curve.length && runEff && at(nearest) ? cap(base * (at(nearest) / runEff)) : base;
+  const pct = `${(eff * 100).toFixed(0)}% of the wall time in the engine`;
   return {
-    efficiency: topEff,
+    efficiency: eff,
     measured: false,
-    assumption: `${workers} workers: beyond the ${top} measured, each worker assumed as busy as at ${top} ` +
-      `(${(topEff * 100).toFixed(0)}% of the wall time in the engine); more cores than the machine's do not run in parallel`,
+    assumption: workers > top
+      ? `${workers} workers: beyond the ${top} measured, each worker assumed as busy as at ${top} (${pct}): a machine ` +
+        `with ${workers} cores as fast as these; on a machine with fewer, workers share cores and run no faster`
+      : `${workers} worker${workers === 1 ? '' : 's'}: not measured (the run measured ${counts.join(', ')}; --scaling measures ` +
+        `1..N), each assumed as busy as at ${nearest} (${pct})`,
   };
 }
 

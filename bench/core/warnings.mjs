@@ -27,6 +27,7 @@ export function warningsOf(doc) {
  *  between them gives this. */
 export function projectionOrderWarning(doc) {
   const p = doc.projection ?? {};
+  if (p.model) return null; // the cost model's projection is the report's; these two figures are not printed
   const whole = p.end_to_end?.hours;
   if (!(p.hours > 0) || !(whole > 0) || p.hours <= whole) return null;
   return `the projection's signatures alone (${p.hours.toFixed(1)} h) come out longer than the whole validation ` +

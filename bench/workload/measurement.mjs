@@ -37,7 +37,7 @@ export function readMeasurement(variant, file = measurementPath(variant)) {
     doc = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new Error(`no saved measurement for variant ${variant} (${file}: ${err.code ?? err.message}): ` +
-      `run npm start -- --variant ${variant}, or npm run project -- --measure`, { cause: err });
+      `run npm start -- --variant ${variant}, or npm run project -- --measure --variant ${variant}`, { cause: err });
   }
   if (!Array.isArray(doc?.blocks) || !doc.end_to_end || !doc.totals) {
     throw new Error(`${file} is not a main-job document (npm start -- --json): no blocks, end_to_end or totals`);

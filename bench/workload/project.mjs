@@ -49,12 +49,20 @@ const USAGE = `usage: npm run project -- [options]
   --workload DIR   the chain-workload folder (default ../shared/chain-workload, IBD_CHAIN_WORKLOAD)
   --help       this text`;
 
-/** A {value, low, high} in words: "2.44 G (1.49-6.84 G)". */
+/** A {value, low, high} in words, three significant digits: "2.44 G (1.49-6.84 G)". */
 function rangeText({ value, low, high }) {
   const scale = value > 0 ? value : high;
-  const [div, unit] = scale >= 1e9 ? [1e9, ' G'] : scale >= 1e6 ? [1e6, ' M'] : scale >= 1e3 ? [1e3, ' k'] : [1, ''];
-  const f = (x) => (div === 1 ? Number(x.toPrecision(3)).toString() : (x / div).toFixed(2));
+  const [div, unit] = scale >= 1e12 ? [1e12, ' T'] : scale >= 1e9 ? [1e9, ' G'] : scale >= 1e6 ? [1e6, ' M'] : scale >= 1e3 ? [1e3, ' k'] : [1, ''];
+  const f = (x) => (x === 0 ? '0' : Number((x / div).toPrecision(3)).toLocaleString('en-US', { maximumSignificantDigits: 3 }));
   return low === high ? `${f(value)}${unit}` : `${f(value)}${unit} (${f(low)}-${f(high)}${unit})`;
+}
+
+/** `n` and a noun, singular for 1. */
+const countOf = (n, noun) => `${int(n)} ${noun}${n === 1 ? '' : 's'}`;
+
+/** Hours in words: hours with one decimal, minutes under an hour, seconds under a minute. */
+function hoursText(x) {
+  return x >= 1 ? `${x.toFixed(1)} h` : x * 60 >= 1 ? `${(x * 60).toFixed(1)} min` : `${(x * 3600).toFixed(1)} s`;
 }
 
 const LABELS = {
@@ -75,8 +83,10 @@ function main() {
       json: { type: 'boolean', default: false }, census: { type: 'boolean', default: false },
       fixtures: { type: 'string' }, workload: { type: 'string' }, help: { type: 'boolean', default: false },
     }));
-    if (values.from !== undefined) values.from = numberFlag('from', values.from);
-    if (values.to !== undefined) values.to = numberFlag('to', values.to);
+    const height = (name) => numberFlag(name, values[name], { max: 10_000_000,
+      message: (text) => `--${name} must be a block height (an integer from 0), got "${text}"` });
+    if (values.from !== undefined) values.from = height('from');
+    if (values.to !== undefined) values.to = height('to');
     if (values.workers !== undefined) values.workers = numberFlag('workers', values.workers, { min: 1, max: 64 });
     values.variant = choiceFlag('variant', values.variant ?? 'simd', VARIANTS);
   } catch (err) {
@@ -144,7 +154,7 @@ async function run(values) {
       projection: projected.result, projection_error: projected.error }, null, 1));
     return;
   }
-  console.log(`Workload of heights ${int(from)}-${int(to)} (${int(whole.blocks)} blocks): value (low-high)`);
+  console.log(`Workload of heights ${int(from)}-${int(to)} (${countOf(whole.blocks, 'block')}): value (low-high)`);
   for (const name of Object.keys(FIGURES)) console.log(`  ${LABELS[name].padEnd(24)} ${rangeText(whole.figures[name])}`);
   console.log(`  ${'signature checks'.padEnd(24)} ${rangeText(totalChecks(whole))}`);
   for (const { era, workload } of eras) {
@@ -233,14 +243,12 @@ function compare(p, model, from, to) {
  *  model's check and the assumption beyond the measured worker counts. */
 function projectionLines({ result: p, error }, from, to) {
   if (!p) return [`Projection: none (${error})`];
-  // Hours with one decimal; under an hour, minutes.
-  const h = (x) => (x.high < 1 ? `${(x.value * 60).toFixed(1)} min (${(x.low * 60).toFixed(1)}-${(x.high * 60).toFixed(1)} min)`
-    : `${x.value.toFixed(1)} h (${x.low.toFixed(1)}-${x.high.toFixed(1)} h)`);
+  const h = (x) => `${hoursText(x.value)} (${hoursText(x.low)}-${hoursText(x.high)})`;
   const pct = (r) => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)}%`;
   const m = p.machine ?? {};
   return [
-    `Projection on ${p.workers} worker${p.workers === 1 ? '' : 's'}: ibd-wasm ${p.variant}, from the measurement of ${p.measured_at}, ${p.blocks_fitted} blocks ` +
-      `(${p.measured_workers} workers, ${m.cpu ?? 'unknown CPU'}, ${m.cores ?? '?'} cores; ${p.measurement})`,
+    `Projection on ${countOf(p.workers, 'worker')}: ibd-wasm ${p.variant}, from the measurement of ${p.measured_at}, ${countOf(p.blocks_fitted, 'block')} ` +
+      `(${countOf(p.measured_workers, 'worker')}, ${m.cpu ?? 'unknown CPU'}, ${countOf(m.cores ?? 0, 'core')}; ${p.measurement})`,
     ...(from === 0 && to === p.tip ? [] : [`  heights ${int(from)}-${int(to)}: ${h(p.range_hours)} to validate (parse, sighash, script, verify)`]),
     `  the whole chain, heights 0-${int(p.tip)}: ${h(p.full_chain_hours)}${from === 0 && to === p.tip ? ' to validate (parse, sighash, script, verify)' : ''}`,
     `  after assumevalid, heights ${int(p.assumevalid.height + 1)}-${int(p.tip)}: ${h(p.after_assumevalid_hours)} (${p.assumevalid.source})`,
@@ -248,7 +256,8 @@ function projectionLines({ result: p, error }, from, to) {
     `  each worker ${(p.efficiency * 100).toFixed(0)}% of the wall time in the engine (${p.efficiency_measured ? 'measured' : 'assumed'})` +
       (p.assumption ? `; ASSUMED: ${p.assumption}` : ''),
     p.trusted ? `  model check: trusted, every measured block with 100+ checks predicted within +-15% from the others' costs`
-      : `  model check: NOT trusted: ${p.misses.length ? `${p.misses.map((x) => `block ${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%` : p.untrusted_reason}`,
+      : `  model check: NOT trusted: ${p.misses.length ? `${p.misses.map((x) => `block ${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%` : p.untrusted_reason}; ` +
+        'the hours above are then only indicative (a loaded machine slows large blocks more than small ones: measure on an idle one)',
     '  range: the workload\'s low and high at the fastest and slowest measured round\'s costs (docs/workload.md)',
     ...(p.contenders ? compareLines(p, h) : []),
   ];
@@ -258,11 +267,13 @@ function projectionLines({ result: p, error }, from, to) {
  *  the same heights. */
 function compareLines(p, h) {
   const c = p.contenders;
-  const f = (x) => (x.value < 1 ? `${(x.value * 60).toFixed(1)} min` : `${x.value.toFixed(1)} h`);
+  const f = (x) => hoursText(x.value);
+  const bm = c.bench_run.machine ?? {};
   return [
     '',
-    `Compared on ${p.workers} worker${p.workers === 1 ? '' : 's'} at the same efficiency, each from ibd-wasm's measured costs and the ` +
-      `ratios of one npm run bench run (${c.bench_run.generated_at}, ${c.bench_file}):`,
+    `Compared on ${countOf(p.workers, 'worker')} at the same efficiency, each from ibd-wasm's measured costs and its ratio to ` +
+      `ibd-wasm within one npm run bench run: ${c.bench_run.generated_at} on ${bm.cpu ?? 'unknown CPU'}, ${countOf(bm.cores ?? 0, 'core')} ` +
+      `(${c.bench_file}; the repository carries the developers' run: npm run bench -- --readme measures this machine's):`,
     ...c.engines.map((e) => `  ${e.name}: whole chain ${h(e.full_chain_hours)}, after assumevalid ${f(e.after_assumevalid_hours)}; ${e.derivation}`),
     ...(c.missing.length ? [`  not in that run: ${c.missing.join(', ')}`] : []),
     'Published Bitcoin Core times (reference points, not measured here):',
