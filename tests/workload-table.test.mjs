@@ -10,7 +10,8 @@ import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { cumulativeTx, totalChecks, txCount, workloadFor } from '../bench/core/workload-model.mjs';
 import { heightAtTime, heightAtTimeError, interpolationError, readTxCountPoints } from '../bench/workload/chain-data.mjs';
 import { fixtureCensus, readCensus } from '../bench/workload/census.mjs';
-import { buildTable, ERA_SOURCES_PATH, loadWorkloadModel, RATIOS, TABLE_PATH } from '../bench/workload/table.mjs';
+import { buildTable, ERA_SOURCES_PATH, loadWorkloadModel, RATIOS, TABLE_PATH, txAnchors } from '../bench/workload/table.mjs';
+import { measurementProblem } from '../bench/workload/measurement.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 
 const census = readCensus();
@@ -121,4 +122,42 @@ test('the saved fixture census is the engine\'s', async () => {
   const b = census.blocks.find((s) => s.height === 553724);
   assert.deepEqual(b.checks, { ecdsa_single: 3, ecdsa_multisig: 0, schnorr_keypath: 0, schnorr_scriptpath: 0 });
   assert.equal(b.sighashes.bip143, 2);
+});
+
+// A hostile review's findings: every one a clear error naming what and where, nothing written.
+test('bad input: a measurement the cost model cannot use is named by its field', () => {
+  const good = {
+    workers: 2,
+    end_to_end: { workers: 2, seconds: 1, stages: { parse_s: 0.1, sighash_s: 0.1, script_s: 0.1, verify_s: 1 } },
+    totals: { by_type: { ecdsa: { checks_per_second: 100 }, schnorr: { checks_per_second: 150 } } },
+    blocks: census.blocks.slice(0, 3).map((w) => ({ height: w.height, workload: w,
+      stages_ms: { parse: 0.1, sighash: 0.1, script: 0.1, verify: 0.1 }, engine_ms: { median: 0.4, min: 0.3, max: 0.5, rounds: 5 } })),
+  };
+  assert.equal(measurementProblem(good), null);
+  const bad = (edit) => { const d = structuredClone(good); edit(d); return measurementProblem(d); };
+  assert.match(bad((d) => { d.end_to_end.seconds = -1; }), /^end_to_end\.seconds is -1; need a positive number$/);
+  assert.match(bad((d) => { d.end_to_end.stages.parse_s = 'x'; }), /^end_to_end\.stages\.parse_s is "x"/);
+  assert.match(bad((d) => { d.blocks[1].stages_ms.verify = -5; }), /^blocks\[1\] \(height \d+\)\.stages_ms\.verify is -5/);
+  assert.match(bad((d) => { delete d.blocks[0].engine_ms.max; }), /^blocks\[0\] .*\.engine_ms is .*min <= median <= max/);
+  assert.match(bad((d) => { d.blocks[2] = structuredClone(d.blocks[0]); }), /^block height \d+ appears twice/);
+  assert.match(bad((d) => { d.blocks[0].workload.inputs = -3; }), /\.workload\.inputs is -3/);
+  assert.match(bad((d) => { d.workers = '2'; }), /^workers is "2"/);
+  assert.match(bad((d) => { d.totals.by_type.schnorr.checks_per_second = -1; }), /schnorr\.checks_per_second is -1/);
+});
+
+test('bad input: a fixture block that did not load stops the census, naming it', async () => {
+  const engine = await loadEngine('simd');
+  assert.throws(() => fixtureCensus(engine, [{ height: 277647, error: 'mainnet/277647/block.raw: truncated at byte 500' }], fixturesDir()),
+    /^Error: fixture block 277647 did not load: mainnet\/277647\/block\.raw: truncated at byte 500$/);
+});
+
+test('bad input: too few dated counts, or a genesis row that disagrees, is refused with the file named', () => {
+  const sources = JSON.parse(readFileSync(ERA_SOURCES_PATH, 'utf8'));
+  const { points, file } = readTxCountPoints();
+  const timed = census.blocks.map((b) => ({ height: b.height, time: b.time }));
+  assert.throws(() => txAnchors({ points: [points[0], points.at(-1)], file }, sources, timed), /2 dated counts above genesis; at least 3/);
+  assert.throws(() => txAnchors({ points: [{ height: 0, tx_count: 5 }, ...points], file }, sources, timed), /height 0 \(genesis\) holds 1 transaction, the file says 5/);
+  // A true genesis row changes nothing: the same anchors as without it.
+  const withGenesis = txAnchors({ points: [{ height: 0, tx_count: 1, time_utc: '' }, ...points], file }, sources, timed);
+  assert.deepEqual(withGenesis.anchors, txAnchors({ points, file }, sources, timed).anchors);
 });

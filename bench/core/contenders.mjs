@@ -77,11 +77,16 @@ const median = (xs) => {
  * @param {object} doc bench/compare/results/latest.json's content
  * @returns {{ratios: object, run: {generated_at: string, command: string, machine: object},
  *   missing: string[]}} ratios for contenderCosts (bench/core/contenders.mjs); missing: the
- *   contenders the run lacks
+ *   contenders the run lacks, or whose rates are not positive numbers
+ * @throws {Error} when `doc` is no bench results document
  */
 export function benchRatios(doc) {
-  const speed = doc.results?.speed ?? [];
-  const best = (name, type, pick = () => true) => Math.max(0, ...speed.filter((x) => x.name === name && x.type === type && pick(x)).map((x) => x.sig_per_s));
+  if (!doc || typeof doc !== 'object' || !doc.results || typeof doc.results !== 'object' || !Array.isArray(doc.results.speed)) {
+    throw new Error('not a bench results document (npm run bench -- --readme writes one): no results.speed array');
+  }
+  const speed = doc.results.speed;
+  const best = (name, type, pick = () => true) => Math.max(0, ...speed.filter((x) => x?.name === name && x.type === type && pick(x))
+    .map((x) => (Number.isFinite(x.sig_per_s) ? x.sig_per_s : 0)));
   const simd = { ecdsa: best('ibd-wasm simd', 'ecdsa'), schnorr: best('ibd-wasm simd', 'schnorr') };
   const ratios = {};
   const missing = [];
@@ -98,7 +103,7 @@ export function benchRatios(doc) {
   vs('noble', { ecdsa: best('@noble/secp256k1', 'ecdsa'), schnorr: best('@noble/secp256k1', 'schnorr') });
   // The browser: Chromium's Web Worker against Node's V8 in the same harness (engine passes).
   const engines = doc.results?.engines ?? {};
-  const rate = (list, type) => list?.find((x) => x.variant === 'simd' && x.type === type)?.sig_per_s ?? 0;
+  const rate = (list, type) => (Array.isArray(list) ? list.find((x) => x.variant === 'simd' && x.type === type)?.sig_per_s ?? 0 : 0);
   const node = { ecdsa: rate(engines.v8_default, 'ecdsa'), schnorr: rate(engines.v8_default, 'schnorr') };
   const chromium = { ecdsa: rate(engines.chromium_worker, 'ecdsa'), schnorr: rate(engines.chromium_worker, 'schnorr') };
   if (node.ecdsa > 0 && node.schnorr > 0 && chromium.ecdsa > 0 && chromium.schnorr > 0) {
@@ -107,7 +112,7 @@ export function benchRatios(doc) {
     missing.push('chromium_worker');
   }
   // Native whole blocks: the sum of per-block medians over the blocks both ran.
-  const contenders = doc.results?.whole_block?.contenders ?? [];
+  const contenders = Array.isArray(doc.results.whole_block?.contenders) ? doc.results.whole_block.contenders : [];
   const wasm = contenders.find((c) => c.name === 'ibd-wasm simd');
   const native = contenders.find((c) => c.kind === 'native');
   if (wasm?.per_block && native?.per_block) {

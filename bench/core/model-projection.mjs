@@ -79,7 +79,8 @@ export function poolEfficiency(endToEnd, workers) {
   const counts = curve.length ? curve.map((c) => c.workers) : [endToEnd.workers];
   const top = Math.max(...counts);
   const bottom = Math.min(...counts);
-  const nearest = workers > top ? top : bottom;
+  // The nearest measured count at or below `workers` (its efficiency carries over), else the smallest.
+  const nearest = Math.max(bottom, ...counts.filter((c) => c <= workers));
   const eff = curve.length && runEff && at(nearest) ? cap(base * (at(nearest) / runEff)) : base;
   const pct = `${(eff * 100).toFixed(0)}% of the wall time in the engine`;
   return {

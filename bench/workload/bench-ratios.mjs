@@ -20,5 +20,9 @@ export function readBenchRatios(file = BENCH_RESULTS) {
   } catch (err) {
     throw new Error(`cannot read ${file} (npm run bench -- --readme writes it): ${err.message}`, { cause: err });
   }
-  return benchRatios(doc);
+  try {
+    return benchRatios(doc);
+  } catch (err) {
+    throw new Error(`${file}: ${err.message}`, { cause: err });
+  }
 }

@@ -2,7 +2,7 @@
 // workload and warm stage times, the verify passes' rates, the end-to-end pass and its scaling),
 // kept per wasm variant in build/project/measurement-<variant>.json. `npm start` saves it after
 // each run; `npm run project` projects from it without measuring again (--measure measures).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUILD_DIR } from '../../wasm/paths.mjs';
 
@@ -14,33 +14,104 @@ export const MEASUREMENT_DIR = process.env.IBD_MEASUREMENT_DIR ?? path.join(BUIL
 export const measurementPath = (variant) => path.join(MEASUREMENT_DIR, `measurement-${variant}.json`);
 
 /**
- * Saves a main-job document as `variant`'s last measurement, with when it was taken.
+ * Saves a main-job document as `variant`'s last measurement, with when it was taken: written to
+ * a temporary file then renamed over the old one, so that a failed or interrupted write leaves
+ * the previous measurement whole.
  * @param {object} doc runBench's document (bench/cli/run.mjs)
  * @returns {string} the file written
+ * @throws {Error} from the file system (the old measurement then stands)
  */
 export function saveMeasurement(doc) {
+  if (MEASUREMENT_DIR === '') throw new Error('IBD_MEASUREMENT_DIR is set but empty');
   mkdirSync(MEASUREMENT_DIR, { recursive: true });
   const file = measurementPath(doc.variant);
-  writeFileSync(file, `${JSON.stringify({ saved_at: new Date().toISOString(), ...doc })}\n`);
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, `${JSON.stringify({ saved_at: new Date().toISOString(), ...doc })}\n`);
+  renameSync(partial, file);
   return file;
+}
+
+/** Whether `x` is a finite number >= min. */
+const num = (x, min = 0) => typeof x === 'number' && Number.isFinite(x) && x >= min;
+
+/**
+ * Why `doc` cannot serve as a measurement, or null: every number the cost model reads checked,
+ * each problem named by its field (blocks[k] by its height where it has one).
+ * @param {object} doc a main-job document
+ * @returns {string|null}
+ */
+export function measurementProblem(doc) {
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return 'not a JSON object';
+  if (!Array.isArray(doc.blocks)) return 'no blocks array';
+  if (!Number.isInteger(doc.workers) || doc.workers < 1) return `workers is ${JSON.stringify(doc.workers)}; need an integer >= 1`;
+  const e = doc.end_to_end;
+  if (!e || typeof e !== 'object') return 'no end_to_end object';
+  if (!Number.isInteger(e.workers) || e.workers < 1) return `end_to_end.workers is ${JSON.stringify(e.workers)}; need an integer >= 1`;
+  if (!num(e.seconds) || e.seconds === 0) return `end_to_end.seconds is ${JSON.stringify(e.seconds)}; need a positive number`;
+  for (const k of ['parse_s', 'sighash_s', 'script_s', 'verify_s']) {
+    if (!num(e.stages?.[k])) return `end_to_end.stages.${k} is ${JSON.stringify(e.stages?.[k])}; need a number >= 0`;
+  }
+  for (const [k, c] of (e.scaling ?? []).entries()) {
+    if (!Number.isInteger(c?.workers) || c.workers < 1 || !num(c.efficiency) || c.efficiency === 0) {
+      return `end_to_end.scaling[${k}] is ${JSON.stringify(c)}; need {workers >= 1, efficiency > 0}`;
+    }
+  }
+  for (const t of ['ecdsa', 'schnorr']) {
+    const r = doc.totals?.by_type?.[t]?.checks_per_second;
+    if (r !== null && r !== undefined && (!num(r) || r === 0)) return `totals.by_type.${t}.checks_per_second is ${JSON.stringify(r)}; need a positive number`;
+  }
+  const seen = new Set();
+  for (const [k, b] of doc.blocks.entries()) {
+    const where = `blocks[${k}]${Number.isInteger(b?.height) ? ` (height ${b.height})` : ''}`;
+    if (!b || typeof b !== 'object') return `${where} is ${JSON.stringify(b)}`;
+    if (b.error || !b.workload) continue; // a failed or rejected block: not measured, not used
+    if (!Number.isInteger(b.height) || b.height < 0) return `${where}.height is ${JSON.stringify(b.height)}; need an integer >= 0`;
+    if (seen.has(b.height)) return `block height ${b.height} appears twice (each block must be left out of its own check)`;
+    seen.add(b.height);
+    for (const k2 of ['parse', 'sighash', 'script', 'verify']) {
+      if (!num(b.stages_ms?.[k2])) return `${where}.stages_ms.${k2} is ${JSON.stringify(b.stages_ms?.[k2])}; need a number >= 0 (ms)`;
+    }
+    const m = b.engine_ms;
+    if (!num(m?.median) || m.median === 0 || !num(m.min) || !num(m.max) || !(m.min <= m.median && m.median <= m.max) || !Number.isInteger(m.rounds)) {
+      return `${where}.engine_ms is ${JSON.stringify(m)}; need 0 <= min <= median <= max (ms, median > 0) and integer rounds`;
+    }
+    const w = b.workload;
+    const counts = { bytes: w.bytes, txs: w.txs, inputs: w.inputs, legacy_sighash_hashed: w.legacy_sighash_hashed,
+      ...Object.fromEntries(['ecdsa_single', 'ecdsa_multisig', 'schnorr_keypath', 'schnorr_scriptpath'].map((c) => [`checks.${c}`, w.checks?.[c]])),
+      ...Object.fromEntries(['legacy', 'bip143', 'bip341'].map((c) => [`sighash_bytes.${c}`, w.sighash_bytes?.[c]])) };
+    for (const [k2, v] of Object.entries(counts)) {
+      if (!num(v)) return `${where}.workload.${k2} is ${JSON.stringify(v)}; need a number >= 0`;
+    }
+  }
+  return null;
 }
 
 /**
  * The last saved measurement of `variant`, or the document in `file`.
+ * @param {string} variant the variant asked for
+ * @param {string} [file] an explicit file (--measurement)
+ * @param {{explicitVariant?: boolean}} [options] the caller named the variant: a document of
+ *   another variant is then refused
  * @returns {object} the document, with saved_at when saved here
- * @throws {Error} naming the file and how to make it when there is none or it is no main-job
- *   document (no blocks, end_to_end or totals)
+ * @throws {Error} with `missing` true when there is no file (how to make one said), else naming
+ *   the file and what is wrong: invalid JSON (with its position), a field the cost model cannot
+ *   use (measurementProblem), another variant than asked
  */
-export function readMeasurement(variant, file = measurementPath(variant)) {
+export function readMeasurement(variant, file = measurementPath(variant), { explicitVariant = false } = {}) {
+  if (!existsSync(file)) {
+    const err = new Error(`no saved measurement for variant ${variant} (${file} does not exist): ` +
+      `run npm start -- --variant ${variant}, or npm run project -- --measure --variant ${variant}`);
+    err.missing = true;
+    throw err;
+  }
   let doc;
   try {
     doc = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new Error(`no saved measurement for variant ${variant} (${file}: ${err.code ?? err.message}): ` +
-      `run npm start -- --variant ${variant}, or npm run project -- --measure --variant ${variant}`, { cause: err });
+    throw new Error(`the measurement ${file} cannot be read: ${err.code ?? err.message} (npm start or npm run project -- --measure writes a new one)`, { cause: err });
   }
-  if (!Array.isArray(doc?.blocks) || !doc.end_to_end || !doc.totals) {
-    throw new Error(`${file} is not a main-job document (npm start -- --json): no blocks, end_to_end or totals`);
-  }
+  const problem = measurementProblem(doc);
+  if (problem) throw new Error(`${file} is no usable measurement (a main job's --json document): ${problem}`);
+  if (explicitVariant && doc.variant !== variant) throw new Error(`${file} measured variant ${doc.variant}, not ${variant} (--variant)`);
   return doc;
 }

@@ -11,7 +11,7 @@
 // Exit 0; 1 when the data cannot be read or the measurement fails (one line naming the file);
 // 2 on a bad flag or range.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixturesDir, loadBlocks } from '../../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../../wasm/engine.mjs';
@@ -88,7 +88,16 @@ function main() {
     if (values.from !== undefined) values.from = height('from');
     if (values.to !== undefined) values.to = height('to');
     if (values.workers !== undefined) values.workers = numberFlag('workers', values.workers, { min: 1, max: 64 });
+    values.explicitVariant = values.variant !== undefined;
     values.variant = choiceFlag('variant', values.variant ?? 'simd', VARIANTS);
+    if (values.measure && values.measurement !== undefined) {
+      throw new UsageError('--measure and --measurement exclude each other: --measure projects from the measurement it takes');
+    }
+    if (values.table) {
+      const other = ['from', 'to', 'workers', 'measurement'].filter((k) => values[k] !== undefined)
+        .concat(['compare', 'measure'].filter((k) => values[k]));
+      if (other.length) throw new UsageError(`--table prints the whole table and projects nothing; leave out ${other.map((k) => `--${k}`).join(', ')}`);
+    }
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     console.error(`project: ${err.message}\n${USAGE}`);
@@ -109,13 +118,20 @@ async function run(values) {
       const dir = fixturesDir(values.fixtures);
       console.error(`project: validating the fixture blocks of ${dir} for the census`);
       census = fixtureCensus(await loadEngine('simd'), await loadBlocks(dir), dir);
-      writeFileSync(CENSUS_PATH, `${JSON.stringify(census, null, 1)}\n`);
     } else {
       census = readCensus();
     }
     model = loadWorkloadModel({ workloadDir: values.workload, census });
     if (values.census) {
-      writeFileSync(TABLE_PATH, `${JSON.stringify(buildTable(model), null, 1)}\n`);
+      // Both built before either is written, each written whole (a temporary file renamed): the
+      // census and the table never disagree, and a failure leaves both as they were.
+      const table = buildTable(model);
+      const put = (file, doc) => {
+        writeFileSync(`${file}.tmp`, `${JSON.stringify(doc, null, 1)}\n`);
+        return () => renameSync(`${file}.tmp`, file);
+      };
+      const commits = [put(CENSUS_PATH, census), put(TABLE_PATH, table)];
+      commits.forEach((commit) => commit());
       console.error(`project: wrote ${CENSUS_PATH} and ${TABLE_PATH}`);
     }
   } catch (err) {
@@ -175,9 +191,9 @@ async function run(values) {
  */
 function projection(values, model, from, to) {
   if (values.measure) {
-    const args = [path.join(REPO_ROOT, 'bench', 'cli', 'main.mjs'), '--scaling', '--rounds', '5', '--variant', values.variant, '--json',
-      ...(values.fixtures ? ['--fixtures', values.fixtures] : [])];
-    console.error(`project: measuring: node ${args.map((a) => path.relative(REPO_ROOT, a) || a).join(' ')}`);
+    const flags = ['--scaling', '--rounds', '5', '--variant', values.variant, '--json', ...(values.fixtures ? ['--fixtures', values.fixtures] : [])];
+    const args = [path.join(REPO_ROOT, 'bench', 'cli', 'main.mjs'), ...flags];
+    console.error(`project: measuring: node bench/cli/main.mjs ${flags.join(' ')}`);
     try {
       execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
     } catch (err) {
@@ -188,9 +204,12 @@ function projection(values, model, from, to) {
   let doc;
   const file = values.measurement ?? measurementPath(values.variant);
   try {
-    doc = readMeasurement(values.variant, values.measurement);
+    doc = readMeasurement(values.variant, values.measurement, { explicitVariant: values.explicitVariant });
   } catch (err) {
-    if (values.workers !== undefined || values.measurement !== undefined) {
+    // No measurement yet is no error for the workload alone; one that cannot be used, or a
+    // projection asked for by a flag, is.
+    const asked = values.workers !== undefined || values.measurement !== undefined || values.measure || values.compare;
+    if (!err.missing || asked) {
       console.error(`project: ${err.message}`);
       process.exit(1);
     }
@@ -198,8 +217,12 @@ function projection(values, model, from, to) {
   }
   const ecdsa = doc.totals?.by_type?.ecdsa?.checks_per_second;
   const schnorr = doc.totals?.by_type?.schnorr?.checks_per_second;
+  if (!(ecdsa > 0 && schnorr > 0)) {
+    console.error(`project: ${file} has no ECDSA and Schnorr verify rates (totals.by_type): a Schnorr check's cost cannot be set`);
+    process.exit(1);
+  }
   try {
-    const p = projectChain({ blocks: doc.blocks, table: model, endToEnd: doc.end_to_end, schnorrPerEcdsa: ecdsa > 0 && schnorr > 0 ? ecdsa / schnorr : 1,
+    const p = projectChain({ blocks: doc.blocks, table: model, endToEnd: doc.end_to_end, schnorrPerEcdsa: ecdsa / schnorr,
       workers: values.workers ?? doc.workers, from, to });
     const result = { ...p, variant: doc.variant, measured_at: doc.saved_at, measured_workers: doc.workers, machine: doc.machine,
       measurement: file };
@@ -252,7 +275,7 @@ function projectionLines({ result: p, error }, from, to) {
     ...(from === 0 && to === p.tip ? [] : [`  heights ${int(from)}-${int(to)}: ${h(p.range_hours)} to validate (parse, sighash, script, verify)`]),
     `  the whole chain, heights 0-${int(p.tip)}: ${h(p.full_chain_hours)}${from === 0 && to === p.tip ? ' to validate (parse, sighash, script, verify)' : ''}`,
     `  after assumevalid, heights ${int(p.assumevalid.height + 1)}-${int(p.tip)}: ${h(p.after_assumevalid_hours)} (${p.assumevalid.source})`,
-    ...p.eras.map((e) => `  ${e.name}: ${h(e.hours)}`),
+    ...p.eras.map((e) => `  ${e.name} (heights ${int(e.from)}-${int(e.to)}, the whole era): ${h(e.hours)}`),
     `  each worker ${(p.efficiency * 100).toFixed(0)}% of the wall time in the engine (${p.efficiency_measured ? 'measured' : 'assumed'})` +
       (p.assumption ? `; ASSUMED: ${p.assumption}` : ''),
     p.trusted ? `  model check: trusted, every measured block with 100+ checks predicted within +-15% from the others' costs`

@@ -67,13 +67,28 @@ function censusRatio(name, spec, blocks) {
  * @param {Array<{height: number, time: number}>} timed blocks of known height and header time
  */
 export function txAnchors(txPoints, sources, timed) {
-  const timeAnchors = [...timed, ...txPoints.points.filter((p) => p.time_utc).map((p) => ({ height: p.height, time: Date.parse(p.time_utc) / 1000 }))]
+  // Genesis is an anchor of its own (one transaction); a source row for it must agree.
+  const genesisRow = txPoints.points.find((p) => p.height === 0);
+  if (genesisRow && genesisRow.tx_count !== 1) {
+    throw new Error(`${txPoints.file}: height 0 (genesis) holds 1 transaction, the file says ${genesisRow.tx_count}`);
+  }
+  const points = txPoints.points.filter((p) => p.height > 0);
+  if (points.length < 3) {
+    throw new Error(`${txPoints.file}: ${points.length} dated counts above genesis; at least 3 are needed to estimate how far ` +
+      'a count between them can be off (leave one out)');
+  }
+  const first = points[0].height;
+  const timeAnchors = [...timed, ...points.filter((p) => p.time_utc).map((p) => ({ height: p.height, time: Date.parse(p.time_utc) / 1000 }))]
     .sort((a, b) => a.height - b.height);
-  const heightError = heightAtTimeError(timeAnchors.filter((a) => a.height < txPoints.points[0].height));
-  const first = txPoints.points[0].height;
+  const early = timeAnchors.filter((a) => a.height < first);
+  const heightError = heightAtTimeError(early);
+  if (early.length < 3) {
+    throw new Error(`fewer than 3 blocks of known height and time before height ${first} (the fixture census's and ${txPoints.file}'s): ` +
+      'the year-end heights cannot be estimated with a stated error');
+  }
   const yearEnds = sources.year_end_tx_counts.points.map((y) => {
     const estimate = Math.round(heightAtTime(timeAnchors, Date.UTC(y.year + 1, 0, 1) / 1000));
-    if (!Number.isFinite(estimate)) throw new Error(`the end of ${y.year} is outside the timed blocks (${timeAnchors[0].height}..)`);
+    if (!Number.isFinite(estimate)) throw new Error(`the end of ${y.year} is outside the timed blocks (heights ${timeAnchors[0].height}..${timeAnchors.at(-1).height})`);
     // A coinbase per block: the year's last height is below its transaction count.
     const height = Math.min(estimate, y.tx_count - 1);
     return { height, tx_count: y.tx_count, height_error: Math.ceil(heightError.blocks),
@@ -81,8 +96,8 @@ export function txAnchors(txPoints, sources, timed) {
         (height < estimate ? `, ${height} at most (one coinbase per block)` : '') };
   }).filter((y) => y.height < first);
   const anchors = [{ height: 0, tx_count: 1, source: 'genesis' }, ...yearEnds,
-    ...txPoints.points.map((p) => ({ height: p.height, tx_count: p.tx_count, source: p.source }))];
-  const interp = interpolationError(txPoints.points);
+    ...points.map((p) => ({ height: p.height, tx_count: p.tx_count, source: p.source }))];
+  const interp = interpolationError(points);
   return { anchors, interp, heightError, timeAnchorCount: timeAnchors.length };
 }
 
@@ -134,7 +149,8 @@ export function buildWorkloadModel({ txPoints, sources, census }) {
   }
   const tip = txPoints.points[txPoints.points.length - 1].height;
   if (eras[0].from !== 0 || eras[eras.length - 1].to !== tip + 1) {
-    throw new Error(`the eras cover ${eras[0].from}..${eras[eras.length - 1].to - 1}, the sourced counts 0..${tip}`);
+    throw new Error(`the eras of ${ERA_SOURCES_PATH} cover heights ${eras[0].from}..${eras[eras.length - 1].to - 1}, the counts of ` +
+      `${txPoints.file} 0..${tip}: they must end at the same height`);
   }
   return { anchors, interp, heightError, timeAnchorCount, eras, tip, skipped: txPoints.skipped, sources };
 }
