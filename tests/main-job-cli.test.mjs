@@ -102,7 +102,7 @@ test('npm run project projects from a saved measurement: 16 workers, a height ra
     await writeFile(bad, '{"blocks": 5}');
     const r = await promisify(execFile)(process.execPath, [project, '--measurement', bad]).catch((e) => e);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /bad\.json is not a main-job document/);
+    assert.match(r.stderr, /bad\.json is no usable measurement \(a main job.s --json document\): no blocks array/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
