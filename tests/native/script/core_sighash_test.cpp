@@ -46,34 +46,51 @@ TEST(CoreSighashJson, EveryLegacyCaseMatches) {
     EXPECT_GT(with_codeseparator, 0u);
 }
 
+/** One case of Core's sighash.json: its index in the file, the scriptCode, the parsed
+ *  transaction, the vector's hash_type, and the case itself (input index, expected sighash). */
+struct SighashCase {
+    size_t k;
+    std::vector<uint8_t> script;
+    Transaction tx;
+    int32_t hash_type;
+    const nlohmann::json& json;
+};
+
+/** Calls `f` with every case of Core's sighash.json (the header comment skipped). */
+template <typename F>
+void ForEachSighashCase(F f) {
+    const nlohmann::json cases = test::ReadJsonFile(test::FixturePath("vectors/bitcoin-core/sighash.json"));
+    for (size_t k = 0; k < cases.size(); ++k) {
+        const nlohmann::json& c = cases[k];
+        if (c.size() == 1) continue;
+        const std::vector<uint8_t> raw = HexDecode(c[0].get<std::string>());
+        f(SighashCase{k, HexDecode(c[1].get<std::string>()), ParseTransaction(raw.data(), raw.size()), c[3].get<int32_t>(), c});
+    }
+}
+
 // The same vectors through the per-transaction prefix cache (LegacySighashCache): every
 // input of each vector's transaction under every hash type class (ALL, NONE, SINGLE, each with
 // ANYONECANPAY, and the vector's own), asked in a scrambled order, byte-identical to the
 // uncached computation; and the vectors' own answers through it.
 TEST(CoreSighashJson, CachedPrefixesGiveTheSameSighashes) {
-    const nlohmann::json cases = test::ReadJsonFile(test::FixturePath("vectors/bitcoin-core/sighash.json"));
     size_t compared = 0;
-    for (size_t k = 0; k < cases.size(); ++k) {
-        const nlohmann::json& c = cases[k];
-        if (c.size() == 1) continue;
-        const std::vector<uint8_t> raw = HexDecode(c[0].get<std::string>());
-        const std::vector<uint8_t> script = HexDecode(c[1].get<std::string>());
-        const Transaction tx = ParseTransaction(raw.data(), raw.size());
+    ForEachSighashCase([&](const SighashCase& c) {
+        const size_t k = c.k;
         PrecomputedTxData pre;
-        pre.Init(tx, {}, false, false);
-        const int32_t own = c[3].get<int32_t>();
-        EXPECT_EQ(HexEncodeReversed(SignatureHashLegacy(script, tx, c[2].get<size_t>(), own, pre)), c[4].get<std::string>())
+        pre.Init(c.tx, {}, false, false);
+        EXPECT_EQ(HexEncodeReversed(SignatureHashLegacy(c.script, c.tx, c.json[2].get<size_t>(), c.hash_type, pre)),
+                  c.json[4].get<std::string>())
             << "case " << k;
-        const size_t n = tx.vin.size();
-        for (int32_t hash_type : {own, 1, 2, 3, 0x81, 0x82, 0x83, 0}) {
+        const size_t n = c.tx.vin.size();
+        for (int32_t hash_type : {c.hash_type, 1, 2, 3, 0x81, 0x82, 0x83, 0}) {
             for (size_t step = 0; step < n; ++step) {
                 const size_t i = (step * 7 + k) % n;  // scrambled (a permutation when gcd(7, n) = 1)
-                ASSERT_EQ(SignatureHashLegacy(script, tx, i, hash_type, pre), SignatureHashLegacy(script, tx, i, hash_type))
+                ASSERT_EQ(SignatureHashLegacy(c.script, c.tx, i, hash_type, pre), SignatureHashLegacy(c.script, c.tx, i, hash_type))
                     << "case " << k << " input " << i << " hash_type " << hash_type;
                 ++compared;
             }
         }
-    }
+    });
     EXPECT_GT(compared, 4000u);
 }
 
@@ -81,17 +98,14 @@ TEST(CoreSighashJson, CachedPrefixesGiveTheSameSighashes) {
 // size of it (LegacySighashMessageSize, arithmetic) is its size: every input of each vector's
 // transaction under every hash type class, 0 where Core hashes nothing.
 TEST(CoreSighashJson, MessageAndItsSize) {
-    const nlohmann::json cases = test::ReadJsonFile(test::FixturePath("vectors/bitcoin-core/sighash.json"));
     size_t compared = 0, empty = 0;
-    for (size_t k = 0; k < cases.size(); ++k) {
-        const nlohmann::json& c = cases[k];
-        if (c.size() == 1) continue;
-        const std::vector<uint8_t> raw = HexDecode(c[0].get<std::string>());
-        const std::vector<uint8_t> script = HexDecode(c[1].get<std::string>());
-        const Transaction tx = ParseTransaction(raw.data(), raw.size());
+    ForEachSighashCase([&](const SighashCase& sc) {
+        const size_t k = sc.k;
+        const std::vector<uint8_t>& script = sc.script;
+        const Transaction& tx = sc.tx;
         PrecomputedTxData pre;
         pre.Init(tx, {}, false, false);
-        for (int32_t hash_type : {c[3].get<int32_t>(), 1, 2, 3, 0x81, 0x82, 0x83}) {
+        for (int32_t hash_type : {sc.hash_type, 1, 2, 3, 0x81, 0x82, 0x83}) {
             for (size_t i = 0; i <= tx.vin.size(); ++i) {  // one past the end: uint256::ONE
                 std::vector<uint8_t> msg;
                 if (LegacySighashMessage(script, tx, i, hash_type, msg)) {
@@ -116,7 +130,7 @@ TEST(CoreSighashJson, MessageAndItsSize) {
                 ++compared;
             }
         }
-    }
+    });
     EXPECT_GT(compared, 4000u);
     EXPECT_GT(empty, 500u);
 }
