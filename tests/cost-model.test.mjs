@@ -4,7 +4,7 @@
 // a span's time and the pool's efficiency. No test asserts a measured time.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fitCosts, fitStage, predictBlocks, predictStages, stagesTotal } from '../bench/core/cost-model.mjs';
+import { fitCosts, fitCostsLeaveOneOut, fitStage, fitStageLeaveOneOut, predictBlocks, predictStages, stagesTotal } from '../bench/core/cost-model.mjs';
 import { callsPerBlock, poolEfficiency, projectChain, spanMs } from '../bench/core/model-projection.mjs';
 import { readCensus } from '../bench/workload/census.mjs';
 import { readWorkloadTable } from '../bench/workload/table.mjs';
@@ -200,4 +200,22 @@ test('bench ratios from a bench results document, within its one run', () => {
   assert.deepEqual(ratios.chromium_worker, { ecdsa: 1.1, schnorr: 1 });
   assert.equal(ratios.native_whole_block, 3 / 6); // medians 2 and 4 against 1 and 2
   assert.deepEqual(missing, ['noble']);
+});
+
+test('leave-one-out from the sums equals fitting the others again, block by block', () => {
+  // The fixture blocks' real workloads, with stage times off the given costs by a fixed,
+  // uneven factor each (so that the fits differ from block to block).
+  const census = readCensus();
+  const blocks = census.blocks.map((w, k) => {
+    const t = predictStages(COSTS, w);
+    const f = 1 + 0.3 * Math.sin(7 * k + 1);
+    return { height: w.height, workload: w, stages_ms: { parse: t.parse * f, sighash: t.sighash / f, script: t.script * f, verify: t.verify * (2 - f) } };
+  });
+  const fast = fitCostsLeaveOneOut(blocks, RATIO);
+  blocks.forEach((b, k) => {
+    const slow = fitCosts(blocks.filter((_, j) => j !== k), RATIO);
+    const [a, c] = [stagesTotal(predictStages(fast[k], b.workload)), stagesTotal(predictStages(slow, b.workload))];
+    assert.ok(close(a, c, 1e-6), `block ${b.height}: ${a} vs ${c}`);
+  });
+  assert.throws(() => fitStageLeaveOneOut([{ features: [1], ms: 1 }]), RangeError);
 });

@@ -75,26 +75,67 @@ function solve(A, b) {
  */
 export function fitStage(samples) {
   if (samples.length === 0) throw new RangeError('no block to fit the stage on');
-  const used = samples.filter((s) => s.ms > 0);
   const m = samples[0].features.length;
-  if (used.length === 0) return new Array(m).fill(0); // the stage never took time: it costs nothing
+  const sums = addUp(samples.map((x) => normalTerms(x, m)), m);
+  return bestFit(sums, m);
+}
+
+/**
+ * fitStage's costs with each sample left out in turn, from one pass over the samples: the
+ * normal equations' sums less the left-out sample's own terms (linear time, where fitting the
+ * others again for each would be quadratic: a chain range brings thousands of blocks).
+ * @param {Array<{features: number[], ms: number}>} samples as fitStage
+ * @returns {number[][]} per sample, the costs fitted on all the others
+ * @throws {RangeError} with fewer than two samples
+ */
+export function fitStageLeaveOneOut(samples) {
+  if (samples.length < 2) throw new RangeError('leaving a block out needs at least two blocks');
+  const m = samples[0].features.length;
+  const terms = samples.map((x) => normalTerms(x, m));
+  const all = addUp(terms, m);
+  return terms.map((t) => bestFit({
+    A: all.A.map((row, r) => row.map((v, c) => v - t.A[r][c])), b: all.b.map((v, r) => v - t.b[r]), c: all.c - t.c, n: all.n - t.n,
+  }, m));
+}
+
+/** One sample's terms of the weighted normal equations (weight 1 / ms^2: relative error): A =
+ *  w f f^T, b = w f ms, c = w ms^2 (1), n = 1; all zero for a sample that took no time. */
+function normalTerms({ features, ms }, m) {
+  if (!(ms > 0)) return { A: features.map(() => new Array(m).fill(0)), b: new Array(m).fill(0), c: 0, n: 0 };
+  const w = 1 / (ms * ms);
+  return { A: features.map((fj) => features.map((fk) => w * fj * fk)), b: features.map((fj) => w * fj * ms), c: 1, n: 1 };
+}
+
+/** The sum of normalTerms. */
+function addUp(terms, m) {
+  const sum = { A: Array.from({ length: m }, () => new Array(m).fill(0)), b: new Array(m).fill(0), c: 0, n: 0 };
+  for (const t of terms) {
+    for (let r = 0; r < m; r++) {
+      sum.b[r] += t.b[r];
+      for (let c = 0; c < m; c++) sum.A[r][c] += t.A[r][c];
+    }
+    sum.c += t.c;
+    sum.n += t.n;
+  }
+  return sum;
+}
+
+/** The best non-negative least-squares costs from the normal equations' sums: every subset of
+ *  features solved, its error x^T A x - 2 x^T b + c, the smallest kept; zeros with no sample. */
+function bestFit({ A, b, c, n }, m) {
   let best = { err: Infinity, x: new Array(m).fill(0) };
+  if (n === 0) return best.x; // the stage never took time: it costs nothing
   for (let mask = 1; mask < 1 << m; mask++) {
     const cols = [...Array(m).keys()].filter((j) => mask & (1 << j));
-    const A = cols.map(() => cols.map(() => 0));
-    const b = cols.map(() => 0);
-    for (const s of used) {
-      const w = 1 / (s.ms * s.ms);
-      cols.forEach((j, r) => {
-        b[r] += w * s.features[j] * s.ms;
-        cols.forEach((k, c) => { A[r][c] += w * s.features[j] * s.features[k]; });
-      });
-    }
-    const sol = solve(A, b);
+    const sol = solve(cols.map((r) => cols.map((k) => A[r][k])), cols.map((r) => b[r]));
     if (!sol || sol.some((v) => !(v >= 0))) continue;
     const x = new Array(m).fill(0);
     cols.forEach((j, r) => { x[j] = sol[r]; });
-    const err = used.reduce((e, s) => e + ((s.features.reduce((n, f, j) => n + f * x[j], 0) - s.ms) / s.ms) ** 2, 0);
+    let err = c;
+    for (let r = 0; r < m; r++) {
+      err -= 2 * x[r] * b[r];
+      for (let k = 0; k < m; k++) err += x[r] * A[r][k] * x[k];
+    }
     if (err < best.err) best = { err, x };
   }
   return best.x;
@@ -117,6 +158,21 @@ export function fitCosts(blocks, schnorrPerEcdsa) {
   }
   costs.verify.per_schnorr = costs.verify.per_ecdsa * schnorrPerEcdsa;
   return costs;
+}
+
+/**
+ * fitCosts with each block left out in turn (fitStageLeaveOneOut per stage).
+ * @returns {object[]} per block, fitCosts' shape for the costs fitted on every other block
+ * @throws {RangeError} with fewer than two blocks
+ */
+export function fitCostsLeaveOneOut(blocks, schnorrPerEcdsa) {
+  const out = blocks.map(() => ({}));
+  for (const [stage, features] of Object.entries(stagesOf(schnorrPerEcdsa))) {
+    const xs = fitStageLeaveOneOut(blocks.map((b) => ({ features: features.map(([, f]) => f(b.workload)), ms: b.stages_ms[stage] })));
+    xs.forEach((x, k) => { out[k][stage] = Object.fromEntries(features.map(([name], j) => [name, x[j]])); });
+  }
+  for (const c of out) c.verify.per_schnorr = c.verify.per_ecdsa * schnorrPerEcdsa;
+  return out;
 }
 
 /** A block workload's predicted time per stage under `costs` (fitCosts'), ms (one worker). */
@@ -144,9 +200,9 @@ export const stagesTotal = (s) => s.parse + s.sighash + s.script + s.verify;
  *   ratio = predicted / measured
  */
 export function predictBlocks(blocks, schnorrPerEcdsa, { minChecks = 100, tolerance = 0.15 } = {}) {
+  const leftOut = fitCostsLeaveOneOut(blocks, schnorrPerEcdsa);
   const perBlock = blocks.map((b, k) => {
-    const others = blocks.filter((_, j) => j !== k);
-    const predicted = stagesTotal(predictStages(fitCosts(others, schnorrPerEcdsa), b.workload));
+    const predicted = stagesTotal(predictStages(leftOut[k], b.workload));
     const measured = stagesTotal(b.stages_ms);
     const c = b.workload.checks;
     const checks = c.ecdsa_single + c.ecdsa_multisig + c.schnorr_keypath + c.schnorr_scriptpath;
