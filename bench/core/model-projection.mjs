@@ -3,6 +3,7 @@
 // applied to the workload table (workload-model.mjs: what the span holds), and the scaling the
 // run measured. With the check that earns the model its name: every measured block predicted
 // from costs fitted on the others (predictBlocks). Host-neutral.
+import { DEFAULT_TARGET_INPUTS, MAX_RANGES_PER_WORKER } from '../../workers/block-jobs.mjs';
 import { fitCosts, predictBlocks, predictStages, STAGE_NAMES, stagesTotal } from './cost-model.mjs';
 import { totalChecks, workloadFor } from './workload-model.mjs';
 
@@ -15,21 +16,25 @@ export const MIN_ROUNDS = 5;
 
 export const ASSUMEVALID = Object.freeze({ height: 912683, source: 'Bitcoin Core 30 defaultAssumeValid, height 912,683 (chainparams.cpp; tx_count_points.csv)' });
 
-/** The inputs per engine call the pool aims at, and the most ranges per worker it cuts a block
- *  into (workers/block-jobs.mjs DEFAULT_TARGET_INPUTS, MAX_RANGES_PER_WORKER; the pool lowers the
- *  target only for a batch too small to give every worker 4 messages, which a chain's stream is
- *  not). */
-export const SPLIT = Object.freeze({ targetInputs: 512, maxRangesPerWorker: 2 });
+/** A Schnorr check's verify cost in ECDSA checks: the run's ECDSA verify rate over its Schnorr
+ *  one (its separate verify passes, `totals.by_type`), or null when either is missing. */
+export function schnorrPerEcdsaOf(totals) {
+  const ecdsa = totals?.by_type?.ecdsa?.checks_per_second;
+  const schnorr = totals?.by_type?.schnorr?.checks_per_second;
+  return ecdsa > 0 && schnorr > 0 ? ecdsa / schnorr : null;
+}
 
 /**
- * The engine calls per block of a span on `workers` workers, as planBlockJobs cuts blocks: a
- * block of more than twice the target's inputs takes one call for its rules and one per range
- * of about the target's inputs, at most maxRangesPerWorker x workers. Taken at the span's mean
+ * The engine calls per block of a span on `workers` workers, as planBlockJobs
+ * (workers/block-jobs.mjs) cuts blocks: a block of more than twice the target's inputs
+ * (DEFAULT_TARGET_INPUTS; the pool lowers it only for a batch too small to give every worker 4
+ * messages, which a chain's stream is not) takes one call for its rules and one per range of
+ * about the target's inputs, at most MAX_RANGES_PER_WORKER x workers. Taken at the span's mean
  * inputs per block.
  */
 export function callsPerBlock(inputsPerBlock, workers) {
-  if (!(inputsPerBlock > 2 * SPLIT.targetInputs)) return 1;
-  return 1 + Math.min(Math.ceil(inputsPerBlock / SPLIT.targetInputs), SPLIT.maxRangesPerWorker * workers);
+  if (!(inputsPerBlock > 2 * DEFAULT_TARGET_INPUTS)) return 1;
+  return 1 + Math.min(Math.ceil(inputsPerBlock / DEFAULT_TARGET_INPUTS), MAX_RANGES_PER_WORKER * workers);
 }
 
 /** A span's workload (workloadFor's figures at `k`: 'value', 'low' or 'high') in the shape of a

@@ -13,7 +13,7 @@ import { recommendBatchSize, sweepBatchSizes } from './batch-sweep.mjs';
 import { validateInWorkers } from './block-entries.mjs';
 import { runChainPass } from './chain-pass.mjs';
 import { projectIbd } from './projection.mjs';
-import { projectChain } from './model-projection.mjs';
+import { projectChain, schnorrPerEcdsaOf } from './model-projection.mjs';
 import { projectContenders } from './contenders.mjs';
 import { countOf } from './format.mjs';
 import { warningsOf } from './warnings.mjs';
@@ -396,9 +396,7 @@ function totalsOf(blocks, passes, workers) {
 function modelProjection(blocks, totals, endToEnd, table, bench) {
   if (!table) return { model: null, model_error: 'no workload table given (bench/workload/workload-table.json)' };
   try {
-    const ecdsa = totals.by_type.ecdsa.checks_per_second;
-    const schnorr = totals.by_type.schnorr.checks_per_second;
-    const schnorrPerEcdsa = ecdsa > 0 && schnorr > 0 ? ecdsa / schnorr : 1;
+    const schnorrPerEcdsa = schnorrPerEcdsaOf(totals) ?? 1;
     const m = projectChain({ blocks, table, endToEnd, schnorrPerEcdsa });
     m.schnorr_per_ecdsa = schnorrPerEcdsa;
     // The other engines, from the last bench run's ratios when the host has them.

@@ -18,7 +18,7 @@ import { loadEngine } from '../../wasm/engine.mjs';
 import { choiceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
 import { CENSUS_PATH, fixtureCensus, readCensus } from './census.mjs';
 import { contenderCosts, PUBLISHED } from '../core/contenders.mjs';
-import { ASSUMEVALID, projectChain, spanHours } from '../core/model-projection.mjs';
+import { ASSUMEVALID, projectChain, schnorrPerEcdsaOf, spanHours } from '../core/model-projection.mjs';
 import { FIGURES, totalChecks, workloadFor } from '../core/workload-model.mjs';
 import { REPO_ROOT } from '../../wasm/paths.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
@@ -215,14 +215,13 @@ function projection(values, model, from, to) {
     }
     return { result: null, error: err.message };
   }
-  const ecdsa = doc.totals?.by_type?.ecdsa?.checks_per_second;
-  const schnorr = doc.totals?.by_type?.schnorr?.checks_per_second;
-  if (!(ecdsa > 0 && schnorr > 0)) {
+  const schnorrPerEcdsa = schnorrPerEcdsaOf(doc.totals);
+  if (schnorrPerEcdsa === null) {
     console.error(`project: ${file} has no ECDSA and Schnorr verify rates (totals.by_type): a Schnorr check's cost cannot be set`);
     process.exit(1);
   }
   try {
-    const p = projectChain({ blocks: doc.blocks, table: model, endToEnd: doc.end_to_end, schnorrPerEcdsa: ecdsa / schnorr,
+    const p = projectChain({ blocks: doc.blocks, table: model, endToEnd: doc.end_to_end, schnorrPerEcdsa,
       workers: values.workers ?? doc.workers, from, to });
     const result = { ...p, variant: doc.variant, measured_at: doc.saved_at, measured_workers: doc.workers, machine: doc.machine,
       measurement: file };
