@@ -33,6 +33,8 @@
 // input, a valid block's fee and sigop cost in range); an Error with a stage carries Core's
 // reject reason at the start of its reason. Mode 0/1 with fix-ups reaches the new rules
 // (sigops, amounts: spent values are any int64, finality, versions) on mutated fixture blocks.
+// Mode 3: every entry the JSON form accepts (any int64 value: range is a verdict on the block)
+// comes back unchanged through the binary form (SerializeSpentOutputs, ParseSpentOutputsBinary).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -51,6 +53,7 @@
 #include "derived/block_mutation.h"
 #include "util/error.h"
 #include "validation/block_validation.h"
+#include "validation/spent_outputs.h"
 #include "verify/batch_verify.h"
 #include "verify/check_buffer.h"
 
@@ -111,8 +114,18 @@ void FuzzJson(const uint8_t* data, size_t len) {
     try {
         const auto entries =
             ibd::ParseSpentOutputsJson(std::string_view(reinterpret_cast<const char*>(data), len));
-        for (const auto& e : entries) {
-            if (e.out.value < 0 || e.out.value > ibd::kMaxMoney) Fail("accepted an out-of-range value");
+        // Any int64 value is kept (range is a verdict on the block, spent_outputs.h), so the
+        // contract is that the binary form carries every entry unchanged.
+        const std::vector<uint8_t> bin = ibd::SerializeSpentOutputs(entries);
+        const auto back = ibd::ParseSpentOutputsBinary(bin.data(), bin.size());
+        if (back.size() != entries.size()) Fail("binary form lost or added an entry");
+        for (size_t i = 0; i < entries.size(); ++i) {
+            const auto& a = entries[i];
+            const auto& b = back[i];
+            if (a.out.value != b.out.value || a.out.script_pubkey != b.out.script_pubkey ||
+                a.prevout.txid != b.prevout.txid || a.prevout.n != b.prevout.n) {
+                Fail("binary form changed an entry");
+            }
         }
     } catch (const ibd::Error&) {
     }
