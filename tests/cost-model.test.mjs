@@ -8,24 +8,36 @@ import { fitCosts, fitCostsLeaveOneOut, fitStage, fitStageLeaveOneOut, predictBl
 import { callsPerBlock, poolEfficiency, projectChain, spanMs } from '../bench/core/model-projection.mjs';
 import { readCensus } from '../bench/workload/census.mjs';
 import { readWorkloadTable } from '../bench/workload/table.mjs';
+import { INPUT_TYPES } from '../bench/core/workload-model.mjs';
 import { benchRatios, contenderCosts } from '../bench/core/contenders.mjs';
 
 const close = (a, b, tol = 1e-9) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(b));
 
 /** A block workload with these counts (block-workload.mjs's shape). */
-function workload({ bytes = 1000, txs = 2, inputs = 1, ecdsa = 1, multisig = 0, keypath = 0, scriptpath = 0, legacy = 0, hashed = legacy, bip143 = 0, bip341 = 0, calls = 1 }) {
+function workload({ bytes = 1000, txs = 2, inputs = 1, ecdsa = 1, multisig = 0, keypath = 0, scriptpath = 0, legacy = 0, hashed = legacy, bip143 = 0, bip341 = 0, calls = 1,
+  types = { p2pkh: inputs } }) {
   return { calls, bytes, txs, inputs, checks: { ecdsa_single: ecdsa, ecdsa_multisig: multisig, schnorr_keypath: keypath, schnorr_scriptpath: scriptpath },
-    sighash_bytes: { legacy, bip143, bip341 }, legacy_sighash_hashed: hashed };
+    sighash_bytes: { legacy, bip143, bip341 }, legacy_sighash_hashed: hashed, inputs_by_type: types };
 }
 
 // Costs to recover, ms per unit.
 const COSTS = {
   parse: { per_call: 0.01, per_byte: 0.000002, per_extra_call_byte: 0.0000015, per_tx: 0.001, per_input: 0.0003 },
-  sighash: { per_legacy_byte: 0.000005, per_segwit_byte: 0.000007 },
-  script: { per_input: 0.0002, per_check: 0.002 },
+  sighash: { per_legacy_byte: 0.000005, per_bip143_byte: 0.000007, per_bip341_byte: 0.000009 },
+  script: { p2pk: 0.0021, p2pkh: 0.0022, 'p2sh-multisig': 0.006, p2wpkh: 0.0025, 'p2tr-keypath': 0.0015, all: 0.003 },
   verify: { per_ecdsa: 0.05, per_schnorr: 0.035 },
 };
 const RATIO = 0.7; // per_schnorr / per_ecdsa
+
+/** A measured block whose stage and part times follow `costs` exactly (times `f` per stage). */
+function measuredBlock(height, w, costs = COSTS, f = { parse: 1, sighash: 1, script: 1, verify: 1 }) {
+  const t = predictStages(costs, w);
+  const kinds = { legacy: costs.sighash.per_legacy_byte * w.legacy_sighash_hashed, bip143: costs.sighash.per_bip143_byte * w.sighash_bytes.bip143,
+    bip341: costs.sighash.per_bip341_byte * w.sighash_bytes.bip341 };
+  const types = Object.fromEntries(Object.entries(w.inputs_by_type).map(([type, n]) => [type, (costs.script[type] ?? costs.script.all) * n * f.script]));
+  return { height, workload: w, stages_ms: Object.fromEntries(Object.entries(t).map(([k, v]) => [k, v * f[k]])),
+    parts_ms: { sighash: Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, v * f.sighash])), script: types } };
+}
 
 test('fitStage recovers the costs of exact data, and keeps every cost non-negative', () => {
   // t = 2 a + 3 b, exactly.
@@ -40,15 +52,16 @@ test('fitStage recovers the costs of exact data, and keeps every cost non-negati
 
 test('fitCosts and predictStages on blocks whose stage times follow known costs', () => {
   const shapes = [
-    { inputs: 1, ecdsa: 1, legacy: 300, bytes: 500, txs: 2 },
-    { inputs: 100, ecdsa: 100, legacy: 40000, hashed: 30000, bytes: 40000, txs: 50 },
-    { inputs: 500, ecdsa: 400, multisig: 200, legacy: 200000, bytes: 200000, txs: 200 },
-    { inputs: 2000, ecdsa: 1500, keypath: 600, bip143: 400000, bip341: 150000, legacy: 300000, hashed: 250000, bytes: 900000, txs: 1200, calls: 5 },
-    { inputs: 20000, ecdsa: 800, legacy: 180000, bytes: 1000000, txs: 400, calls: 5 },
-    { inputs: 700, ecdsa: 700, legacy: 300000, bytes: 300000, txs: 300, calls: 3 },
-    { inputs: 3000, ecdsa: 2000, bip143: 600000, bytes: 1200000, txs: 1500 },
+    { inputs: 1, ecdsa: 1, legacy: 300, bytes: 500, txs: 2, types: { p2pk: 1 } },
+    { inputs: 100, ecdsa: 100, legacy: 40000, hashed: 30000, bytes: 40000, txs: 50, types: { p2pk: 10, p2pkh: 90 } },
+    { inputs: 500, ecdsa: 400, multisig: 200, legacy: 200000, bytes: 200000, txs: 200, types: { p2pkh: 400, 'p2sh-multisig': 100 } },
+    { inputs: 2000, ecdsa: 1500, keypath: 600, bip143: 400000, bip341: 150000, legacy: 300000, hashed: 250000, bytes: 900000, txs: 1200, calls: 5,
+      types: { p2pkh: 400, p2wpkh: 1000, 'p2tr-keypath': 600 } },
+    { inputs: 20000, ecdsa: 800, legacy: 180000, bytes: 1000000, txs: 400, calls: 5, types: { p2pkh: 700, 'p2sh-multisig': 50, empty: 19250 } },
+    { inputs: 700, ecdsa: 700, legacy: 300000, bytes: 300000, txs: 300, calls: 3, types: { p2pkh: 690, empty: 10 } },
+    { inputs: 3000, ecdsa: 2000, keypath: 1000, bip143: 600000, bip341: 90000, bytes: 1200000, txs: 1500, types: { p2wpkh: 2000, 'p2tr-keypath': 1000 } },
   ].map(workload);
-  const blocks = shapes.map((w, k) => ({ height: k, workload: w, stages_ms: predictStages(COSTS, w) }));
+  const blocks = shapes.map((w, k) => measuredBlock(k, w));
   const fitted = fitCosts(blocks, RATIO);
   for (const b of blocks) {
     assert.ok(close(stagesTotal(predictStages(fitted, b.workload)), stagesTotal(b.stages_ms), 1e-6), `block ${b.height}`);
@@ -64,7 +77,7 @@ test('fitCosts and predictStages on blocks whose stage times follow known costs'
 test('a block is never predicted from its own time: change it, and only the others\' predictions move', () => {
   const shapes = [{ inputs: 100, ecdsa: 100, bytes: 30000, txs: 40 }, { inputs: 200, ecdsa: 250, bytes: 60000, txs: 90 },
     { inputs: 400, ecdsa: 380, bytes: 150000, txs: 160 }, { inputs: 900, ecdsa: 1000, bytes: 300000, txs: 420 }].map(workload);
-  const blocks = shapes.map((w, k) => ({ height: k, workload: w, stages_ms: predictStages(COSTS, w) }));
+  const blocks = shapes.map((w, k) => measuredBlock(k, w));
   const before = predictBlocks(blocks, RATIO);
   const slowed = blocks.map((b, k) => (k === 2 ? { ...b, stages_ms: { ...b.stages_ms, verify: b.stages_ms.verify * 3 } } : b));
   const after = predictBlocks(slowed, RATIO);
@@ -84,18 +97,53 @@ test('predictions of three fixture blocks\' real workloads under given costs, by
   const p170split = predictStages(COSTS, { ...at(170), calls: 3 });
   assert.ok(close(p170split.parse, p170.parse + 2 * 0.01 + 2 * 490 * 0.0000015));
   assert.ok(close(p170.sighash, 274 * 0.000005));
-  assert.ok(close(p170.script, 0.0002 + 0.002));
+  assert.deepEqual(at(170).inputs_by_type, { p2pk: 1 });
+  assert.ok(close(p170.script, 0.0021));
   assert.ok(close(p170.verify, 0.05));
   // 553724: 3 inputs, 3 ECDSA checks, BIP143 364 message + 398 precomputation bytes.
   const b553724 = at(553724);
   assert.equal(b553724.sighash_bytes.bip143, 364 + 398);
   assert.ok(close(predictStages(COSTS, b553724).sighash, b553724.legacy_sighash_hashed * 0.000005 + 762 * 0.000007));
+  // Its script time: each input at its type's cost, a type without one (p2sh-p2wpkh here) at all's.
+  const types553724 = b553724.inputs_by_type;
+  assert.equal(Object.values(types553724).reduce((n, v) => n + v, 0), 3);
+  const script553724 = Object.entries(types553724).reduce((n, [t, k]) => n + (COSTS.script[t] ?? 0.003) * k, 0);
+  assert.ok(close(predictStages(COSTS, b553724).script, script553724));
   // 866342: Schnorr checks at the given ratio.
   const b = at(866342);
   const ecdsa = b.checks.ecdsa_single + b.checks.ecdsa_multisig;
   const schnorr = b.checks.schnorr_keypath + b.checks.schnorr_scriptpath;
   assert.equal(ecdsa + schnorr, 8076);
   assert.ok(close(predictStages(COSTS, b).verify, ecdsa * 0.05 + schnorr * 0.035));
+  assert.ok(close(predictStages(COSTS, b).sighash, b.legacy_sighash_hashed * 0.000005 + b.sighash_bytes.bip143 * 0.000007 + b.sighash_bytes.bip341 * 0.000009));
+  assert.equal(b.inputs_by_type['p2tr-keypath'], 2223);
+});
+
+test('a sighash kind or script type that no other block holds is predicted at the pooled cost, and named', () => {
+  const shapes = [
+    { inputs: 100, ecdsa: 100, legacy: 40000, bytes: 40000, txs: 50 },
+    { inputs: 300, ecdsa: 300, legacy: 90000, bytes: 90000, txs: 120 },
+    { inputs: 500, ecdsa: 400, keypath: 100, legacy: 100000, bip143: 50000, bip341: 60000, bytes: 200000, txs: 200, types: { p2pkh: 400, 'p2tr-keypath': 100 } },
+  ].map(workload);
+  const blocks = shapes.map((w, k) => measuredBlock(k, w));
+  const check = predictBlocks(blocks, RATIO);
+  assert.deepEqual(check.per_block.map((p) => p.pooled), [[], [], ['bip143 sighash bytes', 'bip341 sighash bytes', 'p2tr-keypath inputs']]);
+  // The first two: their sighash kinds and script types measured on another block, so those
+  // stages are predicted exactly (parse's five costs are not determined by two blocks).
+  const loo = fitCostsLeaveOneOut(blocks, RATIO);
+  for (const k of [0, 1]) {
+    const p = predictStages(loo[k], blocks[k].workload);
+    assert.ok(close(p.sighash, blocks[k].stages_ms.sighash, 1e-9) && close(p.script, blocks[k].stages_ms.script, 1e-9), `block ${k}`);
+  }
+  // The third: BIP143 and BIP341 bytes at the others' sighash time per byte (legacy's), and its
+  // taproot inputs at the others' script time per input (p2pkh's).
+  const left = loo[2];
+  assert.ok(close(left.sighash.per_bip341_byte, COSTS.sighash.per_legacy_byte, 1e-9));
+  assert.ok(close(left.script['p2tr-keypath'], COSTS.script.p2pkh, 1e-9));
+  // With every block: each kind and type at its own measured cost.
+  const all = fitCosts(blocks, RATIO);
+  assert.ok(close(all.sighash.per_bip341_byte, COSTS.sighash.per_bip341_byte, 1e-9));
+  assert.ok(close(all.script['p2tr-keypath'], COSTS.script['p2tr-keypath'], 1e-9));
 });
 
 test('a span\'s time is the sum of its blocks\' predicted times, and the pool\'s efficiency scales it', () => {
@@ -108,6 +156,7 @@ test('a span\'s time is the sum of its blocks\' predicted times, and the pool\'s
     checks_ecdsa_multisig: figure(0), checks_schnorr_keypath: figure(2 * 3), checks_schnorr_scriptpath: figure(0),
     sighash_bytes_legacy: figure(1000 * 3), sighash_hashed_legacy: figure(1000 * 3), sighash_bytes_bip143: figure(500 * 3),
     sighash_bytes_bip341: figure(0),
+    ...Object.fromEntries(INPUT_TYPES.map(({ key }) => [`inputs_${key}`, figure(key === 'p2pkh' ? 10 * 3 : 0)])),
   };
   const ms = spanMs(COSTS, figures, 3, 16);
   assert.ok(close(ms.value, 3 * one), `${ms.value} vs ${3 * one}`);
@@ -141,8 +190,7 @@ test('the engine calls a block takes in the pool, as workers/block-jobs.mjs cuts
 test('projectChain: full chain, after assumevalid and per era from the saved table', () => {
   const table = readWorkloadTable();
   const census = readCensus();
-  const blocks = census.blocks.map((w) => ({ height: w.height, workload: w, stages_ms: predictStages(COSTS, w),
-    engine_ms: { median: 1, min: 0.9, max: 1.2, rounds: 5 } }));
+  const blocks = census.blocks.map((w) => ({ ...measuredBlock(w.height, w), engine_ms: { median: 1, min: 0.9, max: 1.2, rounds: 5 } }));
   const e2e = { workers: 2, seconds: 1, stages: { parse_s: 0.5, sighash_s: 0.3, script_s: 0.3, verify_s: 0.9 } };
   const p = projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: RATIO });
   assert.equal(p.trusted, true); // exact data
@@ -207,9 +255,8 @@ test('leave-one-out from the sums equals fitting the others again, block by bloc
   // uneven factor each (so that the fits differ from block to block).
   const census = readCensus();
   const blocks = census.blocks.map((w, k) => {
-    const t = predictStages(COSTS, w);
     const f = 1 + 0.3 * Math.sin(7 * k + 1);
-    return { height: w.height, workload: w, stages_ms: { parse: t.parse * f, sighash: t.sighash / f, script: t.script * f, verify: t.verify * (2 - f) } };
+    return measuredBlock(w.height, w, COSTS, { parse: f, sighash: 1 / f, script: f, verify: 2 - f });
   });
   const fast = fitCostsLeaveOneOut(blocks, RATIO);
   blocks.forEach((b, k) => {

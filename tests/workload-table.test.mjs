@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
-import { cumulativeTx, totalChecks, txCount, workloadFor } from '../bench/core/workload-model.mjs';
+import { cumulativeTx, INPUT_TYPES, totalChecks, txCount, workloadFor } from '../bench/core/workload-model.mjs';
 import { heightAtTime, heightAtTimeError, interpolationError, readTxCountPoints } from '../bench/workload/chain-data.mjs';
 import { fixtureCensus, readCensus } from '../bench/workload/census.mjs';
 import { buildTable, ERA_SOURCES_PATH, loadWorkloadModel, RATIOS, TABLE_PATH, txAnchors } from '../bench/workload/table.mjs';
@@ -54,6 +54,8 @@ test('a span\'s workload: transactions x the era\'s ratios, on a hand-checked mo
     schnorr_keypath_per_input: ratio(0), schnorr_scriptpath_per_input: ratio(0), legacy_sighash_bytes_per_input: ratio(300),
     legacy_sighash_hashed_per_input: ratio(200),
     bip143_sighash_bytes_per_input: ratio(0), bip341_sighash_bytes_per_input: ratio(0), bytes_per_tx: ratio(250, 250, 250, 'txs'),
+    ...Object.fromEntries(INPUT_TYPES.map(({ key }) => [`${key}_inputs_share`, ratio(0)])),
+    p2pkh_inputs_share: ratio(0.75, 0.5, 1), p2sh_multisig_inputs_share: ratio(0.25),
   };
   assert.deepEqual(Object.keys(eraRatios).sort(), Object.keys(RATIOS).sort());
   const tiny = { anchors: [{ height: 0, tx_count: 1 }, { height: 99, tx_count: 1000 }], interp: { ratio: 0 },
@@ -66,6 +68,10 @@ test('a span\'s workload: transactions x the era\'s ratios, on a hand-checked mo
   assert.deepEqual(w.figures.sighash_bytes_legacy, { value: 540000, low: 270000, high: 810000 });
   assert.deepEqual(w.figures.block_bytes, { value: 250000, low: 250000, high: 250000 });
   assert.deepEqual(totalChecks(w), { value: 2700, low: 1350, high: 4050 });
+  // Inputs by type: the share x the inputs, low x low.
+  assert.deepEqual(w.figures.inputs_p2pkh, { value: 1350, low: 450, high: 2700 });
+  assert.deepEqual(w.figures.inputs_p2sh_multisig, { value: 450, low: 225, high: 675 });
+  assert.deepEqual(w.figures.inputs_p2wpkh, { value: 0, low: 0, high: 0 });
   assert.throws(() => workloadFor(tiny, 0, 100), RangeError);
 });
 
@@ -131,7 +137,8 @@ test('bad input: a measurement the cost model cannot use is named by its field',
     end_to_end: { workers: 2, seconds: 1, stages: { parse_s: 0.1, sighash_s: 0.1, script_s: 0.1, verify_s: 1 } },
     totals: { by_type: { ecdsa: { checks_per_second: 100 }, schnorr: { checks_per_second: 150 } } },
     blocks: census.blocks.slice(0, 3).map((w) => ({ height: w.height, workload: w,
-      stages_ms: { parse: 0.1, sighash: 0.1, script: 0.1, verify: 0.1 }, engine_ms: { median: 0.4, min: 0.3, max: 0.5, rounds: 5 } })),
+      stages_ms: { parse: 0.1, sighash: 0.1, script: 0.1, verify: 0.1 }, engine_ms: { median: 0.4, min: 0.3, max: 0.5, rounds: 5 },
+      parts_ms: { sighash: { legacy: 0.1, bip143: 0, bip341: 0 }, script: Object.fromEntries(Object.keys(w.inputs_by_type).map((t) => [t, 0.1])) } })),
   };
   assert.equal(measurementProblem(good), null);
   const bad = (edit) => { const d = structuredClone(good); edit(d); return measurementProblem(d); };
@@ -143,6 +150,11 @@ test('bad input: a measurement the cost model cannot use is named by its field',
   assert.match(bad((d) => { d.blocks[0].workload.inputs = -3; }), /\.workload\.inputs is -3/);
   assert.match(bad((d) => { d.workers = '2'; }), /^workers is "2"/);
   assert.match(bad((d) => { d.totals.by_type.schnorr.checks_per_second = -1; }), /schnorr\.checks_per_second is -1/);
+  // The sighash time by kind and the script time by type (parts_ms), and the inputs by type.
+  assert.match(bad((d) => { delete d.blocks[0].parts_ms; }), /^blocks\[0\] .*\.parts_ms is undefined; need the sighash time by kind .*--measure/);
+  assert.match(bad((d) => { d.blocks[1].parts_ms.sighash.bip341 = null; }), /\.parts_ms\.sighash\.bip341 is null/);
+  assert.match(bad((d) => { d.blocks[2].parts_ms.script.p2pkh = 'fast'; }), /\.parts_ms\.script\["p2pkh"\] is "fast"/);
+  assert.match(bad((d) => { d.blocks[0].workload.inputs_by_type.p2pk = 0.5; }), /\.workload\.inputs_by_type\["p2pk"\] is 0\.5/);
 });
 
 test('bad input: a fixture block that did not load stops the census, naming it', async () => {

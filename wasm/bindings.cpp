@@ -242,6 +242,17 @@ val ResultObject(const ibd::BlockValidationResult& res) {
     times.set("sighashMs", static_cast<double>(res.times.sighash_ns) / 1e6);
     times.set("scriptMs", static_cast<double>(res.times.script_ns) / 1e6);
     times.set("verifyMs", static_cast<double>(res.times.verify_ns) / 1e6);
+    // sighashMs by kind (precomputation included) and scriptMs by input script type (as in
+    // coverage): what the cost model's per-kind and per-type costs are measured from.
+    val sighash_by_kind = val::object();
+    const char* kind_names[3] = {"legacy", "bip143", "bip341"};
+    for (int k = 0; k < 3; ++k) {
+        sighash_by_kind.set(kind_names[k], static_cast<double>(res.times.sighash_kind_ns[k]) / 1e6);
+    }
+    times.set("sighashMsByKind", sighash_by_kind);
+    val script_by_type = val::object();
+    for (const auto& [name, ns] : res.script_ns_by_type) script_by_type.set(name, static_cast<double>(ns) / 1e6);
+    times.set("scriptMsByType", script_by_type);
     r.set("times", times);
     // The sighash workload: sighashes computed by kind and the bytes of their messages
     // (sighash.h), and the bytes of the per-transaction precomputation.

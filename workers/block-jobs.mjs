@@ -147,6 +147,23 @@ function concat(Type, arrays) {
   return out;
 }
 
+/** The ranges' `times` summed: each number, and each figure of the per-kind and per-type
+ *  objects (sighashMsByKind, scriptMsByType) key by key, a key missing from a range counting 0. */
+function sumTimes(list) {
+  const out = {};
+  for (const t of list) {
+    for (const [k, v] of Object.entries(t)) {
+      if (typeof v === 'number') {
+        out[k] = (out[k] ?? 0) + v;
+      } else {
+        out[k] ??= {};
+        for (const [name, ms] of Object.entries(v)) out[k][name] = (out[k][name] ?? 0) + ms;
+      }
+    }
+  }
+  return out;
+}
+
 /**
  * One block's result from its ranges' results, in transaction order: what validateBlock gives
  * for the whole block, byte for byte in its checks, origins and verdicts (tests assert it).
@@ -180,8 +197,7 @@ export function mergeBlockResults(results) {
   merged.checks = concat(Uint8Array, results.map((r) => r.checks));
   merged.origins = concat(Uint32Array, results.map((r) => r.origins));
   merged.verdicts = concat(Uint8Array, results.map((r) => r.verdicts));
-  merged.times = {};
-  for (const k of Object.keys(rules.times)) merged.times[k] = results.reduce((n, r) => n + r.times[k], 0);
+  merged.times = sumTimes(results.map((r) => r.times));
   const ruleFailed = !rules.valid && rules.rejectReason !== 'mandatory-script-verify-flag-failed';
   if (!ruleFailed) {
     const script = results.find((r) => !r.valid);

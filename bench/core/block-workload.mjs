@@ -17,7 +17,8 @@ export function headerTime(block) {
  *   checks: {ecdsa_single: number, ecdsa_multisig: number, schnorr_keypath: number,
  *   schnorr_scriptpath: number}, sighash_bytes: {legacy: number, bip143: number, bip341: number},
  *   legacy_sighash_hashed: number, calls: number,
- *   sighashes: {legacy: number, bip143: number, bip341: number}}}
+ *   sighashes: {legacy: number, bip143: number, bip341: number},
+ *   inputs_by_type: {[type: string]: number}}}
  *   checks: the final checks (as Core performs them); ecdsa_multisig counts the ECDSA checks of
  *   inputs that made more than one (OP_CHECKMULTISIG trials, or several OP_CHECKSIGs in one
  *   script), ecdsa_single those of inputs that made one; schnorr_keypath those of p2tr-keypath
@@ -26,7 +27,8 @@ export function headerTime(block) {
  *   legacy_sighash_hashed: the bytes the engine fed SHA-256 for the legacy ones (less than their
  *   messages where its LegacySighashCache held part of them: what its time follows); calls:
  *   the engine calls that validated it (a block split into ranges for the workers takes one per
- *   range, each parsing or skimming the whole block: workers/block-jobs.mjs).
+ *   range, each parsing or skimming the whole block: workers/block-jobs.mjs); inputs_by_type:
+ *   the inputs by the script type they spend (the engine's coverage names, script_type.h).
  * @throws {Error} naming the block when the result is a failure
  */
 export function blockWorkload(result, block) {
@@ -57,5 +59,6 @@ export function blockWorkload(result, block) {
     legacy_sighash_hashed: s.legacy.hashedBytes,
     calls: result.calls ?? 1,
     sighashes: { legacy: s.legacy.count, bip143: s.bip143.count, bip341: s.bip341.count },
+    inputs_by_type: Object.fromEntries(Object.entries(result.coverage).map(([type, c]) => [type, c.inputs])),
   };
 }

@@ -1,18 +1,26 @@
-// The cost model: what each unit of work costs one worker on this machine, measured by the
-// workers' own stage timers on real blocks, and what a block or a span of the chain then costs.
+// The cost model: what each unit of work costs one worker on this machine, measured inside the
+// workers by the engine's own timers on real blocks, and what a block or a span of the chain then
+// costs.
 //
 //   parse   = per_call x engine calls + per_byte x block bytes + per_extra_call_byte x block bytes
 //             x (calls - 1) + per_tx x transactions + per_input x inputs (parse, txids, block
 //             rules, the spent outputs' decoding; a block split into ranges takes a call per
 //             range, each skimming the rest of the block)
 //   sighash = per_legacy_byte x the bytes the engine hashes for legacy sighashes
-//             + per_segwit_byte x BIP143 and BIP341 message and precomputation bytes
-//   script  = per_input x inputs + per_check x signature checks (evaluation less sighash, verify)
+//             + per_bip143_byte x BIP143 message and precomputation bytes
+//             + per_bip341_byte x BIP341 message and precomputation bytes
+//   script  = sum over input script types T (p2pkh, p2sh-multisig, p2wpkh, p2tr-keypath, ...:
+//             script_type.h) of script[T] x inputs of type T (evaluation less sighash and verify)
 //   verify  = per_ecdsa x ECDSA checks + per_schnorr x Schnorr checks
 //
-// Each stage's costs are fitted to that stage's measured time over a set of blocks (least squares
-// on relative error, every cost non-negative: fitStage), never to a block they are then checked
-// on: predictBlocks leaves each block out of its own fit. Times in ms, per one worker.
+// Parse and verify costs are fitted to those stages' measured times over a set of blocks (least
+// squares on relative error, every cost non-negative: fitStage). Sighash and script costs are
+// measured part by part: the engine times each sighash kind and each input's evaluation
+// (validateBlock's times.sighashMsByKind and times.scriptMsByType), so each kind's cost per byte
+// is fitted to that kind's own time and each type's cost per input to that type's own time. A kind
+// or type that no block of the set holds takes the pooled cost (all kinds' time per byte,
+// script.all: all types' time per input). Costs are never fitted on a block they are then
+// checked on: predictBlocks leaves each block out of its own fit. Times in ms, per one worker.
 // Host-neutral (no node: module): the CLI, `npm run project` and the page share it.
 
 const schnorrOf = (w) => w.checks.schnorr_keypath + w.checks.schnorr_scriptpath;
@@ -22,11 +30,23 @@ const checksOf = (w) => ecdsaOf(w) + schnorrOf(w);
 /** The stage names. */
 export const STAGE_NAMES = Object.freeze(['parse', 'sighash', 'script', 'verify']);
 
+/** The sighash kinds: cost name, the workload's bytes of that kind (the legacy kind's: the bytes
+ *  the engine hashed, less than the messages where its LegacySighashCache held part of them). */
+export const SIGHASH_KINDS = Object.freeze({
+  legacy: ['per_legacy_byte', (w) => w.legacy_sighash_hashed],
+  bip143: ['per_bip143_byte', (w) => w.sighash_bytes.bip143],
+  bip341: ['per_bip341_byte', (w) => w.sighash_bytes.bip341],
+});
+
+/** A workload's inputs by script type; a workload without the split (an old measurement) is all
+ *  of type `all`, the pooled cost. */
+const inputsByType = (w) => w.inputs_by_type ?? { all: w.inputs };
+
 /**
- * The stages, each with the features of a block workload (block-workload.mjs) its costs
- * multiply; `per_call` is the constant of one engine call (a block, or one range of a split
- * block; a span's workload gives its calls in `calls` and the bytes its extra calls skim, the
- * sum of bytes x (calls - 1) over its blocks, in `extra_call_bytes`).
+ * The fitted stages (parse, verify), each with the features of a block workload
+ * (block-workload.mjs) its costs multiply; `per_call` is the constant of one engine call (a block,
+ * or one range of a split block; a span's workload gives its calls in `calls` and the bytes its
+ * extra calls skim, the sum of bytes x (calls - 1) over its blocks, in `extra_call_bytes`).
  * Verify has one fitted cost, per ECDSA check; a Schnorr check counts as `schnorrPerEcdsa` ECDSA
  * checks, the ratio of the two verify rates the run measured on every fixture check (its verify
  * passes), since too few blocks hold Schnorr checks to fit their own cost on.
@@ -38,11 +58,48 @@ export function stagesOf(schnorrPerEcdsa) {
     parse: [['per_call', (w) => w.calls ?? 1], ['per_byte', (w) => w.bytes],
       ['per_extra_call_byte', (w) => w.extra_call_bytes ?? w.bytes * ((w.calls ?? 1) - 1)],
       ['per_tx', (w) => w.txs], ['per_input', (w) => w.inputs]],
-    sighash: [['per_legacy_byte', (w) => w.legacy_sighash_hashed],
-      ['per_segwit_byte', (w) => w.sighash_bytes.bip143 + w.sighash_bytes.bip341]],
-    script: [['per_input', (w) => w.inputs], ['per_check', (w) => checksOf(w)]],
     verify: [['per_ecdsa', (w) => ecdsaOf(w) + schnorrPerEcdsa * schnorrOf(w)]],
   };
+}
+
+/**
+ * The single-cost fits of the measured parts: per sighash kind (cost per byte, on the kind's own
+ * time) and per input script type (cost per input, on the type's own time), with the pooled
+ * fits (`sighash_all`: all sighash time per byte, `script_all`: all script time per input).
+ * @param {object[]} blocks {workload, stages_ms, parts_ms: {sighash: {legacy, bip143, bip341},
+ *   script: {type: ms}}}
+ * @returns {Array<{stage: string, name: string, samples: Array<{features: number[], ms: number}>}>}
+ */
+function partSamples(blocks) {
+  const parts = [];
+  for (const [kind, [name, bytes]] of Object.entries(SIGHASH_KINDS)) {
+    parts.push({ stage: 'sighash', name, samples: blocks.map((b) => ({ features: [bytes(b.workload)], ms: b.parts_ms?.sighash?.[kind] ?? 0 })) });
+  }
+  const allBytes = (w) => Object.values(SIGHASH_KINDS).reduce((n, [, f]) => n + f(w), 0);
+  parts.push({ stage: 'sighash', name: 'per_byte_all', samples: blocks.map((b) => ({ features: [allBytes(b.workload)], ms: b.stages_ms.sighash })) });
+  const types = new Set(blocks.flatMap((b) => Object.keys(inputsByType(b.workload))));
+  types.delete('all');
+  for (const type of [...types].sort()) {
+    parts.push({ stage: 'script', name: type, samples: blocks.map((b) => ({ features: [inputsByType(b.workload)[type] ?? 0], ms: b.parts_ms?.script?.[type] ?? 0 })) });
+  }
+  parts.push({ stage: 'script', name: 'all', samples: blocks.map((b) => ({ features: [b.workload.inputs], ms: b.stages_ms.script })) });
+  return parts;
+}
+
+/** Whether a part's samples hold any measured work (a sample with time and units). */
+const holdsWork = (samples) => samples.some((x) => x.ms > 0 && x.features[0] > 0);
+
+/** The sighash and script costs from their parts' fits (`xs`: one cost per part, null where no
+ *  block of the set holds the part): a kind or type without data takes the pooled cost. */
+function partCosts(parts, xs) {
+  const sighash = {};
+  const script = {};
+  const pooled = Object.fromEntries(parts.map((p, j) => [p.name, xs[j]]).filter(([n]) => n === 'per_byte_all' || n === 'all'));
+  parts.forEach((p, j) => {
+    if (p.stage === 'sighash' && p.name !== 'per_byte_all') sighash[p.name] = xs[j] ?? pooled.per_byte_all ?? 0;
+    if (p.stage === 'script') script[p.name] = xs[j] ?? pooled.all ?? 0;
+  });
+  return { sighash, script };
 }
 
 /** Solves the normal equations A x = b (small, dense) by Gaussian elimination with partial
@@ -143,11 +200,14 @@ function bestFit({ A, b, c, n }, m) {
 
 /**
  * Every stage's costs fitted over `blocks`.
- * @param {Array<{workload: object, stages_ms: {parse, sighash, script, verify}}>} blocks
- *   measured blocks: block-workload.mjs workloads and their stage times (ms, one worker)
+ * @param {Array<{workload: object, stages_ms: {parse, sighash, script, verify}, parts_ms: object}>}
+ *   blocks measured blocks: block-workload.mjs workloads, their stage times and the sighash and
+ *   script times by kind and type (partSamples; ms, one worker)
  * @param {number} schnorrPerEcdsa see stagesOf
  * @returns {{parse: object, sighash: object, script: object, verify: object}} per stage
- *   {cost name: ms per unit}; verify also has per_schnorr = per_ecdsa x schnorrPerEcdsa
+ *   {cost name: ms per unit}: sighash {per_legacy_byte, per_bip143_byte, per_bip341_byte},
+ *   script {type: ms per input, all: the pooled cost}; verify also has per_schnorr = per_ecdsa x
+ *   schnorrPerEcdsa
  * @throws {RangeError} when `blocks` is empty
  */
 export function fitCosts(blocks, schnorrPerEcdsa) {
@@ -156,13 +216,17 @@ export function fitCosts(blocks, schnorrPerEcdsa) {
     const x = fitStage(blocks.map((b) => ({ features: features.map(([, f]) => f(b.workload)), ms: b.stages_ms[stage] })));
     costs[stage] = Object.fromEntries(features.map(([name], j) => [name, x[j]]));
   }
+  const parts = partSamples(blocks);
+  Object.assign(costs, partCosts(parts, parts.map((p) => (holdsWork(p.samples) ? fitStage(p.samples)[0] : null))));
   costs.verify.per_schnorr = costs.verify.per_ecdsa * schnorrPerEcdsa;
   return costs;
 }
 
 /**
- * fitCosts with each block left out in turn (fitStageLeaveOneOut per stage).
- * @returns {object[]} per block, fitCosts' shape for the costs fitted on every other block
+ * fitCosts with each block left out in turn (fitStageLeaveOneOut per stage and part).
+ * @returns {object[]} per block, fitCosts' shape for the costs fitted on every other block, and
+ *   `pooled`: the sighash kinds and script types of the block that no other block holds (their
+ *   cost is the pooled one)
  * @throws {RangeError} with fewer than two blocks
  */
 export function fitCostsLeaveOneOut(blocks, schnorrPerEcdsa) {
@@ -171,17 +235,31 @@ export function fitCostsLeaveOneOut(blocks, schnorrPerEcdsa) {
     const xs = fitStageLeaveOneOut(blocks.map((b) => ({ features: features.map(([, f]) => f(b.workload)), ms: b.stages_ms[stage] })));
     xs.forEach((x, k) => { out[k][stage] = Object.fromEntries(features.map(([name], j) => [name, x[j]])); });
   }
-  for (const c of out) c.verify.per_schnorr = c.verify.per_ecdsa * schnorrPerEcdsa;
+  const parts = partSamples(blocks);
+  const loo = parts.map((p) => fitStageLeaveOneOut(p.samples));
+  // How many blocks hold each part's work: with only block k, leaving k out leaves no data.
+  const holders = parts.map((p) => p.samples.filter((x) => x.ms > 0 && x.features[0] > 0).length);
+  out.forEach((c, k) => {
+    const own = parts.map((p) => p.samples[k].ms > 0 && p.samples[k].features[0] > 0);
+    const xs = parts.map((_, j) => (holders[j] - (own[j] ? 1 : 0) > 0 ? loo[j][k][0] : null));
+    Object.assign(c, partCosts(parts, xs));
+    c.verify.per_schnorr = c.verify.per_ecdsa * schnorrPerEcdsa;
+    c.pooled = parts.filter((p, j) => xs[j] === null && p.samples[k].features[0] > 0 && p.name !== 'all' && p.name !== 'per_byte_all')
+      .map((p) => (p.stage === 'sighash' ? `${p.name.replace(/^per_|_byte$/g, '')} sighash bytes` : `${p.name} inputs`));
+  });
   return out;
 }
 
-/** A block workload's predicted time per stage under `costs` (fitCosts'), ms (one worker). */
+/** A block workload's predicted time per stage under `costs` (fitCosts'), ms (one worker). A
+ *  script type without a cost of its own takes script.all. */
 export function predictStages(costs, workload) {
   const schnorrPerEcdsa = costs.verify.per_ecdsa > 0 ? costs.verify.per_schnorr / costs.verify.per_ecdsa : 0;
   const out = {};
   for (const [stage, features] of Object.entries(stagesOf(schnorrPerEcdsa))) {
     out[stage] = features.reduce((n, [name, f]) => n + costs[stage][name] * f(workload), 0);
   }
+  out.sighash = Object.values(SIGHASH_KINDS).reduce((n, [name, f]) => n + costs.sighash[name] * f(workload), 0);
+  out.script = Object.entries(inputsByType(workload)).reduce((n, [type, inputs]) => n + (costs.script[type] ?? costs.script.all) * inputs, 0);
   return out;
 }
 
@@ -196,8 +274,9 @@ export const stagesTotal = (s) => s.parse + s.sighash + s.script + s.verify;
  * @param {{minChecks?: number, tolerance?: number}} [options] the blocks judged: those with at
  *   least minChecks checks (default 100); trusted when every one is within +-tolerance (0.15)
  * @returns {{per_block: Array<{height, checks, predicted_ms, measured_ms, ratio, judged: boolean,
- *   within: boolean|null}>, trusted: boolean, misses: Array<{height, ratio}>}}
- *   ratio = predicted / measured
+ *   within: boolean|null, pooled: string[]}>, trusted: boolean, misses: Array<{height, ratio}>}}
+ *   ratio = predicted / measured; pooled: the block's sighash kinds and script types that no
+ *   other block holds, predicted at the pooled cost (fitCostsLeaveOneOut)
  */
 export function predictBlocks(blocks, schnorrPerEcdsa, { minChecks = 100, tolerance = 0.15 } = {}) {
   const leftOut = fitCostsLeaveOneOut(blocks, schnorrPerEcdsa);
@@ -209,7 +288,7 @@ export function predictBlocks(blocks, schnorrPerEcdsa, { minChecks = 100, tolera
     const judged = checks >= minChecks;
     const ratio = predicted / measured;
     return { height: b.height, checks, predicted_ms: predicted, measured_ms: measured, ratio, judged,
-      within: judged ? Math.abs(ratio - 1) <= tolerance : null };
+      within: judged ? Math.abs(ratio - 1) <= tolerance : null, pooled: leftOut[k].pooled };
   });
   const misses = perBlock.filter((p) => p.judged && !p.within).map((p) => ({ height: p.height, ratio: p.ratio }));
   return { per_block: perBlock, trusted: perBlock.some((p) => p.judged) && misses.length === 0, misses };

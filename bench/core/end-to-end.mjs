@@ -104,9 +104,17 @@ export async function runEndToEndScaling(createPool, jobs, { maxWorkers, variant
  *   blockMs: per job, the workers' warm time in the engine for the block, ms (median over the
  *   timed rounds, each summed over the block's ranges): {parseSighash (parse, block rules,
  *   sighash, script evaluation), verify, stages: {parse, sighash, script, verify} (each stage's
- *   median), total: {median, min, max, rounds} (the four stages' sum: median, fastest and
- *   slowest round)}, or null where a round failed it
+ *   median), parts: {sighash: {legacy, bip143, bip341}, script: {type: ms}} (the sighash time
+ *   by kind and the script time by input type, each key's median: times.sighashMsByKind and
+ *   scriptMsByType), total: {median, min, max, rounds} (the four stages' sum: median, fastest
+ *   and slowest round)}, or null where a round failed it
  */
+/** The median of each key over a list of {key: ms} objects, a key missing from one counting 0. */
+function medianByKey(list) {
+  const keys = new Set(list.flatMap((o) => Object.keys(o ?? {})));
+  return Object.fromEntries([...keys].sort().map((k) => [k, median(list.map((o) => o?.[k] ?? 0))]));
+}
+
 export async function runEndToEnd(pool, first, { rounds, warmUp, log }) {
   const { jobs } = first;
   const expected = first.entries.filter((e) => !e.error);
@@ -157,6 +165,7 @@ export async function runEndToEnd(pool, first, { rounds, warmUp, log }) {
       verify: median(list.map((t) => t.verifyMs)),
       stages: { parse: median(list.map((t) => t.parseMs)), sighash: median(list.map((t) => t.sighashMs)),
         script: median(list.map((t) => t.scriptMs)), verify: median(list.map((t) => t.verifyMs)) },
+      parts: { sighash: medianByKey(list.map((t) => t.sighashMsByKind)), script: medianByKey(list.map((t) => t.scriptMsByType)) },
       total: { median: median(total), min: Math.min(...total), max: Math.max(...total), rounds: total.length },
     };
   });

@@ -5,7 +5,7 @@
 // from costs fitted on the others (predictBlocks). Host-neutral.
 import { DEFAULT_TARGET_INPUTS, MAX_RANGES_PER_WORKER } from '../../workers/block-jobs.mjs';
 import { fitCosts, predictBlocks, predictStages, STAGE_NAMES, stagesTotal } from './cost-model.mjs';
-import { totalChecks, workloadFor } from './workload-model.mjs';
+import { INPUT_TYPES, totalChecks, workloadFor } from './workload-model.mjs';
 
 /** Bitcoin Core's default assumevalid block at the newest release the chain data covers: Core
  *  30's defaultAssumeValid, height 912,683 (../shared/chain-workload/tx_count_points.csv, its
@@ -49,6 +49,7 @@ export function spanWorkload(figures, blocks, k, workers) {
       schnorr_keypath: f('checks_schnorr_keypath'), schnorr_scriptpath: f('checks_schnorr_scriptpath') },
     sighash_bytes: { legacy: f('sighash_bytes_legacy'), bip143: f('sighash_bytes_bip143'), bip341: f('sighash_bytes_bip341') },
     legacy_sighash_hashed: f('sighash_hashed_legacy'),
+    inputs_by_type: Object.fromEntries(INPUT_TYPES.map(({ type, key }) => [type, f(`inputs_${key}`)])),
   };
 }
 
@@ -135,12 +136,14 @@ export function spanHours({ costs, table, efficiency, workers, from, to }) {
 export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, workers = endToEnd.workers, from = 0, to = table.tip }) {
   if (!(Number.isInteger(workers) && workers >= 1 && workers <= 64)) throw new RangeError(`workers must be an integer in 1..64, got ${workers}`);
   const measured = blocks.filter((b) => b.workload && b.stages_ms && b.engine_ms && !b.error)
-    .map((b) => ({ height: b.height, workload: b.workload, stages_ms: b.stages_ms, engine_ms: b.engine_ms }));
+    .map((b) => ({ height: b.height, workload: b.workload, stages_ms: b.stages_ms, parts_ms: b.parts_ms ?? null, engine_ms: b.engine_ms }));
   if (measured.length < 2) throw new RangeError(`the cost model needs at least 2 measured blocks, got ${measured.length}`);
   // The fastest and slowest rounds' costs: each block's stages scaled to its fastest / slowest round.
   const scaled = (which) => measured.map((b) => {
     const f = b.engine_ms[which] / b.engine_ms.median;
-    return { ...b, stages_ms: Object.fromEntries(STAGE_NAMES.map((s) => [s, b.stages_ms[s] * f])) };
+    const scale = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v * f]));
+    return { ...b, stages_ms: Object.fromEntries(STAGE_NAMES.map((s) => [s, b.stages_ms[s] * f])),
+      parts_ms: b.parts_ms && { sighash: scale(b.parts_ms.sighash), script: scale(b.parts_ms.script) } };
   });
   const costs = { median: fitCosts(measured, schnorrPerEcdsa), fast: fitCosts(scaled('min'), schnorrPerEcdsa),
     slow: fitCosts(scaled('max'), schnorrPerEcdsa) };

@@ -351,6 +351,7 @@ function blockResult(b, verdicts, warm) {
     parse_sighash_ms: warm?.parseSighash ?? null,
     verify_ms: warm?.verify ?? null,
     stages_ms: warm?.stages ?? null,
+    parts_ms: warm?.parts ?? null,
     engine_ms: warm?.total ?? null,
     workload: b.workload,
     cold_ms: b.coldMs,

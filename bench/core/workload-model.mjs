@@ -6,6 +6,13 @@
 // Every figure is {value, low, high}: transactions, inputs and checks are counts; sighash and
 // block figures bytes.
 
+/** The input script types the engine tells apart (native/script/script_type.h
+ *  InputScriptTypeName), as the cost model prices script evaluation; `key` names their figures
+ *  (inputs_<key>) and share ratios (<key>_inputs_share). */
+export const INPUT_TYPES = Object.freeze(['p2pk', 'p2pkh', 'multisig', 'p2sh', 'p2sh-multisig', 'p2sh-p2wpkh', 'p2sh-p2wsh',
+  'p2wpkh', 'p2wsh', 'p2tr-keypath', 'p2tr-scriptpath', 'witness-unknown', 'nonstandard', 'empty']
+  .map((type) => Object.freeze({ type, key: type.replace(/-/g, '_') })));
+
 /** The figures of a row or a total: name -> the RATIOS figure it comes from (null: a count of
  *  the chain data). */
 export const FIGURES = Object.freeze({
@@ -20,6 +27,7 @@ export const FIGURES = Object.freeze({
   sighash_bytes_bip143: 'bip143_sighash_bytes_per_input',
   sighash_bytes_bip341: 'bip341_sighash_bytes_per_input',
   block_bytes: 'bytes_per_tx',
+  ...Object.fromEntries(INPUT_TYPES.map(({ key }) => [`inputs_${key}`, `${key}_inputs_share`])),
 });
 
 const rangeOf = (value, low, high) => ({ value, low, high });

@@ -82,6 +82,11 @@ export function readCensus(file = CENSUS_PATH) {
     if (fields.length !== 13 || !fields.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)) {
       throw new Error(`${file}: blocks[${k}] is no block workload (npm run project -- --census writes the census again)`);
     }
+    const types = b.inputs_by_type;
+    if (!types || typeof types !== 'object' || !Object.values(types).every((v) => Number.isInteger(v) && v >= 0) ||
+        Object.values(types).reduce((n, v) => n + v, 0) !== b.inputs) {
+      throw new Error(`${file}: blocks[${k}] has no inputs_by_type adding up to its ${b.inputs} inputs (npm run project -- --census writes the census again)`);
+    }
   }
   return doc;
 }

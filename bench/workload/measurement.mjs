@@ -71,6 +71,23 @@ export function measurementProblem(doc) {
     for (const k2 of ['parse', 'sighash', 'script', 'verify']) {
       if (!num(b.stages_ms?.[k2])) return `${where}.stages_ms.${k2} is ${JSON.stringify(b.stages_ms?.[k2])}; need a number >= 0 (ms)`;
     }
+    const parts = b.parts_ms;
+    if (!parts || typeof parts !== 'object') {
+      return `${where}.parts_ms is ${JSON.stringify(parts)}; need the sighash time by kind and the script time by input type ` +
+        '(a measurement older than them: npm run project -- --measure measures again)';
+    }
+    for (const k2 of ['legacy', 'bip143', 'bip341']) {
+      if (!num(parts.sighash?.[k2])) return `${where}.parts_ms.sighash.${k2} is ${JSON.stringify(parts.sighash?.[k2])}; need a number >= 0 (ms)`;
+    }
+    if (!parts.script || typeof parts.script !== 'object') return `${where}.parts_ms.script is ${JSON.stringify(parts.script)}; need {type: ms}`;
+    for (const [k2, v] of Object.entries(parts.script)) {
+      if (!num(v)) return `${where}.parts_ms.script[${JSON.stringify(k2)}] is ${JSON.stringify(v)}; need a number >= 0 (ms)`;
+    }
+    const byType = b.workload.inputs_by_type;
+    if (!byType || typeof byType !== 'object') return `${where}.workload.inputs_by_type is ${JSON.stringify(byType)}; need {type: inputs}`;
+    for (const [k2, v] of Object.entries(byType)) {
+      if (!Number.isInteger(v) || v < 0) return `${where}.workload.inputs_by_type[${JSON.stringify(k2)}] is ${JSON.stringify(v)}; need an integer >= 0`;
+    }
     const m = b.engine_ms;
     if (!num(m?.median) || m.median === 0 || !num(m.min) || !num(m.max) || !(m.min <= m.median && m.median <= m.max) || !Number.isInteger(m.rounds)) {
       return `${where}.engine_ms is ${JSON.stringify(m)}; need 0 <= min <= median <= max (ms, median > 0) and integer rounds`;

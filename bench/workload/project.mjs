@@ -19,7 +19,7 @@ import { choiceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.m
 import { CENSUS_PATH, fixtureCensus, readCensus } from './census.mjs';
 import { contenderCosts, PUBLISHED } from '../core/contenders.mjs';
 import { ASSUMEVALID, projectChain, schnorrPerEcdsaOf, spanHours } from '../core/model-projection.mjs';
-import { FIGURES, totalChecks, workloadFor } from '../core/workload-model.mjs';
+import { FIGURES, INPUT_TYPES, totalChecks, workloadFor } from '../core/workload-model.mjs';
 import { REPO_ROOT } from '../../wasm/paths.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
 import { BENCH_RESULTS, readBenchRatios } from './bench-ratios.mjs';
@@ -71,6 +71,7 @@ const LABELS = {
   checks_schnorr_scriptpath: 'Schnorr script path', sighash_bytes_legacy: 'legacy sighash bytes',
   sighash_hashed_legacy: 'legacy bytes hashed',
   sighash_bytes_bip143: 'BIP143 sighash bytes', sighash_bytes_bip341: 'BIP341 sighash bytes', block_bytes: 'block bytes',
+  ...Object.fromEntries(INPUT_TYPES.map(({ type, key }) => [`inputs_${key}`, `${type} inputs`])),
 };
 
 function main() {
@@ -155,6 +156,12 @@ async function run(values) {
     console.log(['heights', ...cols.map((c) => LABELS[c])].join(' | '));
     for (const r of [...table.rows, { ...table.totals, from: 'total', to: '' }]) {
       console.log([`${typeof r.from === 'number' ? int(r.from) : r.from}${r.to === '' ? '' : `-${int(r.to)}`}`, ...cols.map((c) => rangeText(r[c]))].join(' | '));
+    }
+    // Inputs by the script type they spend, the types the chain holds.
+    const typeCols = INPUT_TYPES.map(({ key }) => `inputs_${key}`).filter((c) => table.totals[c].high > 0);
+    console.log(`\n${['heights', ...typeCols.map((c) => LABELS[c])].join(' | ')}`);
+    for (const r of [...table.rows, { ...table.totals, from: 'total', to: '' }]) {
+      console.log([`${typeof r.from === 'number' ? int(r.from) : r.from}${r.to === '' ? '' : `-${int(r.to)}`}`, ...typeCols.map((c) => rangeText(r[c]))].join(' | '));
     }
     for (const n of table.notes) console.log(`note: ${n}`);
     return;

@@ -10,7 +10,7 @@
 // to them. Units: transactions, inputs and checks are counts; sighash and block figures bytes.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { workloadFor } from '../core/workload-model.mjs';
+import { INPUT_TYPES, workloadFor } from '../core/workload-model.mjs';
 import { heightAtTime, heightAtTimeError, interpolationError, readTxCountPoints } from './chain-data.mjs';
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
@@ -32,6 +32,10 @@ export const RATIOS = Object.freeze({
   bip143_sighash_bytes_per_input: { per: 'inputs', num: (b) => b.sighash_bytes.bip143, den: (b) => b.inputs, min: 10 },
   bip341_sighash_bytes_per_input: { per: 'inputs', num: (b) => b.sighash_bytes.bip341, den: (b) => b.inputs, min: 10 },
   bytes_per_tx: { per: 'txs', num: (b) => b.bytes, den: (b) => b.txs, min: 5 },
+  // The share of the inputs spending each script type (the cost model prices script evaluation
+  // per input by type).
+  ...Object.fromEntries(INPUT_TYPES.map(({ type, key }) => [`${key}_inputs_share`,
+    { per: 'inputs', num: (b) => b.inputs_by_type?.[type] ?? 0, den: (b) => b.inputs, min: 10 }])),
 });
 /** Which ratios the blocks without spent outputs (size, transactions, inputs only) inform. */
 const BLOCKS_ONLY_RATIOS = new Set(['inputs_per_ncb_tx', 'bytes_per_tx']);

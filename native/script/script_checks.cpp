@@ -156,7 +156,9 @@ bool TransactionSignatureChecker::CheckECDSASignature(const StackElement& sig, c
     }
     if (known == nullptr && memo_ != nullptr) {
         ++memo_->computed;
-        memo_->sighash_ns += MonotonicNanos() - started;
+        const int64_t elapsed = MonotonicNanos() - started;
+        memo_->sighash_ns += elapsed;
+        memo_->sighash_kind_ns[kind == 1 ? 1 : 0] += elapsed;
         memo_->Insert(kind, static_cast<uint32_t>(hash_type), script_code.data(), script_code.size(), sighash);
         if (memo_->counts != nullptr) {
             const size_t message = kind == 1 ? WitnessV0SighashMessageSize(script_code)
@@ -226,7 +228,9 @@ bool TransactionSignatureChecker::CheckSchnorrSignature(const StackElement& sig,
         }
         if (memo_ != nullptr) {
             ++memo_->computed;
-            memo_->sighash_ns += MonotonicNanos() - started;
+            const int64_t elapsed = MonotonicNanos() - started;
+            memo_->sighash_ns += elapsed;
+            memo_->sighash_kind_ns[2] += elapsed;
             memo_->Insert(kind, hash_type, key, sizeof key, sighash);
             if (memo_->counts != nullptr) {
                 const size_t message = TaprootSighashMessageSize(tx_, n_in_, hash_type, pre_, have_annex, ext_ptr != nullptr);

@@ -56,8 +56,10 @@ public:
     void Insert(uint8_t kind, uint32_t hash_type, const uint8_t* data, size_t len, const Hash32& sighash);
     /** Sighashes computed by checkers using this memo (misses). */
     uint32_t computed = 0;
-    /** Nanoseconds those computations took (steady clock, util/stage_times.h). */
+    /** Nanoseconds those computations took (steady clock, util/stage_times.h), in all and
+     *  by kind ([0] legacy, [1] BIP143, [2] BIP341, as SighashCounts). */
     int64_t sighash_ns = 0;
+    int64_t sighash_kind_ns[3] = {0, 0, 0};
     /** Where those computations are also counted by kind, with their message bytes (null:
      *  not counted). */
     SighashCounts* counts = nullptr;

@@ -18,6 +18,11 @@ struct StageTimes {
     int64_t sighash_ns = 0;  // PrecomputedTxData and every sighash computed
     int64_t script_ns = 0;   // VerifyScript, minus the sighash and verify time inside it
     int64_t verify_ns = 0;   // signature verification on this thread (VerifyMode::kSynchronous)
+    /** sighash_ns by kind: [0] legacy, [1] BIP143, [2] BIP341 (key path and tapscript); each
+     *  with its transactions' PrecomputedTxData (a transaction spending a v1 witness output
+     *  counts as BIP341, one with other witnesses as BIP143, the others as legacy). Sums to
+     *  sighash_ns. */
+    int64_t sighash_kind_ns[3] = {0, 0, 0};
 };
 
 /** std::chrono::steady_clock in nanoseconds (performance.now() under Emscripten). */

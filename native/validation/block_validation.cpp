@@ -39,6 +39,7 @@ struct InputState {
     bool final = false;
     bool ok = false;
     ScriptError serror = ScriptError::OK;
+    int64_t script_ns = 0;             // its evaluations' time less sighash and verify (StageTimes::script_ns)
     std::vector<std::string> checks;   // record bytes of each check of the latest evaluation, in order
     std::vector<bool> predicted;       // whether that check's verdict was predicted
     /** Sighashes of this input's checks, kept while the input waits for verdicts so that a
@@ -153,6 +154,8 @@ void BlockValidation::Impl::Evaluate(size_t k) {
     }
     const uint32_t computed_before = in.memo->computed;
     const int64_t sighash_before = in.memo->sighash_ns;
+    int64_t kind_before[3];
+    for (int k = 0; k < 3; ++k) kind_before[k] = in.memo->sighash_kind_ns[k];
     const int64_t verify_before = times.verify_ns;
     const int64_t started = MonotonicNanos();
     TransactionSignatureChecker checker(tx, in.input, out.value, *pre[in.tx], sink, in.memo.get());
@@ -161,7 +164,10 @@ void BlockValidation::Impl::Evaluate(size_t k) {
     in.ok = VerifyScript(txin.script_sig, out.script_pubkey, witness, flags, checker, &in.serror);
     const int64_t sighash_ns = in.memo->sighash_ns - sighash_before;
     times.sighash_ns += sighash_ns;
-    times.script_ns += MonotonicNanos() - started - sighash_ns - (times.verify_ns - verify_before);
+    for (int k = 0; k < 3; ++k) times.sighash_kind_ns[k] += in.memo->sighash_kind_ns[k] - kind_before[k];
+    const int64_t script_ns = MonotonicNanos() - started - sighash_ns - (times.verify_ns - verify_before);
+    times.script_ns += script_ns;
+    in.script_ns += script_ns;
     ++evaluations;
     sighashes += in.memo->computed - computed_before;
     in.final = std::none_of(in.predicted.begin(), in.predicted.end(), [](bool p) { return p; });
@@ -293,7 +299,9 @@ void BlockValidation::Start(const SpentOutputEntry* spent, size_t spent_count, s
         const int64_t pre_started = MonotonicNanos();
         m.pre[t] = std::make_unique<PrecomputedTxData>();
         m.pre[t]->Init(tx, m.spent_by_tx[t], tx.HasWitness(), any_taproot);
-        m.times.sighash_ns += MonotonicNanos() - pre_started;
+        const int64_t pre_ns = MonotonicNanos() - pre_started;
+        m.times.sighash_ns += pre_ns;
+        m.times.sighash_kind_ns[any_taproot ? 2 : tx.HasWitness() ? 1 : 0] += pre_ns;
         if (any_taproot) {
             m.precompute_bytes[1] += PrecomputeBytes(tx, m.spent_by_tx[t], tx.HasWitness(), true);
         } else if (tx.HasWitness()) {
@@ -435,6 +443,7 @@ BlockValidationResult BlockValidation::Result() const {
     for (const InputState& in : m.inputs) {
         const std::string& type = m.type_names[in.type];
         ScriptTypeCoverage& cov = r.coverage[type];
+        r.script_ns_by_type[type] += in.script_ns;
         ++cov.inputs;
         if (in.final) ++cov.evaluated;
         cov.checks += static_cast<uint32_t>(in.checks.size());

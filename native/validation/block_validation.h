@@ -192,6 +192,9 @@ struct BlockValidationResult {
     /** Where the time went, in this thread (util/stage_times.h); parse_ns includes the block
      *  rules. */
     StageTimes times;
+    /** times.script_ns by the script type of the input evaluated (as in coverage), ns: what
+     *  the cost model's per-input script cost by type is measured from. */
+    std::map<std::string, int64_t> script_ns_by_type;
     /** Each of them, in block order: tx index, input index, script type name (as in
      *  coverage) and ScriptErrorName of its ScriptError ("EVAL_FALSE", ...). The first is the
      *  one a mandatory-script-verify-flag-failed verdict names. */
