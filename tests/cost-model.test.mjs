@@ -15,16 +15,17 @@ const close = (a, b, tol = 1e-9) => Math.abs(a - b) <= tol * Math.max(1, Math.ab
 
 /** A block workload with these counts (block-workload.mjs's shape). */
 function workload({ bytes = 1000, txs = 2, inputs = 1, ecdsa = 1, multisig = 0, keypath = 0, scriptpath = 0, legacy = 0, hashed = legacy, bip143 = 0, bip341 = 0, calls = 1,
-  types = { p2pkh: inputs } }) {
+  types = { p2pkh: inputs }, checksByType }) {
   return { calls, bytes, txs, inputs, checks: { ecdsa_single: ecdsa, ecdsa_multisig: multisig, schnorr_keypath: keypath, schnorr_scriptpath: scriptpath },
-    sighash_bytes: { legacy, bip143, bip341 }, legacy_sighash_hashed: hashed, inputs_by_type: types };
+    sighash_bytes: { legacy, bip143, bip341 }, legacy_sighash_hashed: hashed, inputs_by_type: types,
+    ...(checksByType ? { checks_by_type: checksByType } : {}) };
 }
 
 // Costs to recover, ms per unit.
 const COSTS = {
   parse: { per_call: 0.01, per_byte: 0.000002, per_extra_call_byte: 0.0000015, per_tx: 0.001, per_input: 0.0003 },
   sighash: { per_legacy_byte: 0.000005, per_bip143_byte: 0.000007, per_bip341_byte: 0.000009 },
-  script: { p2pk: 0.0021, p2pkh: 0.0022, 'p2sh-multisig': 0.006, p2wpkh: 0.0025, 'p2tr-keypath': 0.0015, all: 0.003 },
+  script: { p2pk: 0.0021, p2pkh: 0.0022, 'p2sh-multisig': 0.006, p2wpkh: 0.0025, 'p2tr-keypath': 0.0015, per_input: 0.0002, per_check: 0.002 },
   verify: { per_ecdsa: 0.05, per_schnorr: 0.035 },
 };
 const RATIO = 0.7; // per_schnorr / per_ecdsa
@@ -34,7 +35,8 @@ function measuredBlock(height, w, costs = COSTS, f = { parse: 1, sighash: 1, scr
   const t = predictStages(costs, w);
   const kinds = { legacy: costs.sighash.per_legacy_byte * w.legacy_sighash_hashed, bip143: costs.sighash.per_bip143_byte * w.sighash_bytes.bip143,
     bip341: costs.sighash.per_bip341_byte * w.sighash_bytes.bip341 };
-  const types = Object.fromEntries(Object.entries(w.inputs_by_type).map(([type, n]) => [type, (costs.script[type] ?? costs.script.all) * n * f.script]));
+  const types = Object.fromEntries(Object.keys(w.inputs_by_type).map((type) =>
+    [type, predictStages(costs, { ...w, inputs_by_type: { [type]: w.inputs_by_type[type] } }).script * f.script]));
   return { height, workload: w, stages_ms: Object.fromEntries(Object.entries(t).map(([k, v]) => [k, v * f[k]])),
     parts_ms: { sighash: Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, v * f.sighash])), script: types } };
 }
@@ -57,8 +59,8 @@ test('fitCosts and predictStages on blocks whose stage times follow known costs'
     { inputs: 500, ecdsa: 400, multisig: 200, legacy: 200000, bytes: 200000, txs: 200, types: { p2pkh: 400, 'p2sh-multisig': 100 } },
     { inputs: 2000, ecdsa: 1500, keypath: 600, bip143: 400000, bip341: 150000, legacy: 300000, hashed: 250000, bytes: 900000, txs: 1200, calls: 5,
       types: { p2pkh: 400, p2wpkh: 1000, 'p2tr-keypath': 600 } },
-    { inputs: 20000, ecdsa: 800, legacy: 180000, bytes: 1000000, txs: 400, calls: 5, types: { p2pkh: 700, 'p2sh-multisig': 50, empty: 19250 } },
-    { inputs: 700, ecdsa: 700, legacy: 300000, bytes: 300000, txs: 300, calls: 3, types: { p2pkh: 690, empty: 10 } },
+    { inputs: 20000, ecdsa: 800, legacy: 180000, bytes: 1000000, txs: 400, calls: 5, types: { p2pkh: 700, 'p2sh-multisig': 50, empty: 19250 }, checksByType: { empty: 0 } },
+    { inputs: 700, ecdsa: 700, legacy: 300000, bytes: 300000, txs: 300, calls: 3, types: { p2pkh: 690, empty: 10 }, checksByType: { empty: 0 } },
     { inputs: 3000, ecdsa: 2000, keypath: 1000, bip143: 600000, bip341: 90000, bytes: 1200000, txs: 1500, types: { p2wpkh: 2000, 'p2tr-keypath': 1000 } },
   ].map(workload);
   const blocks = shapes.map((w, k) => measuredBlock(k, w));
@@ -104,10 +106,12 @@ test('predictions of three fixture blocks\' real workloads under given costs, by
   const b553724 = at(553724);
   assert.equal(b553724.sighash_bytes.bip143, 364 + 398);
   assert.ok(close(predictStages(COSTS, b553724).sighash, b553724.legacy_sighash_hashed * 0.000005 + 762 * 0.000007));
-  // Its script time: each input at its type's cost, a type without one (p2sh-p2wpkh here) at all's.
+  // Its script time: each input at its type's cost, a type without one (p2sh-p2wpkh here) at
+  // the pooled costs, per input and per check of its inputs (the block's coverage).
   const types553724 = b553724.inputs_by_type;
   assert.equal(Object.values(types553724).reduce((n, v) => n + v, 0), 3);
-  const script553724 = Object.entries(types553724).reduce((n, [t, k]) => n + (COSTS.script[t] ?? 0.003) * k, 0);
+  const script553724 = Object.entries(types553724).reduce((n, [t, k]) => n + (COSTS.script[t] !== undefined ? COSTS.script[t] * k
+    : 0.0002 * k + 0.002 * b553724.checks_by_type[t]), 0);
   assert.ok(close(predictStages(COSTS, b553724).script, script553724));
   // 866342: Schnorr checks at the given ratio.
   const b = at(866342);
@@ -136,10 +140,13 @@ test('a sighash kind or script type that no other block holds is predicted at th
     assert.ok(close(p.sighash, blocks[k].stages_ms.sighash, 1e-9) && close(p.script, blocks[k].stages_ms.script, 1e-9), `block ${k}`);
   }
   // The third: BIP143 and BIP341 bytes at the others' sighash time per byte (legacy's), and its
-  // taproot inputs at the others' script time per input (p2pkh's).
+  // taproot inputs at the others' pooled script costs per input and per check (one check per
+  // input there, so p2pkh's cost).
   const left = loo[2];
   assert.ok(close(left.sighash.per_bip341_byte, COSTS.sighash.per_legacy_byte, 1e-9));
-  assert.ok(close(left.script['p2tr-keypath'], COSTS.script.p2pkh, 1e-9));
+  assert.equal(left.script['p2tr-keypath'], undefined);
+  assert.ok(close(left.script.per_input + left.script.per_check, COSTS.script.p2pkh, 1e-9));
+  assert.ok(close(predictStages(left, blocks[2].workload).script, 500 * COSTS.script.p2pkh, 1e-9));
   // With every block: each kind and type at its own measured cost.
   const all = fitCosts(blocks, RATIO);
   assert.ok(close(all.sighash.per_bip341_byte, COSTS.sighash.per_bip341_byte, 1e-9));

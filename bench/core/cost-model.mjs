@@ -10,7 +10,8 @@
 //             + per_bip143_byte x BIP143 message and precomputation bytes
 //             + per_bip341_byte x BIP341 message and precomputation bytes
 //   script  = sum over input script types T (p2pkh, p2sh-multisig, p2wpkh, p2tr-keypath, ...:
-//             script_type.h) of script[T] x inputs of type T (evaluation less sighash and verify)
+//             script_type.h) of script[T] x inputs of type T (evaluation less sighash and verify);
+//             a type without a cost of its own: per_input x its inputs + per_check x their checks
 //   verify  = per_ecdsa x ECDSA checks + per_schnorr x Schnorr checks
 //
 // Parse and verify costs are fitted to those stages' measured times over a set of blocks (least
@@ -18,8 +19,9 @@
 // measured part by part: the engine times each sighash kind and each input's evaluation
 // (validateBlock's times.sighashMsByKind and times.scriptMsByType), so each kind's cost per byte
 // is fitted to that kind's own time and each type's cost per input to that type's own time. A kind
-// or type that no block of the set holds takes the pooled cost (all kinds' time per byte,
-// script.all: all types' time per input). Costs are never fitted on a block they are then
+// that no block of the set holds takes the pooled cost (all kinds' sighash time per byte); a type
+// that none holds, the pooled script costs per input and per check (fitted on all types' script
+// time: an input's work beyond its checks, and each check's). Costs are never fitted on a block they are then
 // checked on: predictBlocks leaves each block out of its own fit. Times in ms, per one worker.
 // Host-neutral (no node: module): the CLI, `npm run project` and the page share it.
 
@@ -38,9 +40,21 @@ export const SIGHASH_KINDS = Object.freeze({
   bip341: ['per_bip341_byte', (w) => w.sighash_bytes.bip341],
 });
 
-/** A workload's inputs by script type; a workload without the split (an old measurement) is all
- *  of type `all`, the pooled cost. */
-const inputsByType = (w) => w.inputs_by_type ?? { all: w.inputs };
+/** A workload's inputs by script type; a workload without the split is all of type `*`, which
+ *  has no cost of its own (the pooled costs price it). */
+const inputsByType = (w) => w.inputs_by_type ?? { '*': w.inputs };
+
+/** The pooled script costs, for a type without a cost of its own: fitted on the whole script
+ *  stage's time. */
+const SCRIPT_POOLED = [['per_input', (w) => w.inputs], ['per_check', (w) => checksOf(w)]];
+
+/** The checks of `n` inputs of `type` in workload `w`: its checks_by_type where given (a block's
+ *  coverage), else n x the workload's checks per input (a span's). */
+function checksOfType(w, type, n) {
+  const given = w.checks_by_type?.[type];
+  if (given !== undefined) return given;
+  return w.inputs > 0 ? (n * checksOf(w)) / w.inputs : 0;
+}
 
 /**
  * The fitted stages (parse, verify), each with the features of a block workload
@@ -65,7 +79,7 @@ export function stagesOf(schnorrPerEcdsa) {
 /**
  * The single-cost fits of the measured parts: per sighash kind (cost per byte, on the kind's own
  * time) and per input script type (cost per input, on the type's own time), with the pooled
- * fits (`sighash_all`: all sighash time per byte, `script_all`: all script time per input).
+ * fit of the sighash kinds (`per_byte_all`: all sighash time per byte).
  * @param {object[]} blocks {workload, stages_ms, parts_ms: {sighash: {legacy, bip143, bip341},
  *   script: {type: ms}}}
  * @returns {Array<{stage: string, name: string, samples: Array<{features: number[], ms: number}>}>}
@@ -78,11 +92,10 @@ function partSamples(blocks) {
   const allBytes = (w) => Object.values(SIGHASH_KINDS).reduce((n, [, f]) => n + f(w), 0);
   parts.push({ stage: 'sighash', name: 'per_byte_all', samples: blocks.map((b) => ({ features: [allBytes(b.workload)], ms: b.stages_ms.sighash })) });
   const types = new Set(blocks.flatMap((b) => Object.keys(inputsByType(b.workload))));
-  types.delete('all');
+  types.delete('*');
   for (const type of [...types].sort()) {
     parts.push({ stage: 'script', name: type, samples: blocks.map((b) => ({ features: [inputsByType(b.workload)[type] ?? 0], ms: b.parts_ms?.script?.[type] ?? 0 })) });
   }
-  parts.push({ stage: 'script', name: 'all', samples: blocks.map((b) => ({ features: [b.workload.inputs], ms: b.stages_ms.script })) });
   return parts;
 }
 
@@ -90,17 +103,21 @@ function partSamples(blocks) {
 const holdsWork = (samples) => samples.some((x) => x.ms > 0 && x.features[0] > 0);
 
 /** The sighash and script costs from their parts' fits (`xs`: one cost per part, null where no
- *  block of the set holds the part): a kind or type without data takes the pooled cost. */
-function partCosts(parts, xs) {
+ *  block of the set holds the part) and the pooled script costs (`pooled`: SCRIPT_POOLED's): a
+ *  kind without data takes the pooled cost per byte; a type without data has no cost of its own. */
+function partCosts(parts, xs, pooled) {
   const sighash = {};
-  const script = {};
-  const pooled = Object.fromEntries(parts.map((p, j) => [p.name, xs[j]]).filter(([n]) => n === 'per_byte_all' || n === 'all'));
+  const script = { per_input: pooled[0], per_check: pooled[1] };
+  const perByteAll = xs[parts.findIndex((p) => p.name === 'per_byte_all')];
   parts.forEach((p, j) => {
-    if (p.stage === 'sighash' && p.name !== 'per_byte_all') sighash[p.name] = xs[j] ?? pooled.per_byte_all ?? 0;
-    if (p.stage === 'script') script[p.name] = xs[j] ?? pooled.all ?? 0;
+    if (p.stage === 'sighash' && p.name !== 'per_byte_all') sighash[p.name] = xs[j] ?? perByteAll ?? 0;
+    if (p.stage === 'script' && xs[j] !== null) script[p.name] = xs[j];
   });
   return { sighash, script };
 }
+
+/** The pooled script fit's samples. */
+const pooledSamples = (blocks) => blocks.map((b) => ({ features: SCRIPT_POOLED.map(([, f]) => f(b.workload)), ms: b.stages_ms.script }));
 
 /** Solves the normal equations A x = b (small, dense) by Gaussian elimination with partial
  *  pivoting; null when singular. */
@@ -206,7 +223,7 @@ function bestFit({ A, b, c, n }, m) {
  * @param {number} schnorrPerEcdsa see stagesOf
  * @returns {{parse: object, sighash: object, script: object, verify: object}} per stage
  *   {cost name: ms per unit}: sighash {per_legacy_byte, per_bip143_byte, per_bip341_byte},
- *   script {type: ms per input, all: the pooled cost}; verify also has per_schnorr = per_ecdsa x
+ *   script {type: ms per input, per_input and per_check: the pooled costs}; verify also has per_schnorr = per_ecdsa x
  *   schnorrPerEcdsa
  * @throws {RangeError} when `blocks` is empty
  */
@@ -217,7 +234,7 @@ export function fitCosts(blocks, schnorrPerEcdsa) {
     costs[stage] = Object.fromEntries(features.map(([name], j) => [name, x[j]]));
   }
   const parts = partSamples(blocks);
-  Object.assign(costs, partCosts(parts, parts.map((p) => (holdsWork(p.samples) ? fitStage(p.samples)[0] : null))));
+  Object.assign(costs, partCosts(parts, parts.map((p) => (holdsWork(p.samples) ? fitStage(p.samples)[0] : null)), fitStage(pooledSamples(blocks))));
   costs.verify.per_schnorr = costs.verify.per_ecdsa * schnorrPerEcdsa;
   return costs;
 }
@@ -237,21 +254,23 @@ export function fitCostsLeaveOneOut(blocks, schnorrPerEcdsa) {
   }
   const parts = partSamples(blocks);
   const loo = parts.map((p) => fitStageLeaveOneOut(p.samples));
+  const pooledLoo = fitStageLeaveOneOut(pooledSamples(blocks));
   // How many blocks hold each part's work: with only block k, leaving k out leaves no data.
   const holders = parts.map((p) => p.samples.filter((x) => x.ms > 0 && x.features[0] > 0).length);
   out.forEach((c, k) => {
     const own = parts.map((p) => p.samples[k].ms > 0 && p.samples[k].features[0] > 0);
     const xs = parts.map((_, j) => (holders[j] - (own[j] ? 1 : 0) > 0 ? loo[j][k][0] : null));
-    Object.assign(c, partCosts(parts, xs));
+    Object.assign(c, partCosts(parts, xs, pooledLoo[k]));
     c.verify.per_schnorr = c.verify.per_ecdsa * schnorrPerEcdsa;
-    c.pooled = parts.filter((p, j) => xs[j] === null && p.samples[k].features[0] > 0 && p.name !== 'all' && p.name !== 'per_byte_all')
+    c.pooled = parts.filter((p, j) => xs[j] === null && p.samples[k].features[0] > 0 && p.name !== 'per_byte_all')
       .map((p) => (p.stage === 'sighash' ? `${p.name.replace(/^per_|_byte$/g, '')} sighash bytes` : `${p.name} inputs`));
   });
   return out;
 }
 
 /** A block workload's predicted time per stage under `costs` (fitCosts'), ms (one worker). A
- *  script type without a cost of its own takes script.all. */
+ *  script type without a cost of its own takes the pooled costs: per_input x its inputs +
+ *  per_check x their checks (checksOfType). */
 export function predictStages(costs, workload) {
   const schnorrPerEcdsa = costs.verify.per_ecdsa > 0 ? costs.verify.per_schnorr / costs.verify.per_ecdsa : 0;
   const out = {};
@@ -259,7 +278,9 @@ export function predictStages(costs, workload) {
     out[stage] = features.reduce((n, [name, f]) => n + costs[stage][name] * f(workload), 0);
   }
   out.sighash = Object.values(SIGHASH_KINDS).reduce((n, [name, f]) => n + costs.sighash[name] * f(workload), 0);
-  out.script = Object.entries(inputsByType(workload)).reduce((n, [type, inputs]) => n + (costs.script[type] ?? costs.script.all) * inputs, 0);
+  out.script = Object.entries(inputsByType(workload)).reduce((n, [type, inputs]) => n + (Object.hasOwn(costs.script, type) && type !== 'per_input' && type !== 'per_check'
+    ? costs.script[type] * inputs
+    : costs.script.per_input * inputs + costs.script.per_check * checksOfType(workload, type, inputs)), 0);
   return out;
 }
 
