@@ -15,17 +15,18 @@ const close = (a, b, tol = 1e-9) => Math.abs(a - b) <= tol * Math.max(1, Math.ab
 
 /** A block workload with these counts (block-workload.mjs's shape). */
 function workload({ bytes = 1000, txs = 2, inputs = 1, ecdsa = 1, multisig = 0, keypath = 0, scriptpath = 0, legacy = 0, hashed = legacy, bip143 = 0, bip341 = 0, calls = 1,
-  types = { p2pkh: inputs }, checksByType }) {
+  types = { p2pkh: inputs }, scriptBytes, sighashes = { legacy: legacy > 0 ? ecdsa : 0, bip143: bip143 > 0 ? Math.ceil(bip143 / 200) : 0, bip341: keypath + scriptpath } }) {
   return { calls, bytes, txs, inputs, checks: { ecdsa_single: ecdsa, ecdsa_multisig: multisig, schnorr_keypath: keypath, schnorr_scriptpath: scriptpath },
-    sighash_bytes: { legacy, bip143, bip341 }, legacy_sighash_hashed: hashed, inputs_by_type: types,
-    ...(checksByType ? { checks_by_type: checksByType } : {}) };
+    sighash_bytes: { legacy, bip143, bip341 }, legacy_sighash_hashed: hashed, inputs_by_type: types, sighashes,
+    ...(scriptBytes ? { script_bytes_by_type: scriptBytes } : {}) };
 }
 
 // Costs to recover, ms per unit.
 const COSTS = {
   parse: { per_call: 0.01, per_byte: 0.000002, per_extra_call_byte: 0.0000015, per_tx: 0.001, per_input: 0.0003 },
-  sighash: { per_legacy_byte: 0.000005, per_bip143_byte: 0.000007, per_bip341_byte: 0.000009 },
-  script: { p2pk: 0.0021, p2pkh: 0.0022, 'p2sh-multisig': 0.006, p2wpkh: 0.0025, 'p2tr-keypath': 0.0015, per_input: 0.0002, per_check: 0.002 },
+  sighash: { per_legacy_sighash: 0.0004, per_legacy_byte: 0.000005, per_bip143_sighash: 0.0003, per_bip143_byte: 0.000007,
+    per_bip341_sighash: 0.0005, per_bip341_byte: 0.000009 },
+  script: { p2pk: 0.0021, p2pkh: 0.0022, 'p2sh-multisig': 0.006, p2wpkh: 0.0025, 'p2tr-keypath': 0.0015, per_input: 0.0002, per_script_byte: 0.00001 },
   verify: { per_ecdsa: 0.05, per_schnorr: 0.035 },
 };
 const RATIO = 0.7; // per_schnorr / per_ecdsa
@@ -33,8 +34,10 @@ const RATIO = 0.7; // per_schnorr / per_ecdsa
 /** A measured block whose stage and part times follow `costs` exactly (times `f` per stage). */
 function measuredBlock(height, w, costs = COSTS, f = { parse: 1, sighash: 1, script: 1, verify: 1 }) {
   const t = predictStages(costs, w);
-  const kinds = { legacy: costs.sighash.per_legacy_byte * w.legacy_sighash_hashed, bip143: costs.sighash.per_bip143_byte * w.sighash_bytes.bip143,
-    bip341: costs.sighash.per_bip341_byte * w.sighash_bytes.bip341 };
+  const c = costs.sighash;
+  const kinds = { legacy: c.per_legacy_sighash * w.sighashes.legacy + c.per_legacy_byte * w.legacy_sighash_hashed,
+    bip143: c.per_bip143_sighash * w.sighashes.bip143 + c.per_bip143_byte * w.sighash_bytes.bip143,
+    bip341: c.per_bip341_sighash * w.sighashes.bip341 + c.per_bip341_byte * w.sighash_bytes.bip341 };
   const types = Object.fromEntries(Object.keys(w.inputs_by_type).map((type) =>
     [type, predictStages(costs, { ...w, inputs_by_type: { [type]: w.inputs_by_type[type] } }).script * f.script]));
   return { height, workload: w, stages_ms: Object.fromEntries(Object.entries(t).map(([k, v]) => [k, v * f[k]])),
@@ -59,9 +62,10 @@ test('fitCosts and predictStages on blocks whose stage times follow known costs'
     { inputs: 500, ecdsa: 400, multisig: 200, legacy: 200000, bytes: 200000, txs: 200, types: { p2pkh: 400, 'p2sh-multisig': 100 } },
     { inputs: 2000, ecdsa: 1500, keypath: 600, bip143: 400000, bip341: 150000, legacy: 300000, hashed: 250000, bytes: 900000, txs: 1200, calls: 5,
       types: { p2pkh: 400, p2wpkh: 1000, 'p2tr-keypath': 600 } },
-    { inputs: 20000, ecdsa: 800, legacy: 180000, bytes: 1000000, txs: 400, calls: 5, types: { p2pkh: 700, 'p2sh-multisig': 50, empty: 19250 }, checksByType: { empty: 0 } },
-    { inputs: 700, ecdsa: 700, legacy: 300000, bytes: 300000, txs: 300, calls: 3, types: { p2pkh: 690, empty: 10 }, checksByType: { empty: 0 } },
+    { inputs: 20000, ecdsa: 800, legacy: 180000, bytes: 1000000, txs: 400, calls: 5, types: { p2pkh: 700, 'p2sh-multisig': 50, empty: 19250 }, scriptBytes: { empty: 0 } },
+    { inputs: 700, ecdsa: 700, legacy: 300000, bytes: 300000, txs: 300, calls: 3, types: { p2pkh: 690, empty: 10 }, scriptBytes: { empty: 0 } },
     { inputs: 3000, ecdsa: 2000, keypath: 1000, bip143: 600000, bip341: 90000, bytes: 1200000, txs: 1500, types: { p2wpkh: 2000, 'p2tr-keypath': 1000 } },
+    { inputs: 1500, ecdsa: 500, keypath: 1000, bip143: 100000, bip341: 200000, bytes: 700000, txs: 600, types: { p2wpkh: 500, 'p2tr-keypath': 1000 } },
   ].map(workload);
   const blocks = shapes.map((w, k) => measuredBlock(k, w));
   const fitted = fitCosts(blocks, RATIO);
@@ -72,7 +76,7 @@ test('fitCosts and predictStages on blocks whose stage times follow known costs'
   // Every block predicted from the others alone: exact data, so exact predictions and trusted.
   const check = predictBlocks(blocks, RATIO, { minChecks: 100 });
   assert.equal(check.trusted, true);
-  assert.deepEqual(check.per_block.map((p) => p.judged), [false, true, true, true, true, true, true]);
+  assert.deepEqual(check.per_block.map((p) => p.judged), [false, true, true, true, true, true, true, true]);
   for (const p of check.per_block) assert.ok(close(p.ratio, 1, 1e-6), `${p.height}: ${p.ratio}`);
 });
 
@@ -98,20 +102,23 @@ test('predictions of three fixture blocks\' real workloads under given costs, by
   // The same block in three calls (split): two more calls, each skimming its 490 bytes.
   const p170split = predictStages(COSTS, { ...at(170), calls: 3 });
   assert.ok(close(p170split.parse, p170.parse + 2 * 0.01 + 2 * 490 * 0.0000015));
-  assert.ok(close(p170.sighash, 274 * 0.000005));
+  assert.deepEqual(at(170).sighashes, { legacy: 1, bip143: 0, bip341: 0 });
+  assert.ok(close(p170.sighash, 0.0004 + 274 * 0.000005));
   assert.deepEqual(at(170).inputs_by_type, { p2pk: 1 });
   assert.ok(close(p170.script, 0.0021));
   assert.ok(close(p170.verify, 0.05));
   // 553724: 3 inputs, 3 ECDSA checks, BIP143 364 message + 398 precomputation bytes.
   const b553724 = at(553724);
   assert.equal(b553724.sighash_bytes.bip143, 364 + 398);
-  assert.ok(close(predictStages(COSTS, b553724).sighash, b553724.legacy_sighash_hashed * 0.000005 + 762 * 0.000007));
+  const n553724 = b553724.sighashes;
+  assert.ok(close(predictStages(COSTS, b553724).sighash, n553724.legacy * 0.0004 + b553724.legacy_sighash_hashed * 0.000005 +
+    n553724.bip143 * 0.0003 + 762 * 0.000007));
   // Its script time: each input at its type's cost, a type without one (p2sh-p2wpkh here) at
-  // the pooled costs, per input and per check of its inputs (the block's coverage).
+  // the pooled costs, per input and per byte of its inputs' scripts (the block's coverage).
   const types553724 = b553724.inputs_by_type;
   assert.equal(Object.values(types553724).reduce((n, v) => n + v, 0), 3);
   const script553724 = Object.entries(types553724).reduce((n, [t, k]) => n + (COSTS.script[t] !== undefined ? COSTS.script[t] * k
-    : 0.0002 * k + 0.002 * b553724.checks_by_type[t]), 0);
+    : 0.0002 * k + 0.00001 * b553724.script_bytes_by_type[t]), 0);
   assert.ok(close(predictStages(COSTS, b553724).script, script553724));
   // 866342: Schnorr checks at the given ratio.
   const b = at(866342);
@@ -119,7 +126,9 @@ test('predictions of three fixture blocks\' real workloads under given costs, by
   const schnorr = b.checks.schnorr_keypath + b.checks.schnorr_scriptpath;
   assert.equal(ecdsa + schnorr, 8076);
   assert.ok(close(predictStages(COSTS, b).verify, ecdsa * 0.05 + schnorr * 0.035));
-  assert.ok(close(predictStages(COSTS, b).sighash, b.legacy_sighash_hashed * 0.000005 + b.sighash_bytes.bip143 * 0.000007 + b.sighash_bytes.bip341 * 0.000009));
+  const n = b.sighashes;
+  assert.ok(close(predictStages(COSTS, b).sighash, n.legacy * 0.0004 + b.legacy_sighash_hashed * 0.000005 + n.bip143 * 0.0003 +
+    b.sighash_bytes.bip143 * 0.000007 + n.bip341 * 0.0005 + b.sighash_bytes.bip341 * 0.000009));
   assert.equal(b.inputs_by_type['p2tr-keypath'], 2223);
 });
 
@@ -127,29 +136,32 @@ test('a sighash kind or script type that no other block holds is predicted at th
   const shapes = [
     { inputs: 100, ecdsa: 100, legacy: 40000, bytes: 40000, txs: 50 },
     { inputs: 300, ecdsa: 300, legacy: 90000, bytes: 90000, txs: 120 },
+    { inputs: 200, ecdsa: 200, legacy: 120000, bytes: 90000, txs: 120 },
     { inputs: 500, ecdsa: 400, keypath: 100, legacy: 100000, bip143: 50000, bip341: 60000, bytes: 200000, txs: 200, types: { p2pkh: 400, 'p2tr-keypath': 100 } },
   ].map(workload);
   const blocks = shapes.map((w, k) => measuredBlock(k, w));
   const check = predictBlocks(blocks, RATIO);
-  assert.deepEqual(check.per_block.map((p) => p.pooled), [[], [], ['bip143 sighash bytes', 'bip341 sighash bytes', 'p2tr-keypath inputs']]);
-  // The first two: their sighash kinds and script types measured on another block, so those
-  // stages are predicted exactly (parse's five costs are not determined by two blocks).
+  assert.deepEqual(check.per_block.map((p) => p.pooled), [[], [], [], ['bip143 sighashes', 'bip341 sighashes', 'p2tr-keypath inputs']]);
+  // The first three: their sighash kinds and script types measured on other blocks, so those
+  // stages are predicted exactly (parse's five costs are not determined by three blocks).
   const loo = fitCostsLeaveOneOut(blocks, RATIO);
-  for (const k of [0, 1]) {
+  for (const k of [0, 1, 2]) {
     const p = predictStages(loo[k], blocks[k].workload);
     assert.ok(close(p.sighash, blocks[k].stages_ms.sighash, 1e-9) && close(p.script, blocks[k].stages_ms.script, 1e-9), `block ${k}`);
   }
-  // The third: BIP143 and BIP341 bytes at the others' sighash time per byte (legacy's), and its
-  // taproot inputs at the others' pooled script costs per input and per check (one check per
-  // input there, so p2pkh's cost).
-  const left = loo[2];
+  // The third: BIP143 and BIP341 sighashes at the others' sighash costs (legacy's), and its
+  // taproot inputs at the others' pooled script cost (no script bytes given here: per input,
+  // p2pkh's cost).
+  const left = loo[3];
   assert.ok(close(left.sighash.per_bip341_byte, COSTS.sighash.per_legacy_byte, 1e-9));
+  assert.ok(close(left.sighash.per_bip143_sighash, COSTS.sighash.per_legacy_sighash, 1e-9));
   assert.equal(left.script['p2tr-keypath'], undefined);
-  assert.ok(close(left.script.per_input + left.script.per_check, COSTS.script.p2pkh, 1e-9));
-  assert.ok(close(predictStages(left, blocks[2].workload).script, 500 * COSTS.script.p2pkh, 1e-9));
-  // With every block: each kind and type at its own measured cost.
+  assert.ok(close(left.script.per_input, COSTS.script.p2pkh, 1e-9));
+  assert.ok(close(predictStages(left, blocks[3].workload).script, 500 * COSTS.script.p2pkh, 1e-9));
+  // With every block: each kind and type fitted on its own time (BIP341's two costs on one
+  // block: not determined apart, but that block's time exactly).
   const all = fitCosts(blocks, RATIO);
-  assert.ok(close(all.sighash.per_bip341_byte, COSTS.sighash.per_bip341_byte, 1e-9));
+  assert.ok(close(predictStages(all, blocks[3].workload).sighash, blocks[3].stages_ms.sighash, 1e-9));
   assert.ok(close(all.script['p2tr-keypath'], COSTS.script['p2tr-keypath'], 1e-9));
 });
 
@@ -162,7 +174,7 @@ test('a span\'s time is the sum of its blocks\' predicted times, and the pool\'s
     transactions: figure(4 * 3), inputs: figure(10 * 3), block_bytes: figure(5000 * 3), checks_ecdsa_single: figure(8 * 3),
     checks_ecdsa_multisig: figure(0), checks_schnorr_keypath: figure(2 * 3), checks_schnorr_scriptpath: figure(0),
     sighash_bytes_legacy: figure(1000 * 3), sighash_hashed_legacy: figure(1000 * 3), sighash_bytes_bip143: figure(500 * 3),
-    sighash_bytes_bip341: figure(0),
+    sighash_bytes_bip341: figure(0), sighashes_legacy: figure(8 * 3), sighashes_bip143: figure(3 * 3), sighashes_bip341: figure(2 * 3),
     ...Object.fromEntries(INPUT_TYPES.map(({ key }) => [`inputs_${key}`, figure(key === 'p2pkh' ? 10 * 3 : 0)])),
   };
   const ms = spanMs(COSTS, figures, 3, 16);
@@ -200,7 +212,11 @@ test('projectChain: full chain, after assumevalid and per era from the saved tab
   const blocks = census.blocks.map((w) => ({ ...measuredBlock(w.height, w), engine_ms: { median: 1, min: 0.9, max: 1.2, rounds: 5 } }));
   const e2e = { workers: 2, seconds: 1, stages: { parse_s: 0.5, sighash_s: 0.3, script_s: 0.3, verify_s: 0.9 } };
   const p = projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: RATIO });
-  assert.equal(p.trusted, true); // exact data
+  // Exact data: every block whose kinds and types other blocks hold is predicted within 0.1%
+  // (a type without a given cost is priced per script byte here, so its cost per input varies a
+  // little from block to block; a block with a type of its own is priced at the pooled costs).
+  for (const b of p.per_block.filter((x) => x.pooled.length === 0)) assert.ok(close(b.ratio, 1, 1e-3), `${b.height}: ${b.ratio}`);
+  assert.ok(p.per_block.filter((x) => x.pooled.length === 0 && x.judged).length >= 5);
   assert.ok(p.full_chain_hours.low <= p.full_chain_hours.value && p.full_chain_hours.value <= p.full_chain_hours.high);
   assert.ok(p.after_assumevalid_hours.value < p.full_chain_hours.value);
   const sum = p.eras.reduce((n, e) => n + e.hours.value, 0);

@@ -54,6 +54,7 @@ test('a span\'s workload: transactions x the era\'s ratios, on a hand-checked mo
     schnorr_keypath_per_input: ratio(0), schnorr_scriptpath_per_input: ratio(0), legacy_sighash_bytes_per_input: ratio(300),
     legacy_sighash_hashed_per_input: ratio(200),
     bip143_sighash_bytes_per_input: ratio(0), bip341_sighash_bytes_per_input: ratio(0), bytes_per_tx: ratio(250, 250, 250, 'txs'),
+    legacy_sighashes_per_input: ratio(1.5), bip143_sighashes_per_input: ratio(0), bip341_sighashes_per_input: ratio(0),
     ...Object.fromEntries(INPUT_TYPES.map(({ key }) => [`${key}_inputs_share`, ratio(0)])),
     p2pkh_inputs_share: ratio(0.75, 0.5, 1), p2sh_multisig_inputs_share: ratio(0.25),
   };
@@ -66,6 +67,7 @@ test('a span\'s workload: transactions x the era\'s ratios, on a hand-checked mo
   assert.deepEqual(w.figures.inputs, { value: 1800, low: 900, high: 2700 });
   assert.deepEqual(w.figures.checks_ecdsa_multisig, { value: 900, low: 450, high: 1350 });
   assert.deepEqual(w.figures.sighash_bytes_legacy, { value: 540000, low: 270000, high: 810000 });
+  assert.deepEqual(w.figures.sighashes_legacy, { value: 2700, low: 1350, high: 4050 });
   assert.deepEqual(w.figures.block_bytes, { value: 250000, low: 250000, high: 250000 });
   assert.deepEqual(totalChecks(w), { value: 2700, low: 1350, high: 4050 });
   // Inputs by type: the share x the inputs, low x low.

@@ -223,6 +223,7 @@ val ResultObject(const ibd::BlockValidationResult& res) {
         o.set("inputs", c.inputs);
         o.set("evaluated", c.evaluated);
         o.set("checks", c.checks);
+        o.set("scriptBytes", static_cast<double>(c.script_bytes));
         coverage.set(name, o);
     }
     r.set("coverage", coverage);

@@ -130,10 +130,11 @@ function sumSighash(results) {
 /** Sums `add`'s coverage into `into` ({type: {inputs, evaluated, checks}}). */
 function addCoverage(into, add) {
   for (const [type, c] of Object.entries(add)) {
-    const t = (into[type] ??= { inputs: 0, evaluated: 0, checks: 0 });
+    const t = (into[type] ??= { inputs: 0, evaluated: 0, checks: 0, scriptBytes: 0 });
     t.inputs += c.inputs;
     t.evaluated += c.evaluated;
     t.checks += c.checks;
+    t.scriptBytes += c.scriptBytes;
   }
 }
 

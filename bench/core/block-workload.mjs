@@ -18,7 +18,8 @@ export function headerTime(block) {
  *   schnorr_scriptpath: number}, sighash_bytes: {legacy: number, bip143: number, bip341: number},
  *   legacy_sighash_hashed: number, calls: number,
  *   sighashes: {legacy: number, bip143: number, bip341: number},
- *   inputs_by_type: {[type: string]: number}, checks_by_type: {[type: string]: number}}}
+ *   inputs_by_type: {[type: string]: number}, checks_by_type: {[type: string]: number},
+ *   script_bytes_by_type: {[type: string]: number}}}
  *   checks: the final checks (as Core performs them); ecdsa_multisig counts the ECDSA checks of
  *   inputs that made more than one (OP_CHECKMULTISIG trials, or several OP_CHECKSIGs in one
  *   script), ecdsa_single those of inputs that made one; schnorr_keypath those of p2tr-keypath
@@ -29,7 +30,8 @@ export function headerTime(block) {
  *   the engine calls that validated it (a block split into ranges for the workers takes one per
  *   range, each parsing or skimming the whole block: workers/block-jobs.mjs); inputs_by_type:
  *   the inputs by the script type they spend (the engine's coverage names, script_type.h);
- *   checks_by_type: their final checks.
+ *   checks_by_type: their final checks; script_bytes_by_type: the bytes of script the
+ *   interpreter is given for them (scriptSig, spent scriptPubKey, witness items).
  * @throws {Error} naming the block when the result is a failure
  */
 export function blockWorkload(result, block) {
@@ -62,5 +64,6 @@ export function blockWorkload(result, block) {
     sighashes: { legacy: s.legacy.count, bip143: s.bip143.count, bip341: s.bip341.count },
     inputs_by_type: Object.fromEntries(Object.entries(result.coverage).map(([type, c]) => [type, c.inputs])),
     checks_by_type: Object.fromEntries(Object.entries(result.coverage).map(([type, c]) => [type, c.checks])),
+    script_bytes_by_type: Object.fromEntries(Object.entries(result.coverage).map(([type, c]) => [type, c.scriptBytes])),
   };
 }

@@ -6,54 +6,61 @@
 //             x (calls - 1) + per_tx x transactions + per_input x inputs (parse, txids, block
 //             rules, the spent outputs' decoding; a block split into ranges takes a call per
 //             range, each skimming the rest of the block)
-//   sighash = per_legacy_byte x the bytes the engine hashes for legacy sighashes
-//             + per_bip143_byte x BIP143 message and precomputation bytes
-//             + per_bip341_byte x BIP341 message and precomputation bytes
+//   sighash = sum over the kinds K (legacy, bip143, bip341) of per_K_sighash x K's sighashes
+//             + per_K_byte x K's bytes: for legacy the bytes the engine hashes, for BIP143 and
+//             BIP341 their messages' and precomputation's bytes
 //   script  = sum over input script types T (p2pkh, p2sh-multisig, p2wpkh, p2tr-keypath, ...:
 //             script_type.h) of script[T] x inputs of type T (evaluation less sighash and verify);
-//             a type without a cost of its own: per_input x its inputs + per_check x their checks
+//             a type without a cost of its own: per_input x its inputs + per_script_byte x
+//             their script bytes (scriptSig, spent scriptPubKey, witness items)
 //   verify  = per_ecdsa x ECDSA checks + per_schnorr x Schnorr checks
 //
 // Parse and verify costs are fitted to those stages' measured times over a set of blocks (least
 // squares on relative error, every cost non-negative: fitStage). Sighash and script costs are
 // measured part by part: the engine times each sighash kind and each input's evaluation
 // (validateBlock's times.sighashMsByKind and times.scriptMsByType), so each kind's cost per byte
-// is fitted to that kind's own time and each type's cost per input to that type's own time. A kind
-// that no block of the set holds takes the pooled cost (all kinds' sighash time per byte); a type
-// that none holds, the pooled script costs per input and per check (fitted on all types' script
-// time: an input's work beyond its checks, and each check's). Costs are never fitted on a block they are then
+// and per sighash is fitted to that kind's own time and each type's cost per input to that type's
+// own time. A kind that no block of the set holds takes the pooled costs (all kinds' sighash time
+// per sighash and per byte); a type
+// that none holds, the pooled script costs per input and per script byte (fitted on every other
+// type's script time: the interpreter's work grows with the script it walks, from an empty
+// script to an inscription's). Costs are never fitted on a block they are then
 // checked on: predictBlocks leaves each block out of its own fit. Times in ms, per one worker.
 // Host-neutral (no node: module): the CLI, `npm run project` and the page share it.
 
 const schnorrOf = (w) => w.checks.schnorr_keypath + w.checks.schnorr_scriptpath;
 const ecdsaOf = (w) => w.checks.ecdsa_single + w.checks.ecdsa_multisig;
-const checksOf = (w) => ecdsaOf(w) + schnorrOf(w);
 
 /** The stage names. */
 export const STAGE_NAMES = Object.freeze(['parse', 'sighash', 'script', 'verify']);
 
-/** The sighash kinds: cost name, the workload's bytes of that kind (the legacy kind's: the bytes
- *  the engine hashed, less than the messages where its LegacySighashCache held part of them). */
+/** The sighash kinds: per kind, its costs' names and the workload's units they multiply: its
+ *  sighashes computed, and its bytes (the legacy kind's: the bytes the engine hashed, less than
+ *  the messages where its LegacySighashCache held part of them). */
 export const SIGHASH_KINDS = Object.freeze({
-  legacy: ['per_legacy_byte', (w) => w.legacy_sighash_hashed],
-  bip143: ['per_bip143_byte', (w) => w.sighash_bytes.bip143],
-  bip341: ['per_bip341_byte', (w) => w.sighash_bytes.bip341],
+  legacy: [['per_legacy_sighash', (w) => w.sighashes.legacy], ['per_legacy_byte', (w) => w.legacy_sighash_hashed]],
+  bip143: [['per_bip143_sighash', (w) => w.sighashes.bip143], ['per_bip143_byte', (w) => w.sighash_bytes.bip143]],
+  bip341: [['per_bip341_sighash', (w) => w.sighashes.bip341], ['per_bip341_byte', (w) => w.sighash_bytes.bip341]],
 });
+const allKinds = (j) => (w) => Object.values(SIGHASH_KINDS).reduce((n, units) => n + units[j][1](w), 0);
 
 /** A workload's inputs by script type; a workload without the split is all of type `*`, which
  *  has no cost of its own (the pooled costs price it). */
 const inputsByType = (w) => w.inputs_by_type ?? { '*': w.inputs };
 
-/** The pooled script costs, for a type without a cost of its own: fitted on the whole script
- *  stage's time. */
-const SCRIPT_POOLED = [['per_input', (w) => w.inputs], ['per_check', (w) => checksOf(w)]];
+/** The pooled script costs, for a type without a cost of its own: per input and per script
+ *  byte, fitted on every (block, type) pair's script time. */
+const SCRIPT_POOLED = ['per_input', 'per_script_byte'];
 
-/** The checks of `n` inputs of `type` in workload `w`: its checks_by_type where given (a block's
- *  coverage), else n x the workload's checks per input (a span's). */
-function checksOfType(w, type, n) {
-  const given = w.checks_by_type?.[type];
-  if (given !== undefined) return given;
-  return w.inputs > 0 ? (n * checksOf(w)) / w.inputs : 0;
+/** The script bytes of `n` inputs of `type` in workload `w`: its script_bytes_by_type where
+ *  given (a block's coverage), else n x the mean bytes per input of the workload's given types,
+ *  else 0 (a span's: the workload table counts no script bytes). */
+function scriptBytesOfType(w, type, n) {
+  const given = w.script_bytes_by_type;
+  if (!given) return 0;
+  if (given[type] !== undefined) return given[type];
+  const inputs = Object.keys(given).reduce((k, t) => k + (w.inputs_by_type?.[t] ?? 0), 0);
+  return inputs > 0 ? (n * Object.values(given).reduce((k, v) => k + v, 0)) / inputs : 0;
 }
 
 /**
@@ -77,20 +84,19 @@ export function stagesOf(schnorrPerEcdsa) {
 }
 
 /**
- * The single-cost fits of the measured parts: per sighash kind (cost per byte, on the kind's own
- * time) and per input script type (cost per input, on the type's own time), with the pooled
- * fit of the sighash kinds (`per_byte_all`: all sighash time per byte).
+ * The fits of the measured parts: per sighash kind (costs per sighash and per byte, on the kind's
+ * own time) and per input script type (cost per input, on the type's own time), with the pooled
+ * fit of the sighash kinds (`all`: all sighash time per sighash and per byte).
  * @param {object[]} blocks {workload, stages_ms, parts_ms: {sighash: {legacy, bip143, bip341},
  *   script: {type: ms}}}
  * @returns {Array<{stage: string, name: string, samples: Array<{features: number[], ms: number}>}>}
  */
 function partSamples(blocks) {
   const parts = [];
-  for (const [kind, [name, bytes]] of Object.entries(SIGHASH_KINDS)) {
-    parts.push({ stage: 'sighash', name, samples: blocks.map((b) => ({ features: [bytes(b.workload)], ms: b.parts_ms?.sighash?.[kind] ?? 0 })) });
+  for (const [kind, units] of Object.entries(SIGHASH_KINDS)) {
+    parts.push({ stage: 'sighash', name: kind, samples: blocks.map((b) => ({ features: units.map(([, f]) => f(b.workload)), ms: b.parts_ms?.sighash?.[kind] ?? 0 })) });
   }
-  const allBytes = (w) => Object.values(SIGHASH_KINDS).reduce((n, [, f]) => n + f(w), 0);
-  parts.push({ stage: 'sighash', name: 'per_byte_all', samples: blocks.map((b) => ({ features: [allBytes(b.workload)], ms: b.stages_ms.sighash })) });
+  parts.push({ stage: 'sighash', name: 'all', samples: blocks.map((b) => ({ features: [allKinds(0)(b.workload), allKinds(1)(b.workload)], ms: b.stages_ms.sighash })) });
   const types = new Set(blocks.flatMap((b) => Object.keys(inputsByType(b.workload))));
   types.delete('*');
   for (const type of [...types].sort()) {
@@ -99,35 +105,44 @@ function partSamples(blocks) {
   return parts;
 }
 
-/** Whether a part's samples hold any measured work (a sample with time and units). */
-const holdsWork = (samples) => samples.some((x) => x.ms > 0 && x.features[0] > 0);
+/** Whether a sample holds measured work (time and units). */
+const works = (x) => x.ms > 0 && x.features.some((f) => f > 0);
+/** Whether a part's samples hold any measured work. */
+const holdsWork = (samples) => samples.some(works);
 
-/** The sighash and script costs from their parts' fits (`xs`: one cost per part, null where no
+/** The sighash and script costs from their parts' fits (`xs`: per part its costs, null where no
  *  block of the set holds the part) and the pooled script costs (`pooled`: SCRIPT_POOLED's): a
- *  kind without data takes the pooled cost per byte; a type without data has no cost of its own. */
+ *  kind without data takes the pooled sighash costs; a type without data has no cost of its own. */
 function partCosts(parts, xs, pooled) {
   const sighash = {};
-  const script = { per_input: pooled[0], per_check: pooled[1] };
-  const perByteAll = xs[parts.findIndex((p) => p.name === 'per_byte_all')];
+  const script = { per_input: pooled[0], per_script_byte: pooled[1] };
+  const all = xs[parts.findIndex((p) => p.name === 'all' && p.stage === 'sighash')] ?? [0, 0];
   parts.forEach((p, j) => {
-    if (p.stage === 'sighash' && p.name !== 'per_byte_all') sighash[p.name] = xs[j] ?? perByteAll ?? 0;
-    if (p.stage === 'script' && xs[j] !== null) script[p.name] = xs[j];
+    if (p.stage === 'sighash' && p.name !== 'all') {
+      SIGHASH_KINDS[p.name].forEach(([name], i) => { sighash[name] = (xs[j] ?? all)[i]; });
+    }
+    if (p.stage === 'script' && xs[j] !== null) script[p.name] = xs[j][0];
   });
   return { sighash, script };
 }
 
-/** The pooled script fit's samples. */
-const pooledSamples = (blocks) => blocks.map((b) => ({ features: SCRIPT_POOLED.map(([, f]) => f(b.workload)), ms: b.stages_ms.script }));
+/** The pooled script fit's samples, per block: one per type it holds, [inputs, script bytes]
+ *  and the type's script time. */
+const pooledGroups = (blocks) => blocks.map((b) => Object.entries(inputsByType(b.workload)).filter(([type]) => type !== '*')
+  .map(([type, n]) => ({ features: [n, scriptBytesOfType(b.workload, type, n)], ms: b.parts_ms?.script?.[type] ?? 0 })));
 
 /** Solves the normal equations A x = b (small, dense) by Gaussian elimination with partial
  *  pivoting; null when singular. */
 function solve(A, b) {
   const n = b.length;
   const M = A.map((row, i) => [...row, b[i]]);
+  // A pivot this small against the largest diagonal term: the columns are (nearly) dependent,
+  // as two costs fitted on one sample are.
+  const tiny = 1e-12 * Math.max(...A.map((row, i) => Math.abs(row[i])));
   for (let c = 0; c < n; c++) {
     let p = c;
     for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[p][c])) p = r;
-    if (Math.abs(M[p][c]) < 1e-300) return null;
+    if (!(Math.abs(M[p][c]) > Math.max(tiny, 1e-300))) return null;
     [M[c], M[p]] = [M[p], M[c]];
     for (let r = 0; r < n; r++) {
       if (r === c) continue;
@@ -166,6 +181,21 @@ export function fitStageLeaveOneOut(samples) {
   if (samples.length < 2) throw new RangeError('leaving a block out needs at least two blocks');
   const m = samples[0].features.length;
   const terms = samples.map((x) => normalTerms(x, m));
+  const all = addUp(terms, m);
+  return terms.map((t) => bestFit({
+    A: all.A.map((row, r) => row.map((v, c) => v - t.A[r][c])), b: all.b.map((v, r) => v - t.b[r]), c: all.c - t.c, n: all.n - t.n,
+  }, m));
+}
+
+/**
+ * fitStage's costs with each group of samples left out in turn (a block's samples, one per
+ * type): as fitStageLeaveOneOut, the sums less the group's own terms.
+ * @param {Array<Array<{features: number[], ms: number}>>} groups
+ * @param {number} m the features per sample
+ * @returns {number[][]} per group, the costs fitted on all the other groups' samples
+ */
+export function fitGroupsLeaveOneOut(groups, m) {
+  const terms = groups.map((g) => addUp(g.map((x) => normalTerms(x, m)), m));
   const all = addUp(terms, m);
   return terms.map((t) => bestFit({
     A: all.A.map((row, r) => row.map((v, c) => v - t.A[r][c])), b: all.b.map((v, r) => v - t.b[r]), c: all.c - t.c, n: all.n - t.n,
@@ -222,8 +252,8 @@ function bestFit({ A, b, c, n }, m) {
  *   script times by kind and type (partSamples; ms, one worker)
  * @param {number} schnorrPerEcdsa see stagesOf
  * @returns {{parse: object, sighash: object, script: object, verify: object}} per stage
- *   {cost name: ms per unit}: sighash {per_legacy_byte, per_bip143_byte, per_bip341_byte},
- *   script {type: ms per input, per_input and per_check: the pooled costs}; verify also has per_schnorr = per_ecdsa x
+ *   {cost name: ms per unit}: sighash {per_K_sighash, per_K_byte for K legacy, bip143, bip341},
+ *   script {type: ms per input, per_input and per_script_byte: the pooled costs}; verify also has per_schnorr = per_ecdsa x
  *   schnorrPerEcdsa
  * @throws {RangeError} when `blocks` is empty
  */
@@ -234,7 +264,9 @@ export function fitCosts(blocks, schnorrPerEcdsa) {
     costs[stage] = Object.fromEntries(features.map(([name], j) => [name, x[j]]));
   }
   const parts = partSamples(blocks);
-  Object.assign(costs, partCosts(parts, parts.map((p) => (holdsWork(p.samples) ? fitStage(p.samples)[0] : null)), fitStage(pooledSamples(blocks))));
+  const pooled = pooledGroups(blocks).flat();
+  Object.assign(costs, partCosts(parts, parts.map((p) => (holdsWork(p.samples) ? fitStage(p.samples) : null)),
+    pooled.length ? fitStage(pooled) : [0, 0]));
   costs.verify.per_schnorr = costs.verify.per_ecdsa * schnorrPerEcdsa;
   return costs;
 }
@@ -254,33 +286,33 @@ export function fitCostsLeaveOneOut(blocks, schnorrPerEcdsa) {
   }
   const parts = partSamples(blocks);
   const loo = parts.map((p) => fitStageLeaveOneOut(p.samples));
-  const pooledLoo = fitStageLeaveOneOut(pooledSamples(blocks));
+  const pooledLoo = fitGroupsLeaveOneOut(pooledGroups(blocks), SCRIPT_POOLED.length);
   // How many blocks hold each part's work: with only block k, leaving k out leaves no data.
-  const holders = parts.map((p) => p.samples.filter((x) => x.ms > 0 && x.features[0] > 0).length);
+  const holders = parts.map((p) => p.samples.filter(works).length);
   out.forEach((c, k) => {
-    const own = parts.map((p) => p.samples[k].ms > 0 && p.samples[k].features[0] > 0);
-    const xs = parts.map((_, j) => (holders[j] - (own[j] ? 1 : 0) > 0 ? loo[j][k][0] : null));
+    const own = parts.map((p) => works(p.samples[k]));
+    const xs = parts.map((_, j) => (holders[j] - (own[j] ? 1 : 0) > 0 ? loo[j][k] : null));
     Object.assign(c, partCosts(parts, xs, pooledLoo[k]));
     c.verify.per_schnorr = c.verify.per_ecdsa * schnorrPerEcdsa;
-    c.pooled = parts.filter((p, j) => xs[j] === null && p.samples[k].features[0] > 0 && p.name !== 'per_byte_all')
-      .map((p) => (p.stage === 'sighash' ? `${p.name.replace(/^per_|_byte$/g, '')} sighash bytes` : `${p.name} inputs`));
+    c.pooled = parts.filter((p, j) => xs[j] === null && p.samples[k].features.some((f) => f > 0) && !(p.stage === 'sighash' && p.name === 'all'))
+      .map((p) => (p.stage === 'sighash' ? `${p.name} sighashes` : `${p.name} inputs`));
   });
   return out;
 }
 
 /** A block workload's predicted time per stage under `costs` (fitCosts'), ms (one worker). A
  *  script type without a cost of its own takes the pooled costs: per_input x its inputs +
- *  per_check x their checks (checksOfType). */
+ *  per_script_byte x their script bytes (scriptBytesOfType). */
 export function predictStages(costs, workload) {
   const schnorrPerEcdsa = costs.verify.per_ecdsa > 0 ? costs.verify.per_schnorr / costs.verify.per_ecdsa : 0;
   const out = {};
   for (const [stage, features] of Object.entries(stagesOf(schnorrPerEcdsa))) {
     out[stage] = features.reduce((n, [name, f]) => n + costs[stage][name] * f(workload), 0);
   }
-  out.sighash = Object.values(SIGHASH_KINDS).reduce((n, [name, f]) => n + costs.sighash[name] * f(workload), 0);
-  out.script = Object.entries(inputsByType(workload)).reduce((n, [type, inputs]) => n + (Object.hasOwn(costs.script, type) && type !== 'per_input' && type !== 'per_check'
+  out.sighash = Object.values(SIGHASH_KINDS).flat().reduce((n, [name, f]) => n + costs.sighash[name] * f(workload), 0);
+  out.script = Object.entries(inputsByType(workload)).reduce((n, [type, inputs]) => n + (Object.hasOwn(costs.script, type) && !SCRIPT_POOLED.includes(type)
     ? costs.script[type] * inputs
-    : costs.script.per_input * inputs + costs.script.per_check * checksOfType(workload, type, inputs)), 0);
+    : costs.script.per_input * inputs + costs.script.per_script_byte * scriptBytesOfType(workload, type, inputs)), 0);
   return out;
 }
 

@@ -48,6 +48,7 @@ export function spanWorkload(figures, blocks, k, workers) {
     checks: { ecdsa_single: f('checks_ecdsa_single'), ecdsa_multisig: f('checks_ecdsa_multisig'),
       schnorr_keypath: f('checks_schnorr_keypath'), schnorr_scriptpath: f('checks_schnorr_scriptpath') },
     sighash_bytes: { legacy: f('sighash_bytes_legacy'), bip143: f('sighash_bytes_bip143'), bip341: f('sighash_bytes_bip341') },
+    sighashes: { legacy: f('sighashes_legacy'), bip143: f('sighashes_bip143'), bip341: f('sighashes_bip341') },
     legacy_sighash_hashed: f('sighash_hashed_legacy'),
     inputs_by_type: Object.fromEntries(INPUT_TYPES.map(({ type, key }) => [type, f(`inputs_${key}`)])),
   };

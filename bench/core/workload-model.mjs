@@ -26,6 +26,9 @@ export const FIGURES = Object.freeze({
   sighash_hashed_legacy: 'legacy_sighash_hashed_per_input',
   sighash_bytes_bip143: 'bip143_sighash_bytes_per_input',
   sighash_bytes_bip341: 'bip341_sighash_bytes_per_input',
+  sighashes_legacy: 'legacy_sighashes_per_input',
+  sighashes_bip143: 'bip143_sighashes_per_input',
+  sighashes_bip341: 'bip341_sighashes_per_input',
   block_bytes: 'bytes_per_tx',
   ...Object.fromEntries(INPUT_TYPES.map(({ key }) => [`inputs_${key}`, `${key}_inputs_share`])),
 });

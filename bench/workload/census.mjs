@@ -78,8 +78,8 @@ export function readCensus(file = CENSUS_PATH) {
   if (!Array.isArray(doc?.blocks) || !Array.isArray(doc?.blocks_only)) throw new Error(`${file}: not a fixture census (no blocks / blocks_only arrays)`);
   for (const [k, b] of doc.blocks.entries()) {
     const fields = [b?.height, b?.time, b?.bytes, b?.txs, b?.inputs, b?.legacy_sighash_hashed, ...Object.values(b?.checks ?? {}),
-      ...Object.values(b?.sighash_bytes ?? {})];
-    if (fields.length !== 13 || !fields.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)) {
+      ...Object.values(b?.sighash_bytes ?? {}), ...Object.values(b?.sighashes ?? {})];
+    if (fields.length !== 16 || !fields.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0)) {
       throw new Error(`${file}: blocks[${k}] is no block workload (npm run project -- --census writes the census again)`);
     }
     const types = b.inputs_by_type;

@@ -95,7 +95,8 @@ export function measurementProblem(doc) {
     const w = b.workload;
     const counts = { bytes: w.bytes, txs: w.txs, inputs: w.inputs, legacy_sighash_hashed: w.legacy_sighash_hashed,
       ...Object.fromEntries(['ecdsa_single', 'ecdsa_multisig', 'schnorr_keypath', 'schnorr_scriptpath'].map((c) => [`checks.${c}`, w.checks?.[c]])),
-      ...Object.fromEntries(['legacy', 'bip143', 'bip341'].map((c) => [`sighash_bytes.${c}`, w.sighash_bytes?.[c]])) };
+      ...Object.fromEntries(['legacy', 'bip143', 'bip341'].map((c) => [`sighash_bytes.${c}`, w.sighash_bytes?.[c]])),
+      ...Object.fromEntries(['legacy', 'bip143', 'bip341'].map((c) => [`sighashes.${c}`, w.sighashes?.[c]])) };
     for (const [k2, v] of Object.entries(counts)) {
       if (!num(v)) return `${where}.workload.${k2} is ${JSON.stringify(v)}; need a number >= 0`;
     }

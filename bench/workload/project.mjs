@@ -71,6 +71,7 @@ const LABELS = {
   checks_schnorr_scriptpath: 'Schnorr script path', sighash_bytes_legacy: 'legacy sighash bytes',
   sighash_hashed_legacy: 'legacy bytes hashed',
   sighash_bytes_bip143: 'BIP143 sighash bytes', sighash_bytes_bip341: 'BIP341 sighash bytes', block_bytes: 'block bytes',
+  sighashes_legacy: 'legacy sighashes', sighashes_bip143: 'BIP143 sighashes', sighashes_bip341: 'BIP341 sighashes',
   ...Object.fromEntries(INPUT_TYPES.map(({ type, key }) => [`inputs_${key}`, `${type} inputs`])),
 };
 

@@ -31,6 +31,9 @@ export const RATIOS = Object.freeze({
   legacy_sighash_hashed_per_input: { per: 'inputs', num: (b) => b.legacy_sighash_hashed, den: (b) => b.inputs, min: 10 },
   bip143_sighash_bytes_per_input: { per: 'inputs', num: (b) => b.sighash_bytes.bip143, den: (b) => b.inputs, min: 10 },
   bip341_sighash_bytes_per_input: { per: 'inputs', num: (b) => b.sighash_bytes.bip341, den: (b) => b.inputs, min: 10 },
+  legacy_sighashes_per_input: { per: 'inputs', num: (b) => b.sighashes.legacy, den: (b) => b.inputs, min: 10 },
+  bip143_sighashes_per_input: { per: 'inputs', num: (b) => b.sighashes.bip143, den: (b) => b.inputs, min: 10 },
+  bip341_sighashes_per_input: { per: 'inputs', num: (b) => b.sighashes.bip341, den: (b) => b.inputs, min: 10 },
   bytes_per_tx: { per: 'txs', num: (b) => b.bytes, den: (b) => b.txs, min: 5 },
   // The share of the inputs spending each script type (the cost model prices script evaluation
   // per input by type).

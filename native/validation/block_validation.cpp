@@ -445,6 +445,9 @@ BlockValidationResult BlockValidation::Result() const {
         ScriptTypeCoverage& cov = r.coverage[type];
         r.script_ns_by_type[type] += in.script_ns;
         ++cov.inputs;
+        const TxIn& txin = m.block.txs[in.tx].vin[in.input];
+        cov.script_bytes += txin.script_sig.size() + m.spent_by_tx[in.tx][in.input]->script_pubkey.size();
+        for (const auto& item : txin.witness) cov.script_bytes += item.size();
         if (in.final) ++cov.evaluated;
         cov.checks += static_cast<uint32_t>(in.checks.size());
         for (const std::string& key : in.checks) {

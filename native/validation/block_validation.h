@@ -129,6 +129,9 @@ struct ScriptTypeCoverage {
     uint32_t inputs = 0;     // inputs of this type
     uint32_t evaluated = 0;  // of which evaluated to a final result (all of them once done)
     uint32_t checks = 0;     // signature checks of their final evaluations
+    /** Bytes of script the interpreter is given for them: scriptSig, the spent scriptPubKey and
+     *  every witness item (the redeem, witness and tapleaf scripts among them), in bytes. */
+    uint64_t script_bytes = 0;
 };
 
 /** What BlockValidation concluded about one block (once Resolve returned true).

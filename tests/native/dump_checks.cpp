@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
               << count << " (ecdsa " << bc.ecdsa_checks << ", schnorr " << bc.schnorr_checks << "), rounds "
               << bc.rounds << "\n";
     for (const auto& [name, c] : bc.coverage) {
-        std::cout << "type " << name << " inputs " << c.inputs << " evaluated " << c.evaluated << " checks " << c.checks
+        std::cout << "type " << name << " inputs " << c.inputs << " evaluated " << c.evaluated << " checks " << c.checks << " script_bytes " << c.script_bytes
                   << "\n";
     }
     std::cout << "verdicts valid " << valid << ", invalid " << (count - valid) << "\n";
