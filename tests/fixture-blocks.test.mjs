@@ -100,13 +100,16 @@ for (const block of blocks) {
 test('866342 yields the 2,223 BIP341 key-path Schnorr checks and 152 tapscript ones', async () => {
   const block = blocks.find((b) => b.height === 866342);
   const res = await validateFixture(engine, block, viaPool);
-  assert.deepEqual(res.coverage['p2tr-keypath'], { inputs: 2223, evaluated: 2223, checks: 2223 });
-  assert.deepEqual(res.coverage['p2tr-scriptpath'], { inputs: 150, evaluated: 150, checks: 152 });
+  // Key path script bytes: a 34-byte scriptPubKey and a 64-byte signature each (98 x 2,223 =
+  // 217,854), 118 of them with the 65th, hash_type byte.
+  assert.deepEqual(res.coverage['p2tr-keypath'], { inputs: 2223, evaluated: 2223, checks: 2223, scriptBytes: 217972 });
+  assert.deepEqual(res.coverage['p2tr-scriptpath'], { inputs: 150, evaluated: 150, checks: 152, scriptBytes: 107270 });
   assert.equal(res.schnorr, 2375);
 });
 
 test('367891: the 20,000 empty-scriptPubKey inputs are evaluated and ask for no check', async () => {
   const block = blocks.find((b) => b.height === 367891);
   const res = await validateFixture(engine, block, viaPool);
-  assert.deepEqual(res.coverage.empty, { inputs: 20000, evaluated: 20000, checks: 0 });
+  // A one-byte scriptSig and an empty scriptPubKey each: 20,000 bytes of script.
+  assert.deepEqual(res.coverage.empty, { inputs: 20000, evaluated: 20000, checks: 0, scriptBytes: 20000 });
 });

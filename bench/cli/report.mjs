@@ -245,7 +245,7 @@ function modelLines(p) {
   const pct = (r) => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)}%`;
   const lines = [
     `cost model (docs/workload.md): each block predicted from costs fitted on the other ${m.blocks_fitted - 1} blocks, against its measured time in the workers (warm, median)`,
-    ...judged.map((b) => `  ${String(b.height).padStart(7)}  ${countOf(b.checks, 'check').padStart(13)}  predicted ${b.predicted_ms.toFixed(1).padStart(7)} ms  measured ${b.measured_ms.toFixed(1).padStart(7)} ms  ${pct(b.ratio).padStart(7)}${b.within ? '' : '  MISS'}`),
+    ...judged.map((b) => `  ${String(b.height).padStart(7)}  ${countOf(b.checks, 'check').padStart(13)}  predicted ${b.predicted_ms.toFixed(1).padStart(7)} ms  measured ${b.measured_ms.toFixed(1).padStart(7)} ms  ${pct(b.ratio).padStart(7)}${b.within ? '' : '  MISS'}${b.pooled?.length ? `  (pooled costs for ${b.pooled.join(', ')}: no other block holds them)` : ''}`),
     m.trusted ? `  trusted: every block with 100 or more checks within +-15% (medians of ${m.rounds} rounds)`
       : `  NOT trusted: ${m.misses.length ? `${m.misses.map((x) => `${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%` : m.untrusted_reason}` +
         `${m.misses.length && m.untrusted_reason !== 'blocks outside +-15%' ? `; ${m.untrusted_reason}` : ''}; the projection below is ` +

@@ -158,7 +158,7 @@ function entryOf(base, where, res, block) {
   const coverage = {};
   const inputsByType = {};
   for (const [name, c] of Object.entries(res.coverage)) {
-    coverage[name] = { inputs: c.inputs, evaluated: c.evaluated, checks: c.checks };
+    coverage[name] = { inputs: c.inputs, evaluated: c.evaluated, checks: c.checks, scriptBytes: c.scriptBytes };
     inputsByType[name] = c.inputs;
   }
   return {

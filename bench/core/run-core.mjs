@@ -403,7 +403,7 @@ function modelProjection(blocks, totals, endToEnd, table, bench) {
     // The other engines, from the last bench run's ratios when the host has them.
     const contenders = bench ? { bench_run: bench.run, missing: bench.missing, engines: projectContenders(m, table, bench.ratios) } : null;
     return { model: m, contenders, full_chain_hours: m.full_chain_hours, after_assumevalid_hours: m.after_assumevalid_hours,
-      per_block: m.per_block.map(({ height, predicted_ms, measured_ms, ratio, judged, within }) => ({ height, predicted_ms, measured_ms, ratio, judged, within })),
+      per_block: m.per_block.map(({ height, predicted_ms, measured_ms, ratio, judged, within, pooled }) => ({ height, predicted_ms, measured_ms, ratio, judged, within, pooled })),
       trusted: m.trusted, eras: m.eras };
   } catch (err) {
     return { model: null, model_error: err.message };
