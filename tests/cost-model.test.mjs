@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fitCosts, fitCostsLeaveOneOut, fitStage, fitStageLeaveOneOut, predictBlocks, predictStages, stagesTotal } from '../bench/core/cost-model.mjs';
-import { callsPerBlock, poolEfficiency, projectChain, spanMs } from '../bench/core/model-projection.mjs';
+import { callsPerBlock, extremeMix, poolEfficiency, projectChain, spanMs } from '../bench/core/model-projection.mjs';
 import { readCensus } from '../bench/workload/census.mjs';
 import { readWorkloadTable } from '../bench/workload/table.mjs';
 import { INPUT_TYPES } from '../bench/core/workload-model.mjs';
@@ -288,4 +288,24 @@ test('leave-one-out from the sums equals fitting the others again, block by bloc
     assert.ok(close(a, c, 1e-6), `block ${b.height}: ${a} vs ${c}`);
   });
   assert.throws(() => fitStageLeaveOneOut([{ features: [1], ms: 1 }]), RangeError);
+});
+
+test('a span\'s cheapest and dearest mix of input types: each type within its range, the types adding up to the inputs', () => {
+  const zero = { value: 0, low: 0, high: 0 };
+  const figures = Object.fromEntries(INPUT_TYPES.map(({ key }) => [`inputs_${key}`, zero]));
+  // 100 inputs (80-120); P2PK and P2PKH each 0 to all of them, P2SH multisig 10 to 20.
+  figures.inputs = { value: 100, low: 80, high: 120 };
+  figures.inputs_p2pk = { value: 30, low: 0, high: 120 };
+  figures.inputs_p2pkh = { value: 60, low: 0, high: 120 };
+  figures.inputs_p2sh_multisig = { value: 10, low: 10, high: 20 };
+  const costs = { script: { p2pk: 1, p2pkh: 2, 'p2sh-multisig': 5, per_input: 3 } };
+  const high = extremeMix(costs, figures, 'high');
+  // 120 inputs: multisig to its high (20), the other 100 to the dearer of the rest (p2pkh).
+  assert.equal(high['p2sh-multisig'], 20);
+  assert.equal(high.p2pkh, 100);
+  assert.equal(high.p2pk, 0);
+  const low = extremeMix(costs, figures, 'low');
+  // 80 inputs: multisig at its low (10), the other 70 to the cheapest (p2pk).
+  assert.deepEqual([low['p2sh-multisig'], low.p2pk, low.p2pkh], [10, 70, 0]);
+  for (const mix of [high, low]) assert.equal(Object.values(mix).reduce((n, v) => n + v, 0), mix === high ? 120 : 80);
 });

@@ -54,12 +54,43 @@ export function spanWorkload(figures, blocks, k, workers) {
   };
 }
 
+/**
+ * The span's inputs by script type at the cheapest (`k` 'low') or dearest ('high') mix its
+ * figures allow: every type between its low and high figure, the types adding up to the span's
+ * inputs at `k` (where each type at its high would count some inputs twice: the 0-150,000 era's
+ * P2PK and P2PKH shares each range 0 to 1). From every type at its low, the rest of the inputs
+ * go to the cheapest (dearest) types first, each up to its high; inputs beyond every high go to
+ * the cheapest (dearest) type. A type's cost: its own (costs.script), else the pooled per input.
+ * @returns {{[type: string]: number}} inputs
+ */
+export function extremeMix(costs, figures, k) {
+  const total = figures.inputs[k];
+  const types = INPUT_TYPES.map(({ type, key }) => ({ type, low: figures[`inputs_${key}`].low, high: figures[`inputs_${key}`].high,
+    cost: Object.hasOwn(costs.script, type) ? costs.script[type] : costs.script.per_input }));
+  const lows = types.reduce((n, t) => n + t.low, 0);
+  const scale = lows > total && lows > 0 ? total / lows : 1;
+  const mix = Object.fromEntries(types.map((t) => [t.type, t.low * scale]));
+  let rest = total - lows * scale;
+  const order = [...types].sort((a, b) => (k === 'high' ? b.cost - a.cost : a.cost - b.cost));
+  for (const t of order) {
+    const add = Math.min(rest, Math.max(0, t.high - mix[t.type]));
+    mix[t.type] += add;
+    rest -= add;
+  }
+  if (rest > 0) mix[order[0].type] += rest;
+  return mix;
+}
+
 /** Milliseconds one worker spends on a span's workload under `costs` (cost-model.mjs
  *  fitCosts') on a pool of `workers`: {value, low, high} of the workload, as a block's time is
- *  predicted. */
+ *  predicted; low and high with the cheapest and dearest mix of input types (extremeMix). */
 export function spanMs(costs, figures, blocks, workers) {
   const out = {};
-  for (const k of ['value', 'low', 'high']) out[k] = stagesTotal(predictStages(costs, spanWorkload(figures, blocks, k, workers)));
+  for (const k of ['value', 'low', 'high']) {
+    const w = spanWorkload(figures, blocks, k, workers);
+    if (k !== 'value') w.inputs_by_type = extremeMix(costs, figures, k);
+    out[k] = stagesTotal(predictStages(costs, w));
+  }
   return out;
 }
 
