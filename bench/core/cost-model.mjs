@@ -21,11 +21,12 @@
 // (validateBlock's times.sighashMsByKind and times.scriptMsByType), so each kind's cost per byte
 // and per sighash is fitted to that kind's own time and each type's cost per input to that type's
 // own time. A kind that no block of the set holds takes the pooled costs (all kinds' sighash time
-// per sighash and per byte); a type
-// that none holds, the pooled script costs per input and per script byte (fitted on every other
-// type's script time: the interpreter's work grows with the script it walks, from an empty
-// script to an inscription's). Costs are never fitted on a block they are then
-// checked on: predictBlocks leaves each block out of its own fit. Times in ms, per one worker.
+// per sighash and per byte); a type that none holds, the pooled script costs per input and per
+// script byte (fitted on every other type's script time: the interpreter's work grows with the
+// script it walks, from an empty script to an inscription's). A kind with one block fits its two
+// costs on one sample: the one that alone fits it is kept. Costs are never fitted on a block they
+// are then checked on: predictBlocks leaves each block out of its own fit. Times in ms, per one
+// worker.
 // Host-neutral (no node: module): the CLI, `npm run project` and the page share it.
 
 const schnorrOf = (w) => w.checks.schnorr_keypath + w.checks.schnorr_scriptpath;
