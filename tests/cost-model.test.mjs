@@ -209,7 +209,11 @@ test('the engine calls a block takes in the pool, as workers/block-jobs.mjs cuts
 test('projectChain: full chain, after assumevalid and per era from the saved table', () => {
   const table = readWorkloadTable();
   const census = readCensus();
-  const blocks = census.blocks.map((w) => ({ ...measuredBlock(w.height, w), engine_ms: { median: 1, min: 0.9, max: 1.2, rounds: 5 } }));
+  const blocks = census.blocks.map((w) => {
+    const b = measuredBlock(w.height, w);
+    const t = stagesTotal(b.stages_ms);
+    return { ...b, engine_ms: { median: t, min: 0.9 * t, max: 1.2 * t, rounds: 5 } };
+  });
   const e2e = { workers: 2, seconds: 1, stages: { parse_s: 0.5, sighash_s: 0.3, script_s: 0.3, verify_s: 0.9 } };
   const p = projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: RATIO });
   // Exact data: every block whose kinds and types other blocks hold is predicted within 0.1%

@@ -68,10 +68,11 @@ export function formatReport(doc) {
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-/** A block's warm engine time in the workers (parse_sighash_ms + verify_ms), or '-' (a block
+/** A block's warm engine time in the workers (engine_ms.median: the median over the timed rounds
+ *  of the four stages' sum, the time the cost model's check compares with), or '-' (a block
  *  rejected before any input was connected: its failure carries no times). */
 function workerMs(b) {
-  return b.parse_sighash_ms === null || b.verify_ms === null ? '-' : (b.parse_sighash_ms + b.verify_ms).toFixed(1);
+  return b.engine_ms ? b.engine_ms.median.toFixed(1) : '-';
 }
 
 /** "p2pkh 886/886, 886 checks; p2sh-multisig 150/150, 415 checks" */

@@ -323,7 +323,7 @@ export const stagesTotal = (s) => s.parse + s.sighash + s.script + s.verify;
 /**
  * Each block's predicted time, from costs fitted on every other block (leave one out), beside
  * its measured time.
- * @param {Array<{height: number, workload: object, stages_ms: object}>} blocks
+ * @param {Array<{height: number, workload: object, stages_ms: object, engine_ms?: {median: number}}>} blocks
  * @param {number} schnorrPerEcdsa see stagesOf
  * @param {{minChecks?: number, tolerance?: number}} [options] the blocks judged: those with at
  *   least minChecks checks (default 100); trusted when every one is within +-tolerance (0.15)
@@ -336,7 +336,9 @@ export function predictBlocks(blocks, schnorrPerEcdsa, { minChecks = 100, tolera
   const leftOut = fitCostsLeaveOneOut(blocks, schnorrPerEcdsa);
   const perBlock = blocks.map((b, k) => {
     const predicted = stagesTotal(predictStages(leftOut[k], b.workload));
-    const measured = stagesTotal(b.stages_ms);
+    // The block's measured time: the median over the rounds of its stages' sum where the run
+    // gives it (engine_ms), else the sum of the stages' medians.
+    const measured = b.engine_ms?.median ?? stagesTotal(b.stages_ms);
     const c = b.workload.checks;
     const checks = c.ecdsa_single + c.ecdsa_multisig + c.schnorr_keypath + c.schnorr_scriptpath;
     const judged = checks >= minChecks;

@@ -135,18 +135,22 @@ export function poolEfficiency(endToEnd, workers) {
 /**
  * Hours to validate heights from..to on `workers` workers at `efficiency` (poolEfficiency's), the
  * span's workload at its value under costs.median, at its low under costs.fast and at its high
- * under costs.slow.
+ * under costs.slow; priced era by era (each era's blocks split into engine calls by its own mean
+ * inputs per block), so a span's hours are the sum of its eras'.
  * @param {{costs: {median: object, fast: object, slow: object}, table: object, efficiency: number,
  *   workers: number, from: number, to: number}} args table: workloadFor's model
  * @returns {{value: number, low: number, high: number, checks: {value, low, high}}} hours, and the
  *   span's signature checks
  */
 export function spanHours({ costs, table, efficiency, workers, from, to }) {
-  const w = workloadFor(table, from, to);
-  const ms = (c) => spanMs(c, w.figures, w.blocks, workers);
+  // Era by era: a block's engine calls follow its era's mean inputs per block (callsPerBlock), and
+  // the whole span is then the sum of its eras' parts.
+  const parts = table.eras.filter((e) => e.to > from && e.from <= to)
+    .map((e) => workloadFor(table, Math.max(from, e.from), Math.min(to, e.to - 1)));
+  const ms = (c, k) => parts.reduce((n, w) => n + spanMs(c, w.figures, w.blocks, workers)[k], 0);
   const wall = (x) => x / (workers * efficiency) / 3.6e6;
-  return { value: wall(ms(costs.median).value), low: wall(ms(costs.fast).low), high: wall(ms(costs.slow).high),
-    checks: totalChecks(w) };
+  return { value: wall(ms(costs.median, 'value')), low: wall(ms(costs.fast, 'low')), high: wall(ms(costs.slow, 'high')),
+    checks: totalChecks(workloadFor(table, from, to)) };
 }
 
 /**

@@ -54,7 +54,8 @@ function rangeText({ value, low, high }) {
   const scale = value > 0 ? value : high;
   const [div, unit] = scale >= 1e12 ? [1e12, ' T'] : scale >= 1e9 ? [1e9, ' G'] : scale >= 1e6 ? [1e6, ' M'] : scale >= 1e3 ? [1e3, ' k'] : [1, ''];
   const f = (x) => (x === 0 ? '0' : Number((x / div).toPrecision(3)).toLocaleString('en-US', { maximumSignificantDigits: 3 }));
-  return low === high ? `${f(value)}${unit}` : `${f(value)}${unit} (${f(low)}-${f(high)}${unit})`;
+  const v = value === 0 ? '0' : `${f(value)}${unit}`;
+  return low === high ? v : `${v} (${f(low)}-${f(high)}${unit})`;
 }
 
 /** `n` and a noun, singular for 1. */
@@ -231,7 +232,7 @@ function projection(values, model, from, to) {
   try {
     const p = projectChain({ blocks: doc.blocks, table: model, endToEnd: doc.end_to_end, schnorrPerEcdsa,
       workers: values.workers ?? doc.workers, from, to });
-    const result = { ...p, variant: doc.variant, measured_at: doc.saved_at, measured_workers: doc.workers, machine: doc.machine,
+    const result = { ...p, variant: doc.variant, measured_at: doc.saved_at ?? doc.generated_at ?? 'an unknown time (the document has neither saved_at nor generated_at)', measured_workers: doc.workers, machine: doc.machine,
       measurement: file };
     if (values.compare) result.contenders = compare(p, model, from, to);
     return { result };

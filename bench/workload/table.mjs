@@ -20,12 +20,13 @@ export const ERA_SOURCES_PATH = path.join(HERE, 'era-sources.json');
 export const TABLE_PATH = path.join(HERE, 'workload-table.json');
 
 /** The per-era ratios; `per` is what each multiplies: the era's non-coinbase transactions,
- *  its inputs or all its transactions. */
+ *  its inputs or all its transactions; `max`, where there is one, what the ratio cannot pass (a
+ *  share of the inputs, or one check per input), its range capped there. */
 export const RATIOS = Object.freeze({
   inputs_per_ncb_tx: { per: 'ncb_txs', num: (b) => b.inputs, den: (b) => b.txs - 1, min: 5 },
-  ecdsa_single_per_input: { per: 'inputs', num: (b) => b.checks.ecdsa_single, den: (b) => b.inputs, min: 10 },
+  ecdsa_single_per_input: { per: 'inputs', num: (b) => b.checks.ecdsa_single, den: (b) => b.inputs, min: 10, max: 1 },
   ecdsa_multisig_per_input: { per: 'inputs', num: (b) => b.checks.ecdsa_multisig, den: (b) => b.inputs, min: 10 },
-  schnorr_keypath_per_input: { per: 'inputs', num: (b) => b.checks.schnorr_keypath, den: (b) => b.inputs, min: 10 },
+  schnorr_keypath_per_input: { per: 'inputs', num: (b) => b.checks.schnorr_keypath, den: (b) => b.inputs, min: 10, max: 1 },
   schnorr_scriptpath_per_input: { per: 'inputs', num: (b) => b.checks.schnorr_scriptpath, den: (b) => b.inputs, min: 10 },
   legacy_sighash_bytes_per_input: { per: 'inputs', num: (b) => b.sighash_bytes.legacy, den: (b) => b.inputs, min: 10 },
   legacy_sighash_hashed_per_input: { per: 'inputs', num: (b) => b.legacy_sighash_hashed, den: (b) => b.inputs, min: 10 },
@@ -38,7 +39,7 @@ export const RATIOS = Object.freeze({
   // The share of the inputs spending each script type (the cost model prices script evaluation
   // per input by type).
   ...Object.fromEntries(INPUT_TYPES.map(({ type, key }) => [`${key}_inputs_share`,
-    { per: 'inputs', num: (b) => b.inputs_by_type?.[type] ?? 0, den: (b) => b.inputs, min: 10 }])),
+    { per: 'inputs', num: (b) => b.inputs_by_type?.[type] ?? 0, den: (b) => b.inputs, min: 10, max: 1 }])),
 });
 /** Which ratios the blocks without spent outputs (size, transactions, inputs only) inform. */
 const BLOCKS_ONLY_RATIOS = new Set(['inputs_per_ncb_tx', 'bytes_per_tx']);
@@ -57,12 +58,12 @@ function censusRatio(name, spec, blocks) {
   const value = num / den;
   const one = eligible.length === 1;
   const low = one ? value / 2 : Math.min(...ratios);
-  const high = one ? value * 2 : Math.max(...ratios);
+  const high = Math.min(one ? value * 2 : Math.max(...ratios), spec.max ?? Infinity);
   const heights = eligible.map((b) => b.height).join(', ');
   return {
     value, low, high, label: 'fixtures',
     method: `engine census of fixture block${one ? '' : 's'} ${heights} (${spec.min}+ ${spec.per === 'inputs' ? 'inputs' : 'non-coinbase transactions'} each): ` +
-      (one ? 'its ratio, range half to twice it (one block: a stated guess)' : 'sum over sum, range the smallest and largest block'),
+      (one ? `its ratio, range half to twice it (one block: a stated guess)${spec.max !== undefined && value * 2 > spec.max ? `, at most ${spec.max}` : ''}` : 'sum over sum, range the smallest and largest block'),
   };
 }
 
@@ -133,7 +134,7 @@ export function eraRatios(sources, census) {
       }
       const w = era.widen?.[name];
       if (w) {
-        r = { ...r, low: Math.min(r.low, w.low ?? r.low), high: Math.max(r.high, w.high ?? r.high),
+        r = { ...r, low: Math.min(r.low, w.low ?? r.low), high: Math.min(Math.max(r.high, w.high ?? r.high), spec.max ?? Infinity),
           widened: `${w.label}: ${w.source}` };
       }
       ratios[name] = r;
