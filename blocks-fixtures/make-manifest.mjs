@@ -81,19 +81,36 @@ async function main() {
   const dir = fixturesDir(values.fixtures);
   const out = path.resolve(values.out);
   const indexFile = path.join(dir, 'index.json');
-  const indexByHeight = existsSync(indexFile)
-    ? new Map(JSON.parse(await readFile(indexFile, 'utf8')).mainnet_with_prevouts.map((b) => [b.height, b]))
-    : null;
+  let indexByHeight = null;
+  if (existsSync(indexFile)) {
+    try {
+      indexByHeight = new Map(JSON.parse(await readFile(indexFile, 'utf8')).mainnet_with_prevouts.map((b) => [b.height, b]));
+    } catch (err) {
+      throw new Error(`${indexFile}: ${err.message} (need {"mainnet_with_prevouts": [{height, ...}]})`, { cause: err });
+    }
+  }
   const heights = (await readdir(path.join(dir, 'mainnet'))).map(Number).sort((a, b) => a - b);
   const blocks = [];
   for (const height of heights) {
     const rel = `mainnet/${height}`;
     const blockRaw = await readFile(path.join(dir, rel, 'block.raw'));
     const spentText = await readFile(path.join(dir, rel, 'spent_outputs.json'));
-    const spent = JSON.parse(spentText.toString('utf8'));
+    let spent;
+    try {
+      spent = JSON.parse(spentText.toString('utf8'));
+    } catch (err) {
+      throw new Error(`${rel}/spent_outputs.json: ${err.message}`, { cause: err });
+    }
+    if (!Array.isArray(spent?.spent_outputs)) throw new Error(`${rel}/spent_outputs.json: no "spent_outputs" array`);
+    let hash;
+    try {
+      hash = blockHashHex(blockRaw);
+    } catch (err) {
+      throw new Error(`${rel}/${err.message}`, { cause: err });
+    }
     const entry = {
       height,
-      hash: blockHashHex(blockRaw),
+      hash,
       dir: rel,
       block_raw_sha256: sha256Hex(blockRaw),
       spent_outputs_sha256: sha256Hex(spentText),

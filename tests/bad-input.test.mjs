@@ -195,7 +195,7 @@ test('the main job validates the good block, reports the truncated one at the en
   const [good, bad] = doc.blocks;
   assert.deepEqual([good.height, good.hash, good.valid, good.invalid, good.checks], [170, entry(170).hash, 1, 0, { ecdsa: 1, schnorr: 0 }]);
   assert.equal(good.error, null);
-  assert.deepEqual([good.block_valid, good.coverage], [true, { p2pk: { inputs: 1, evaluated: 1, checks: 1 } }]);
+  assert.deepEqual([good.block_valid, good.coverage], [true, { p2pk: { inputs: 1, evaluated: 1, checks: 1, scriptBytes: 139 } }]);
   assert.equal(bad.height, 181);
   assert.match(bad.error, /mainnet[/\\]181: .*byte \d+/);
   assert.deepEqual(doc.errors.map((e) => e.height), [181]);

@@ -218,7 +218,7 @@ test('every fixture block: the projection\'s sample is the whole set, with no pa
     assert.equal(cov.reduce((n, c) => n + c.checks, 0), b.checks.ecdsa + b.checks.schnorr, `block ${b.height}`);
   }
   const b367891 = doc.blocks.find((b) => b.height === 367891);
-  assert.deepEqual(b367891.coverage.empty, { inputs: 20000, evaluated: 20000, checks: 0 });
+  assert.deepEqual(b367891.coverage.empty, { inputs: 20000, evaluated: 20000, checks: 0, scriptBytes: 20000 });
   assert.deepEqual([doc.totals.invalid_blocks, doc.totals.evaluated_inputs], [0, 34012]);
   // The whole-block projection: the signature projection's workload at the end-to-end rate.
   const pe = doc.projection.end_to_end;

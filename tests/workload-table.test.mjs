@@ -136,6 +136,7 @@ test('the saved fixture census is the engine\'s', async () => {
 test('bad input: a measurement the cost model cannot use is named by its field', () => {
   const good = {
     workers: 2,
+    variant: 'simd',
     end_to_end: { workers: 2, seconds: 1, stages: { parse_s: 0.1, sighash_s: 0.1, script_s: 0.1, verify_s: 1 } },
     totals: { by_type: { ecdsa: { checks_per_second: 100 }, schnorr: { checks_per_second: 150 } } },
     blocks: census.blocks.slice(0, 3).map((w) => ({ height: w.height, workload: w,
@@ -157,6 +158,20 @@ test('bad input: a measurement the cost model cannot use is named by its field',
   assert.match(bad((d) => { d.blocks[1].parts_ms.sighash.bip341 = null; }), /\.parts_ms\.sighash\.bip341 is null/);
   assert.match(bad((d) => { d.blocks[2].parts_ms.script.p2pkh = 'fast'; }), /\.parts_ms\.script\["p2pkh"\] is "fast"/);
   assert.match(bad((d) => { d.blocks[0].workload.inputs_by_type.p2pk = 0.5; }), /\.workload\.inputs_by_type\["p2pk"\] is 0\.5/);
+  // From the hostile review: names that are not input types (one would overwrite the pooled
+  // cost per_input, another the object's prototype), implausible numbers, sums that disagree.
+  assert.match(bad((d) => { d.blocks[0].parts_ms.script.per_input = 1e5; }), /parts_ms\.script names "per_input", not an input script type/);
+  assert.match(bad((d) => { d.blocks[0].workload.inputs_by_type = JSON.parse('{"__proto__": 1}'); }), /inputs_by_type names "__proto__"/);
+  assert.match(bad((d) => { d.blocks[0].workload.script_bytes_by_type.p2pk = 'abc'; }), /script_bytes_by_type\["p2pk"\] is "abc"/);
+  assert.match(bad((d) => { d.blocks[0].workload.inputs_by_type.p2pk = 2; }), /inputs_by_type adds up to 2, not the block's 1 inputs/);
+  assert.match(bad((d) => { d.blocks[0].workload.bytes = 1e308; }), /\.workload\.bytes is 1e\+308; need an integer from 0 to 2\^53-1/);
+  assert.match(bad((d) => { d.blocks[0].workload.bytes = 5e6; }), /a block holds at most 4,000,000 bytes/);
+  assert.match(bad((d) => { d.blocks[0].workload.checks.ecdsa_single = 7; }), /at most one per input/);
+  assert.match(bad((d) => { d.blocks[0].engine_ms = { median: 40, min: 30, max: 50, rounds: 5 }; }), /stages_ms add up to 0\.4 ms, engine_ms\.median is 40 ms/);
+  assert.match(bad((d) => { d.end_to_end.seconds = 1e308; }), /end_to_end\.stages add up to .* need at least 1% of the wall time x workers/);
+  assert.match(bad((d) => { d.end_to_end.workers = 1e9; }), /^end_to_end\.workers is 1000000000; need the run's workers \(2\)/);
+  assert.match(bad((d) => { d.end_to_end.scaling = {}; }), /^end_to_end\.scaling is \{\}; need an array/);
+  assert.match(bad((d) => { delete d.variant; }), /^variant is undefined; need simd or scalar/);
 });
 
 test('bad input: a fixture block that did not load stops the census, naming it', async () => {

@@ -70,17 +70,19 @@ async function main() {
   }
   const code = exitCodeOf(doc);
   // The cost model's inputs, for `npm run project` to project from without measuring again:
-  // only a run of every fixture block, each timed at least MIN_ROUNDS times (a subset or a quick
-  // run is no measurement to project from, and must not replace one).
-  if (doc.projection?.model && !doc.projection.sample?.partial && doc.projection.model.rounds >= MIN_ROUNDS) {
+  // only a run of every fixture block, each timed at least MIN_ROUNDS times, with no worker
+  // replaced (a subset, a quick run or timings that include re-run work are no measurement to
+  // project from, and must not replace one).
+  if (doc.projection?.model && !doc.projection.sample?.partial && doc.projection.model.rounds >= MIN_ROUNDS && !doc.worker_replacements) {
     try {
       log(`measurement saved for npm run project: ${saveMeasurement(doc)}`);
     } catch (err) {
       log(`WARNING: the measurement could not be saved: ${err.message}`);
     }
   } else if (doc.projection?.model) {
-    log(`measurement not saved for npm run project (a subset of the blocks or fewer than ${MIN_ROUNDS} rounds); ` +
-      'it keeps projecting from the last full run');
+    const why = doc.worker_replacements ? `${countOf(doc.worker_replacements, 'worker')} replaced during the run`
+      : `a subset of the blocks or fewer than ${MIN_ROUNDS} rounds`;
+    log(`measurement not saved for npm run project (${why}); it keeps projecting from the last full run`);
   }
   if (options.json) {
     // The terminal report prints its warnings on stdout; with --json they also go to stderr.

@@ -1,6 +1,7 @@
 // The result document's warnings (bench/core/run-core.mjs puts them in `warnings`; the terminal
-// report prints each with "WARNING: ", the page shows them): noisy timed rounds, a projection
-// from a partial or small sample, and a projection whose two figures are out of order.
+// report prints each with "WARNING: ", the page shows them): workers replaced during the run,
+// noisy timed rounds, a projection from a partial or small sample, and a projection whose two
+// figures are out of order.
 import { countOf, int } from './format.mjs';
 
 /** A pass whose slowest timed round took more than this times its fastest gets a noise warning. */
@@ -18,7 +19,19 @@ const SMALL_SAMPLE_CHECKS = 1000;
  * @returns {string[]}
  */
 export function warningsOf(doc) {
-  return [noiseWarning(doc), ...sampleWarnings(doc), endToEndWarning(doc), projectionOrderWarning(doc)].filter(Boolean);
+  return [replacementWarning(doc), noiseWarning(doc), ...sampleWarnings(doc), endToEndWarning(doc), projectionOrderWarning(doc)].filter(Boolean);
+}
+
+/** Workers that died during the run and were replaced (their batches re-run elsewhere, so no
+ *  verdict is lost), or null: the timings then include the deaths, the re-runs and the new
+ *  workers' start-up, so the rates and the projection are not this machine's, and npm start
+ *  saves no measurement from such a run. */
+export function replacementWarning(doc) {
+  const n = doc.worker_replacements ?? 0;
+  if (n === 0) return null;
+  return `${countOf(n, 'worker')} died during the run and ${n === 1 ? 'was' : 'were'} replaced: no verdict was lost, but the ` +
+    'timings include the re-run work and the new workers\' start-up, so the rates and the projection understate this machine ' +
+    '(no measurement saved for npm run project)';
 }
 
 /** The projection's two figures out of order (the signatures alone projected to take longer than

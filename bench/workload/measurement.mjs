@@ -5,6 +5,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUILD_DIR } from '../../wasm/paths.mjs';
+import { INPUT_TYPES } from '../core/workload-model.mjs';
+import { VARIANTS } from '../../wasm/variants.mjs';
 
 /** Where the measurements are kept: IBD_MEASUREMENT_DIR, else build/project (`npm test` points
  *  it at a temporary folder, so that its runs of the main job leave the user's alone). */
@@ -34,6 +36,30 @@ export function saveMeasurement(doc) {
 /** Whether `x` is a finite number >= min. */
 const num = (x, min = 0) => typeof x === 'number' && Number.isFinite(x) && x >= min;
 
+/** Whether `x` is a count: an integer from 0 to 2^53 - 1. */
+const count = (x) => Number.isSafeInteger(x) && x >= 0;
+
+/** The input script types the engine names (script_type.h), the only keys of a by-type object. */
+const TYPE_NAMES = new Set(INPUT_TYPES.map((t) => t.type));
+
+/** A block's serialized size cannot pass 4,000,000 bytes (BIP141: weight <= 4,000,000, each
+ *  byte weighing at least 1). */
+const MAX_BLOCK_BYTES = 4_000_000;
+
+/** Engine time below this share of the pool's wall time x workers is no measurement of it: the
+ *  workers would have been idle 99% of the run. */
+const MIN_EFFICIENCY = 0.01;
+
+/** Why a by-type object (`what` at `where`) is not {engine type name: count}, or null. */
+function byTypeProblem(obj, where, what, isValue = count) {
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return `${where}.${what} is ${JSON.stringify(obj)}; need {type: number}`;
+  for (const [k, v] of Object.entries(obj)) {
+    if (!TYPE_NAMES.has(k)) return `${where}.${what} names ${JSON.stringify(k)}, not an input script type (${[...TYPE_NAMES].join(', ')})`;
+    if (!isValue(v)) return `${where}.${what}[${JSON.stringify(k)}] is ${JSON.stringify(v)}; need ${isValue === count ? 'an integer >= 0' : 'a number >= 0 (ms)'}`;
+  }
+  return null;
+}
+
 /**
  * Why `doc` cannot serve as a measurement, or null: every number the cost model reads checked,
  * each problem named by its field (blocks[k] by its height where it has one).
@@ -43,14 +69,21 @@ const num = (x, min = 0) => typeof x === 'number' && Number.isFinite(x) && x >= 
 export function measurementProblem(doc) {
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return 'not a JSON object';
   if (!Array.isArray(doc.blocks)) return 'no blocks array';
-  if (!Number.isInteger(doc.workers) || doc.workers < 1) return `workers is ${JSON.stringify(doc.workers)}; need an integer >= 1`;
+  if (!VARIANTS.includes(doc.variant)) return `variant is ${JSON.stringify(doc.variant)}; need ${VARIANTS.join(' or ')}`;
+  if (!Number.isInteger(doc.workers) || doc.workers < 1 || doc.workers > 256) return `workers is ${JSON.stringify(doc.workers)}; need an integer from 1 to 256`;
   const e = doc.end_to_end;
   if (!e || typeof e !== 'object') return 'no end_to_end object';
-  if (!Number.isInteger(e.workers) || e.workers < 1) return `end_to_end.workers is ${JSON.stringify(e.workers)}; need an integer >= 1`;
+  if (e.workers !== doc.workers) return `end_to_end.workers is ${JSON.stringify(e.workers)}; need the run's workers (${doc.workers})`;
   if (!num(e.seconds) || e.seconds === 0) return `end_to_end.seconds is ${JSON.stringify(e.seconds)}; need a positive number`;
   for (const k of ['parse_s', 'sighash_s', 'script_s', 'verify_s']) {
     if (!num(e.stages?.[k])) return `end_to_end.stages.${k} is ${JSON.stringify(e.stages?.[k])}; need a number >= 0`;
   }
+  const engine = e.stages.parse_s + e.stages.sighash_s + e.stages.script_s + e.stages.verify_s;
+  if (!(engine >= MIN_EFFICIENCY * e.seconds * e.workers)) {
+    return `end_to_end.stages add up to ${engine} s of engine time in ${e.seconds} s on ${e.workers} workers; need at least ` +
+      `${MIN_EFFICIENCY * 100}% of the wall time x workers (the pool's efficiency comes from them)`;
+  }
+  if (e.scaling !== undefined && e.scaling !== null && !Array.isArray(e.scaling)) return `end_to_end.scaling is ${JSON.stringify(e.scaling)}; need an array`;
   for (const [k, c] of (e.scaling ?? []).entries()) {
     if (!Number.isInteger(c?.workers) || c.workers < 1 || !num(c.efficiency) || c.efficiency === 0) {
       return `end_to_end.scaling[${k}] is ${JSON.stringify(c)}; need {workers >= 1, efficiency > 0}`;
@@ -79,18 +112,22 @@ export function measurementProblem(doc) {
     for (const k2 of ['legacy', 'bip143', 'bip341']) {
       if (!num(parts.sighash?.[k2])) return `${where}.parts_ms.sighash.${k2} is ${JSON.stringify(parts.sighash?.[k2])}; need a number >= 0 (ms)`;
     }
-    if (!parts.script || typeof parts.script !== 'object') return `${where}.parts_ms.script is ${JSON.stringify(parts.script)}; need {type: ms}`;
-    for (const [k2, v] of Object.entries(parts.script)) {
-      if (!num(v)) return `${where}.parts_ms.script[${JSON.stringify(k2)}] is ${JSON.stringify(v)}; need a number >= 0 (ms)`;
-    }
-    const byType = b.workload.inputs_by_type;
-    if (!byType || typeof byType !== 'object') return `${where}.workload.inputs_by_type is ${JSON.stringify(byType)}; need {type: inputs}`;
-    for (const [k2, v] of Object.entries(byType)) {
-      if (!Number.isInteger(v) || v < 0) return `${where}.workload.inputs_by_type[${JSON.stringify(k2)}] is ${JSON.stringify(v)}; need an integer >= 0`;
+    const scriptProblem = byTypeProblem(parts.script, where, 'parts_ms.script', (v) => num(v));
+    if (scriptProblem) return scriptProblem;
+    const w0 = b.workload;
+    for (const what of ['inputs_by_type', 'checks_by_type', 'script_bytes_by_type']) {
+      const problem = byTypeProblem(w0[what], where, `workload.${what}`);
+      if (problem) return problem;
     }
     const m = b.engine_ms;
     if (!num(m?.median) || m.median === 0 || !num(m.min) || !num(m.max) || !(m.min <= m.median && m.median <= m.max) || !Number.isInteger(m.rounds)) {
       return `${where}.engine_ms is ${JSON.stringify(m)}; need 0 <= min <= median <= max (ms, median > 0) and integer rounds`;
+    }
+    // The median of the stages' sum and the sum of the stages' medians differ by the rounds'
+    // noise, never by a factor of 2.
+    const stages = b.stages_ms.parse + b.stages_ms.sighash + b.stages_ms.script + b.stages_ms.verify;
+    if (!(stages >= m.median / 2 && stages <= m.median * 2)) {
+      return `${where}: stages_ms add up to ${stages} ms, engine_ms.median is ${m.median} ms; they must agree within a factor of 2`;
     }
     const w = b.workload;
     const counts = { bytes: w.bytes, txs: w.txs, inputs: w.inputs, legacy_sighash_hashed: w.legacy_sighash_hashed,
@@ -98,8 +135,19 @@ export function measurementProblem(doc) {
       ...Object.fromEntries(['legacy', 'bip143', 'bip341'].map((c) => [`sighash_bytes.${c}`, w.sighash_bytes?.[c]])),
       ...Object.fromEntries(['legacy', 'bip143', 'bip341'].map((c) => [`sighashes.${c}`, w.sighashes?.[c]])) };
     for (const [k2, v] of Object.entries(counts)) {
-      if (!num(v)) return `${where}.workload.${k2} is ${JSON.stringify(v)}; need a number >= 0`;
+      if (!count(v)) return `${where}.workload.${k2} is ${JSON.stringify(v)}; need an integer from 0 to 2^53-1`;
     }
+    if (w.bytes > MAX_BLOCK_BYTES || w.txs > w.bytes || w.inputs > w.bytes) {
+      return `${where}.workload: ${w.bytes} bytes, ${w.txs} transactions, ${w.inputs} inputs; a block holds at most ${MAX_BLOCK_BYTES.toLocaleString('en-US')} ` +
+        'bytes and fewer transactions and inputs than bytes';
+    }
+    if (w.checks.ecdsa_single > w.inputs || w.checks.schnorr_keypath > w.inputs) {
+      return `${where}.workload.checks: ${w.checks.ecdsa_single} single ECDSA and ${w.checks.schnorr_keypath} key-path checks for ${w.inputs} inputs; each is at most one per input`;
+    }
+    const sum = (o) => Object.values(o).reduce((n, v) => n + v, 0);
+    if (sum(w.inputs_by_type) !== w.inputs) return `${where}.workload.inputs_by_type adds up to ${sum(w.inputs_by_type)}, not the block's ${w.inputs} inputs`;
+    const checks = w.checks.ecdsa_single + w.checks.ecdsa_multisig + w.checks.schnorr_keypath + w.checks.schnorr_scriptpath;
+    if (sum(w.checks_by_type) !== checks) return `${where}.workload.checks_by_type adds up to ${sum(w.checks_by_type)}, not the block's ${checks} checks`;
   }
   return null;
 }
@@ -115,7 +163,9 @@ export function measurementProblem(doc) {
  *   the file and what is wrong: invalid JSON (with its position), a field the cost model cannot
  *   use (measurementProblem), another variant than asked
  */
-export function readMeasurement(variant, file = measurementPath(variant), { explicitVariant = false } = {}) {
+export function readMeasurement(variant, file, { explicitVariant = false } = {}) {
+  if (file !== undefined && !existsSync(file)) throw new Error(`${file} does not exist (--measurement names a measurement file: one npm start saved, or a main job's --json document)`);
+  file ??= measurementPath(variant);
   if (!existsSync(file)) {
     const err = new Error(`no saved measurement for variant ${variant} (${file} does not exist): ` +
       `run npm start -- --variant ${variant}, or npm run project -- --measure --variant ${variant}`);

@@ -206,7 +206,8 @@ function projection(values, model, from, to) {
     try {
       execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
     } catch (err) {
-      console.error(`project: the measurement failed (exit ${err.status}); nothing saved to ${measurementPath(values.variant)}`);
+      const how = err.signal ? `killed by ${err.signal}` : `exit ${err.status}`;
+      console.error(`project: the measurement failed (${how}); nothing saved to ${measurementPath(values.variant)}`);
       process.exit(1);
     }
   }
