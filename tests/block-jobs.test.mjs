@@ -301,6 +301,7 @@ test('encodeSpentOutputs refuses what it cannot encode exactly, naming the entry
   assert.throws(() => encodeSpentOutputs(doc({ txid: 'abcd' })), /spent_outputs\[0\]\.txid: not 64 hex digits/);
   assert.throws(() => encodeSpentOutputs(doc({ vout: -1 })), /spent_outputs\[0\]\.vout/);
   assert.throws(() => encodeSpentOutputs(doc({ value: 2 ** 60 })), /spent_outputs\[0\]\.value: not an exact integer/);
+  assert.throws(() => encodeSpentOutputs(doc({ value: '5000' })), /spent_outputs\[0\]\.value: not a number but a string: "5000"/);
   assert.throws(() => encodeSpentOutputs(doc({ script_pubkey: '5' })), /spent_outputs\[0\]\.script_pubkey: not hex/);
   assert.throws(() => encodeSpentOutputs('{"x": 1}'), /"spent_outputs" is missing/);
   // Out of the money range but exact: kept, for the engine's verdict.

@@ -36,11 +36,11 @@ export function encodeSpentOutputs(doc) {
   const entries = list.map((e, i) => {
     if (e === null || typeof e !== 'object') throw new TypeError(`spent_outputs[${i}]: not an object`);
     if (typeof e.txid !== 'string' || e.txid.length !== 64 || !HEX.test(e.txid)) fail(i, 'txid', 'not 64 hex digits');
-    if (!Number.isInteger(e.vout) || e.vout < 0 || e.vout > 0xffffffff) fail(i, 'vout', `not an integer in 0..4294967295: ${e.vout}`);
+    if (!Number.isInteger(e.vout) || e.vout < 0 || e.vout > 0xffffffff) fail(i, 'vout', `not an integer in 0..4294967295: ${JSON.stringify(e.vout)}`);
     let value;
     if (typeof e.value === 'bigint') value = e.value;
     else if (Number.isSafeInteger(e.value)) value = BigInt(e.value);
-    else fail(i, 'value', `not an exact integer: ${e.value}`);
+    else fail(i, 'value', typeof e.value === 'number' ? `not an exact integer: ${e.value}` : `not a number but ${typeof e.value === 'string' ? 'a string' : typeof e.value}: ${JSON.stringify(e.value)}`);
     if (value < -(2n ** 63n) || value >= 2n ** 63n) fail(i, 'value', 'outside int64');
     if (typeof e.script_pubkey !== 'string' || !HEX.test(e.script_pubkey)) fail(i, 'script_pubkey', 'not hex');
     const scriptLength = e.script_pubkey.length / 2;

@@ -19,16 +19,14 @@ import { readBenchRatios } from '../workload/bench-ratios.mjs';
  *   first pass and the timed passes (bench/cli/progress.mjs); none when absent
  * @returns {Promise<object>} the result document (bench/core/run-core.mjs runBenchCore: blocks,
  *   totals, projection, errors, ...); `fixtures` is the fixtures folder and `machine` this
- *   machine (bench/shared/machine.mjs machineInfo: cpu, cores, platform, arch, node, emcc);
- *   `generated_at` when the run began (ISO 8601).
+ *   machine (bench/shared/machine.mjs machineInfo: cpu, cores, platform, arch, node, emcc).
  * @throws Error when nothing can run: no fixtures directory or manifest, no block loads, no
  *   wasm build, a worker that fails, a malformed check buffer.
  */
 export async function runBench(options, log, progress) {
   const dir = fixturesDir(options.fixtures);
   const loaded = await loadBlocks(dir, { heights: options.heights });
-  const started = new Date().toISOString();
-  const doc = await runBenchCore(options, {
+  return runBenchCore(options, {
     loaded,
     fixtures: dir,
     fixtureBlocks: readManifest(dir).blocks.length,
@@ -38,7 +36,6 @@ export async function runBench(options, log, progress) {
     workloadTable: readWorkloadTable(),
     benchRatios: lastBenchRatios(log),
   }, log, progress);
-  return { generated_at: started, ...doc };
 }
 
 /** The last bench run's ratios for the other engines' projections, or null (said on the log)

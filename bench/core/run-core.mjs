@@ -52,7 +52,7 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  * @param {{track: (label: string, total: number) => (((done: number) => void)|undefined)}} [progress]
  *   live progress of the first pass and each pool.verify (bench/cli/progress.mjs in a terminal,
  *   the page's display)
- * @returns {Promise<object>} the result document: {variant, workers, batch_size, rounds,
+ * @returns {Promise<object>} the result document: {generated_at (when the run began, ISO 8601), variant, workers, batch_size, rounds,
  *   fixtures, engine, blocks[], totals, projection, chain, machine, errors[], invalid_blocks[],
  *   disagreements[], worker_replacements, warnings[]}, and `scaling` / `scaling_interleaved`,
  *   `workers_auto`, `variants`, `batch_sweep` when asked for.
@@ -110,6 +110,7 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   malformed check buffer.
  */
 export async function runBenchCore(options, host, log, progress) {
+  const generatedAt = new Date().toISOString();
   const auto = options.workers === 'auto';
   if (auto && !(options.maxWorkers >= 1)) throw new RangeError('workers "auto" needs maxWorkers (1 or more)');
   const pools = []; // every pool of the run, for its worker replacements and the final close
@@ -193,6 +194,7 @@ export async function runBenchCore(options, host, log, progress) {
     }
     const totals = totalsOf(blocks, passes, workers);
     const doc = {
+      generated_at: generatedAt,
       variant: options.variant,
       workers,
       batch_size: options.batchSize,
