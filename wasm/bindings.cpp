@@ -21,6 +21,7 @@
 #include "validation/block_validation.h"
 #include "validation/chain_validation.h"
 #include "verify/batch_verify.h"
+#include "verify/single_verify.h"
 
 namespace {
 
@@ -709,6 +710,33 @@ val VerifyBatch(double checks_ptr, double checks_len, double count, double verdi
     return r;
 }
 
+/** verifySingle(ptr, kind, pubkeyLen, strict) -> 0 invalid, 1 valid, 2 bad point: one
+ *  signature or key with tiny-secp256k1's semantics (native/verify/single_verify.h), for the
+ *  package's drop-in calls (wasm/drop-in.mjs). At `ptr` in the module's memory: kind 1 (ECDSA)
+ *  msg32 (32 bytes) | pubkey (pubkeyLen: 33 or 65) | compact signature (64), `strict` refusing
+ *  a high S; kind 2 (BIP340) msg32 | x-only pubkey (32) | signature (64); kind 3 a public key
+ *  (pubkeyLen bytes) to parse, kind 4 an x-only key (32): 1 valid, 0 not. Throws a JS Error for
+ *  a kind, length or pointer out of range. */
+int VerifySingle(double ptr, int kind, int pubkey_len, bool strict) {
+    const double memory = MemoryBytes();
+    char message[200];  // no C++ object with a destructor may be alive when ThrowJs runs
+    const bool whole = ptr >= 0 && ptr <= 4294967295.0 && ptr == static_cast<double>(static_cast<uint64_t>(ptr));
+    const int key_len = kind == 2 || kind == 4 ? 32 : pubkey_len;
+    const double bytes = (kind <= 2 ? 32.0 + 64.0 : 0.0) + key_len;
+    if (kind < 1 || kind > 4 || key_len < 0 || key_len > 65 || !whole || ptr + bytes > memory) {
+        std::snprintf(message, sizeof(message), "verifySingle: kind %d, pubkeyLen %d at %.0f: out of range (memory %.0f bytes)",
+                      kind, pubkey_len, ptr, memory);
+        ThrowJs(val(static_cast<const char*>(message)));
+    }
+    const uint8_t* at = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(ptr));
+    switch (kind) {
+        case 1: return static_cast<int>(ibd::VerifyEcdsaCompact(at, at + 32, key_len, at + 32 + key_len, strict));
+        case 2: return static_cast<int>(ibd::VerifySchnorrSingle(at, at + 32, at + 64));
+        case 3: return ibd::IsValidPubKey(at, key_len) ? 1 : 0;
+        default: return ibd::IsValidXOnlyPubKey(at) ? 1 : 0;
+    }
+}
+
 /** engineInfo() -> { variant, secp256k1, field, simd, ecmultTables }. */
 val EngineInfo() {
     val r = val::object();
@@ -728,6 +756,7 @@ val EngineInfo() {
 
 EMSCRIPTEN_BINDINGS(ibd) {
     emscripten::function("verifyBatch", &VerifyBatch);
+    emscripten::function("verifySingle", &VerifySingle);
     emscripten::function("engineInfo", &EngineInfo);
     emscripten::function("validateBlock", &ValidateBlockJs);
     emscripten::class_<BlockValidationJs>("BlockValidation")
