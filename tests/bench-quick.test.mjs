@@ -27,6 +27,7 @@ test('the quick benchmark runs and prints a well-formed JSON document', { timeou
     const rows = speed.filter((r) => r.type === type);
     assert.ok(rows.some((r) => r.kind === 'wasm'), `${type}: ibd-wasm rows`);
     assert.ok(rows.some((r) => r.name === 'tiny-secp256k1'), `${type}: tiny-secp256k1 row`);
+    assert.ok(rows.some((r) => r.kind === 'drop-in'), `${type}: the package's drop-in row`);
     for (const r of rows) {
       assert.equal(r.checks, doc.check_sets[type].checks);
       assert.equal(r.rounds_seconds.length, doc.rounds);
@@ -36,6 +37,7 @@ test('the quick benchmark runs and prints a well-formed JSON document', { timeou
     for (const r of rows.filter((x) => x.kind === 'wasm')) assert.equal(r.mismatches, 0, `${r.name} batch ${r.batch_size} ${type}`);
   }
   for (const rs of Object.values(engines)) for (const r of rs) assert.equal(r.verdicts_match, true, `${r.engine} ${r.variant} ${r.type}`);
+  assert.ok(doc.thresholds.find((x) => x.name === 'drop_in_vs_tiny_secp256k1').measured > 0, 'the drop-in measured against tiny-secp256k1');
   const browser = browserUnavailable() ? [] : ['chromium']; // without Chromium: listed as skipped
   assert.deepEqual(Object.keys(engines).sort(), [...browser.flatMap((b) => [b, `${b}_worker`]), 'v8_default', 'v8_liftoff']);
   for (const r of engines.chromium_worker ?? []) assert.match(r.engine, /Web Worker/);

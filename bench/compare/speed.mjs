@@ -5,6 +5,7 @@
 // native build of the same libsecp256k1 (ibd_verify_checks, same bytes), and each peer library.
 import path from 'node:path';
 import { createBatchVerifier } from '../../wasm/batch-verifier.mjs';
+import { createDropIn } from '../../wasm/drop-in.mjs';
 import { loadEngine } from '../../wasm/engine.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
 import { walkChecks } from '../../wasm/check-buffer.mjs';
@@ -33,7 +34,7 @@ function countMismatches(verdicts, reference) {
 /**
  * Builds the contenders: one per (wasm build, variant, batch size), the native tool, each peer.
  * @returns {Promise<{contenders: object[], skipped: Array<{name: string, reason: string}>}>}
- *   contender: {name, kind: 'wasm'|'native'|'peer', variant?, window?, batch_size?, version?,
+ *   contender: {name, kind: 'wasm'|'native'|'drop-in'|'peer', variant?, window?, batch_size?, version?,
  *   backend, types: string[], warm(type), pass(type) -> Promise<{seconds, verdicts?, verdictsSha256?}>}
  */
 async function buildContenders(sets, { batchSizes, extraBuilds }) {
@@ -75,6 +76,20 @@ async function buildContenders(sets, { batchSizes, extraBuilds }) {
     skipped.push({ name: 'native libsecp256k1', reason: 'ibd_verify_checks not built under build/native (bench/native/)' });
   }
   const decoded = Object.fromEntries(TYPES.map((t) => [t, decodeChecks(sets[t].checks, sets[t].walked)]));
+  // The package's drop-in calls (wasm/drop-in.mjs): tiny-secp256k1's API over the simd engine,
+  // one call per signature, on the same decoded checks as the peers (issue 15's per-call target).
+  try {
+    const dropIn = createDropIn(await loadEngine('simd'));
+    const calls = { ecdsa: (m, p, s) => dropIn.verify(m, p, s), schnorr: (m, p, s) => dropIn.verifySchnorr(m, p, s) };
+    contenders.push({
+      name: 'ibd-wasm drop-in', kind: 'drop-in', variant: 'simd', backend: 'wasm/drop-in.mjs: tiny-secp256k1\'s verify and verifySchnorr, a call per signature',
+      types: TYPES,
+      warm: (type) => peerPass(calls[type], decoded[type].slice(0, WARMUP_RECORDS)),
+      pass: async (type) => peerPass(calls[type], decoded[type]),
+    });
+  } catch (err) {
+    skipped.push({ name: 'ibd-wasm drop-in', reason: err.message });
+  }
   for (const peer of await loadPeers()) {
     if (peer.error) {
       skipped.push({ name: peer.name, reason: `does not load: ${peer.error}` });

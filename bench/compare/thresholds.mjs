@@ -14,6 +14,7 @@ function metrics({ speed, sizes, startup, engines = {}, whole_block: wholeBlock 
   const wasm = ecdsa.filter((r) => r.kind === 'wasm' && r.window === 15);
   const top = best(wasm);
   const peer = (name) => ecdsa.find((r) => r.name === name);
+  const dropIn = ecdsa.find((r) => r.kind === 'drop-in');
   const ratio = (other, what) => (top && other ? { value: top.sig_per_s / other.sig_per_s } : { value: null, note: `${what} not measured` });
   const sweep = top ? wasm.filter((r) => r.variant === top.variant) : [];
   const at256 = sweep.find((r) => r.batch_size === 256);
@@ -37,6 +38,9 @@ function metrics({ speed, sizes, startup, engines = {}, whole_block: wholeBlock 
     wasm_ecdsa_vs_native: ratio(ecdsa.find((r) => r.kind === 'native' && r.batch_size === null), 'native ibd_verify_checks'),
     wasm_ecdsa_vs_tiny_secp256k1: ratio(peer('tiny-secp256k1'), 'tiny-secp256k1'),
     wasm_ecdsa_vs_noble_secp256k1: ratio(peer('@noble/secp256k1'), '@noble/secp256k1'),
+    drop_in_vs_tiny_secp256k1: dropIn && peer('tiny-secp256k1')
+      ? { value: dropIn.sig_per_s / peer('tiny-secp256k1').sig_per_s, note: 'ECDSA, a call per signature each' }
+      : { value: null, note: 'the drop-in and tiny-secp256k1 not both measured' },
     batch_overhead_at_256: at256 && largest && largest.batch_size > 256
       ? { value: (largest.sig_per_s / at256.sig_per_s - 1) * 100, note: `${top.variant}: batch 256 vs batch ${largest.batch_size}` }
       : { value: null, note: 'batch 256 and a larger batch not both measured' },
