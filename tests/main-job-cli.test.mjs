@@ -185,8 +185,10 @@ test('a projection whose signatures alone come out longer than the whole validat
   // The skeleton's two figures, printed when the cost model's projection could not be made.
   const doc = structuredClone(subsetDoc);
   doc.projection.model = null;
+  // The two figures' order as measured depends on the machine's noise (the signature passes and
+  // the end-to-end rounds run at different moments): set it, in order, then out of order.
   const whole = doc.projection.end_to_end.hours;
-  assert.ok(doc.projection.hours < whole, 'in order as measured');
+  doc.projection.hours = whole * 0.5;
   assert.equal(warningsOf(doc).some((w) => w.startsWith('the projection\'s signatures alone')), false);
   doc.projection.hours = whole * 1.5;
   const warning = warningsOf(doc).find((w) => w.startsWith('the projection\'s signatures alone'));
