@@ -66,6 +66,23 @@ test('every fixture block validated in the workers, ranges merged, equals the si
   }
 });
 
+test('the blocks are copied at the call into reused shared memory: concurrent calls keep their own, the caller may change its bytes at once', async () => {
+  const some = [57043, 210000, 866342].map((h) => blocks.find((b) => b.height === h));
+  const mine = some.map((b) => ({ ...b, block: b.block.slice(), spentOutputs: b.spentOutputs.slice() }));
+  await validateBlocksInPool(pool, some); // the ring has grown to the peak these calls need
+  const peak = pool.sharedBytes;
+  assert.ok(peak >= some.reduce((n, b) => n + b.block.length + b.spentOutputs.length, 0), `${peak} bytes`);
+  for (let r = 0; r < 3; r++) {
+    const calls = [validateBlocksInPool(pool, mine), validateBlocksInPool(pool, some)];
+    for (const b of mine) { b.block.fill(0); b.spentOutputs.fill(0xff); } // after the call: not seen
+    const [first, second] = await Promise.all(calls);
+    first.forEach((res, i) => assertSameAsReference(some[i].height, res));
+    second.forEach((res, i) => assertSameAsReference(some[i].height, res));
+    mine.forEach((b, i) => { b.block.set(some[i].block); b.spentOutputs.set(some[i].spentOutputs); });
+  }
+  assert.ok(pool.sharedBytes <= 2 * peak, `the ring grew from ${peak} to ${pool.sharedBytes} bytes over calls that fit in it twice`);
+});
+
 /** validateBlock over `cuts` (tx indices; the block rules in a range of their own first, or in
  *  the first range), in this thread's engine, merged. */
 function mergedRanges(b, cuts, rulesAlone) {

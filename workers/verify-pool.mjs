@@ -168,6 +168,16 @@ export class VerifyPool {
   }
 
   /**
+   * Bytes of shared memory the pool holds for batches and blocks in flight (its job ring's
+   * capacity: the peak of bytes in flight, reused by later calls), 0 under the transfer
+   * transport.
+   * @returns {number}
+   */
+  get sharedBytes() {
+    return this._ring?.capacity ?? 0;
+  }
+
+  /**
    * Milliseconds the calling thread has spent in the pool's own code so far: verify(),
    * validate() and validateChain() up to their return (checking and copying the caller's
    * buffers, posting the first tasks) and every worker reply's handling (collecting its results,
@@ -282,22 +292,26 @@ export class VerifyPool {
     if (this._failure) return Promise.reject(this._failure);
     const { onProgress } = options ?? {};
     const copies = [];
-    // One copy per distinct source buffer, shared by every job (range) that uses it: in a
-    // SharedArrayBuffer where the host allows one (each message then carries a handle, no
-    // bytes), else a plain copy that each send copies again and transfers.
-    const shared = sharedMemoryUsable();
-    const owned = new Map();
-    const own = (bytes) => {
+    // One copy per distinct source view, shared by every job (range) that uses it, all in one
+    // region: of the job ring under the shared transport (each message then carries a handle,
+    // no bytes; the region is freed when the call settles and reused by later calls), else of a
+    // plain ArrayBuffer whose views each send copies again and transfers. Reused memory, because
+    // on these VMs fresh memory costs about 4 ms per MB in page faults on first write, against
+    // 0.1 ms per MB to copy into memory already touched: the fixture blocks' 5 MB, copied into
+    // 48 new SharedArrayBuffers per call, took 23-47 ms of this thread.
+    const views = new Map(); // source buffer -> "offset:length" -> {bytes, at}
+    let total = 0;
+    const place = (bytes) => {
       const key = `${bytes.byteOffset}:${bytes.byteLength}`;
-      let byBuffer = owned.get(bytes.buffer);
-      if (!byBuffer) owned.set(bytes.buffer, (byBuffer = new Map()));
-      let copy = byBuffer.get(key);
-      if (!copy) {
-        copy = shared ? new Uint8Array(new SharedArrayBuffer(bytes.byteLength)) : new Uint8Array(bytes.byteLength);
-        copy.set(bytes);
-        byBuffer.set(key, copy);
+      let byBuffer = views.get(bytes.buffer);
+      if (!byBuffer) views.set(bytes.buffer, (byBuffer = new Map()));
+      let slot = byBuffer.get(key);
+      if (!slot) {
+        slot = { bytes, at: total, copy: null };
+        total += bytes.byteLength;
+        byBuffer.set(key, slot);
       }
-      return copy;
+      return slot;
     };
     try {
       if (!Array.isArray(groups)) throw new TypeError('validate(groups): groups must be an array of arrays of jobs');
@@ -310,20 +324,43 @@ export class VerifyPool {
             }
           }
           const share = Number.isFinite(j.share) && j.share > 0 && j.share <= 1 ? j.share : 1;
-          return { block: own(j.block), spentOutputs: own(j.spentOutputs), hash: j.hash, height: j.height, options: j.options, share };
+          return { block: place(j.block), spentOutputs: place(j.spentOutputs), hash: j.hash, height: j.height, options: j.options, share };
         }));
       });
     } catch (err) {
       return Promise.reject(err);
     }
+    let region = null;
+    try {
+      region = this._ring && total > 0 ? this._ring.alloc(total) : null;
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const backing = region?.buffer ?? new ArrayBuffer(total);
+    const base = region?.offset ?? 0;
+    for (const byBuffer of views.values()) {
+      for (const slot of byBuffer.values()) {
+        slot.copy = new Uint8Array(backing, base + slot.at, slot.bytes.byteLength);
+        slot.copy.set(slot.bytes);
+      }
+    }
+    for (const group of copies) {
+      for (const j of group) {
+        j.block = j.block.copy;
+        j.spentOutputs = j.spentOutputs.copy;
+      }
+    }
     const results = new Array(copies.length);
-    if (copies.length === 0) return Promise.resolve(results);
+    if (copies.length === 0) {
+      if (region) this._ring.free(region);
+      return Promise.resolve(results);
+    }
     return this._engineJob(copies.map((group, index) => ({
       kind: 'validate', group, index, what: `validation group ${index} (${describeGroup(group)})`,
       // recordTimeoutMs per 40 bytes of spent outputs (about one input each) and per 250 bytes of
       // block, times the job's share of its block (a range's)
       units: group.reduce((n, j) => n + j.share * (j.spentOutputs.length / 40 + j.block.length / 250), 0),
-    })), results, onProgress);
+    })), results, onProgress, region);
   }
 
   /**
@@ -392,9 +429,10 @@ export class VerifyPool {
   // A job of engine tasks (validate groups, a chain): each task runs in one worker and is re-run
   // elsewhere when its worker dies (_retire). `results`: an array filled at each task's index,
   // or null for a single task whose reply is the job's value.
-  _engineJob(specs, results, onProgress) {
+  // `region`: a job ring region holding the tasks' bytes, freed when the job settles, or null.
+  _engineJob(specs, results, onProgress, region = null) {
     return new Promise((resolve, reject) => {
-      const job = { results, remaining: specs.length, done: 0, onProgress, resolve, reject, failed: false, tasks: [] };
+      const job = { results, remaining: specs.length, done: 0, onProgress, resolve, reject, failed: false, tasks: [], region };
       this._jobs.add(job);
       for (const spec of specs) job.tasks.push({ job, ...spec, id: 0, attempts: 0, lastError: null, inFlight: false, region: null });
       this._queue.push(...job.tasks);
@@ -634,6 +672,7 @@ export class VerifyPool {
     }
     if (--job.remaining === 0) {
       this._jobs.delete(job);
+      this._releaseJob(job);
       job.resolve(value);
     }
   }
@@ -726,7 +765,17 @@ export class VerifyPool {
     job.failed = true;
     this._jobs.delete(job);
     for (const task of job.tasks) if (!task.inFlight) this._release(task);
+    // A worker may still be reading the job's region: its buffer takes no later region.
+    if (job.region && job.tasks.some((t) => t.inFlight)) this._ring.retire(job.region.buffer);
+    this._releaseJob(job);
     job.reject(err);
+  }
+
+  // Frees `job`'s ring region (validate: the blocks and spent outputs), once.
+  _releaseJob(job) {
+    if (!job.region) return;
+    this._ring.free(job.region);
+    job.region = null;
   }
 
   _fail(err) {
