@@ -30,6 +30,8 @@ function assertSameAsReference(height, r) {
   assert.ok(Buffer.from(r.origins.buffer, r.origins.byteOffset, r.origins.byteLength)
     .equals(Buffer.from(want.origins.buffer, want.origins.byteOffset, want.origins.byteLength)), `${height}: origins differ`);
   assert.ok(Buffer.from(r.verdicts).equals(Buffer.from(want.verdicts)), `${height}: verdicts differ`);
+  assert.equal(r.inputVerdicts.length, want.inputs, `${height}: one input verdict per input`);
+  assert.ok(Buffer.from(r.inputVerdicts).equals(Buffer.from(want.inputVerdicts)), `${height}: input verdicts differ`);
   assert.deepEqual([r.valid, r.rejectReason, r.fee, r.subsidy, r.sigopCost, r.inputs, r.ecdsa, r.schnorr],
     [want.valid, want.rejectReason, want.fee, want.subsidy, want.sigopCost, want.inputs, want.ecdsa, want.schnorr], String(height));
   assert.deepEqual(r.coverage, want.coverage, String(height));

@@ -218,6 +218,7 @@ val ResultObject(const ibd::BlockValidationResult& res) {
         input_failures.call<void>("push", o);
     }
     r.set("inputFailures", input_failures);
+    r.set("inputVerdicts", CopyOut("Uint8Array", res.input_verdicts.data(), res.input_verdicts.size()));
     val coverage = val::object();
     for (const auto& [name, c] : res.coverage) {
         val o = val::object();

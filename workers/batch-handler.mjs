@@ -31,7 +31,7 @@
 //                                       (transferred); heapBytes = wasm memory size after it
 //   {id, results: object[], heapBytes}  a validate message's validateBlock result (or failure)
 //                                       objects, one per job in order; their checks / origins /
-//                                       verdicts buffers transferred
+//                                       verdicts / inputVerdicts buffers transferred
 //   {id, results: [{bytes: ArrayBuffer} | {error: string}], heapBytes}
 //                                       an encode message's binary forms (transferred) or each
 //                                       text's error, one per text in order
@@ -107,7 +107,7 @@ function validateJobs(engine, verifier, msg) {
     const results = msg.jobs.map((j) => {
       const bytes = (b) => (ArrayBuffer.isView(b) ? b : new Uint8Array(b)); // a shared view, or a transferred buffer
       const r = engine.validateBlock(bytes(j.block), bytes(j.spentOutputs), j.hash, j.height, j.options);
-      if (r.ok) for (const k of ['checks', 'origins', 'verdicts']) transfer.push(r[k].buffer);
+      if (r.ok) for (const k of ['checks', 'origins', 'verdicts', 'inputVerdicts']) transfer.push(r[k].buffer);
       return r;
     });
     return { reply: { id: msg.id, results, heapBytes: verifier.heapBytes() }, transfer };

@@ -212,6 +212,7 @@ export function mergeBlockResults(results) {
   lazyJoin(merged, 'checks', Uint8Array, results.map((r) => r.checks));
   lazyJoin(merged, 'origins', Uint32Array, results.map((r) => r.origins));
   merged.verdicts = concat(Uint8Array, results.map((r) => r.verdicts));
+  merged.inputVerdicts = concat(Uint8Array, results.map((r) => r.inputVerdicts));
   merged.times = sumTimes(results.map((r) => r.times));
   const ruleFailed = !rules.valid && rules.rejectReason !== 'mandatory-script-verify-flag-failed';
   if (!ruleFailed) {

@@ -440,7 +440,9 @@ BlockValidationResult BlockValidation::Result() const {
         r.byte_offset = f.where.byte_offset;
     }
     bool script_failed = false;
+    r.input_verdicts.reserve(m.inputs.size());
     for (const InputState& in : m.inputs) {
+        r.input_verdicts.push_back(in.ok ? 1 : 0);
         const std::string& type = m.type_names[in.type];
         ScriptTypeCoverage& cov = r.coverage[type];
         r.script_ns_by_type[type] += in.script_ns;

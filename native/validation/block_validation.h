@@ -202,6 +202,9 @@ struct BlockValidationResult {
      *  coverage) and ScriptErrorName of its ScriptError ("EVAL_FALSE", ...). The first is the
      *  one a mandatory-script-verify-flag-failed verdict names. */
     std::vector<InputFailure> input_failures;
+    /** One byte per input the result covers (the range's non-coinbase inputs, block order: tx,
+     *  then input): 1 its final evaluation succeeded, 0 it failed (one of input_failures). */
+    std::vector<uint8_t> input_verdicts;
     /** Per script type name (see above). */
     std::map<std::string, ScriptTypeCoverage> coverage;
     /** The final checks: packed records (check_buffer.h), origin and verdict of each. */

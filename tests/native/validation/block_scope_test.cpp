@@ -120,6 +120,7 @@ TEST(BlockScope, DeferredSchnorrChecksFailTheInputsCoreFails) {
         EXPECT_EQ(r->tx_index, each.tx_index);
         EXPECT_EQ(r->input_index, each.input_index);
         ASSERT_EQ(r->input_failures.size(), each.input_failures.size());
+        EXPECT_EQ(r->input_verdicts, each.input_verdicts);
         for (size_t k = 0; k < each.input_failures.size(); ++k) {
             EXPECT_EQ(r->input_failures[k].tx, each.input_failures[k].tx);
             EXPECT_EQ(r->input_failures[k].input, each.input_failures[k].input);
@@ -129,6 +130,9 @@ TEST(BlockScope, DeferredSchnorrChecksFailTheInputsCoreFails) {
     }
     EXPECT_EQ(batched.rounds, 1u);
     EXPECT_EQ(batched.evaluations, batched.inputs + flipped);  // the failed inputs, re-evaluated
+    // One verdict byte per input, block order: 0 exactly at the failing inputs.
+    ASSERT_EQ(each.input_verdicts.size(), each.inputs);
+    EXPECT_EQ(static_cast<size_t>(std::count(each.input_verdicts.begin(), each.input_verdicts.end(), 0)), flipped);
 }
 
 TEST(BlockScope, RangesConcatenatedGiveTheWholeBlock) {
@@ -139,7 +143,7 @@ TEST(BlockScope, RangesConcatenatedGiveTheWholeBlock) {
         const uint32_t txs = whole.tx_count;
         // Three ranges; the block rules in the middle one only.
         const std::vector<uint32_t> cuts = {0, txs / 3, 2 * txs / 3, txs};
-        std::vector<uint8_t> checks, verdicts;
+        std::vector<uint8_t> checks, verdicts, input_verdicts;
         uint32_t inputs = 0;
         for (size_t k = 0; k + 1 < cuts.size(); ++k) {
             const BlockValidationResult part = ValidateWith(f, Synchronous(cuts[k], cuts[k + 1], k == 1));
@@ -160,8 +164,11 @@ TEST(BlockScope, RangesConcatenatedGiveTheWholeBlock) {
             }
             checks.insert(checks.end(), part.checks.begin(), part.checks.end());
             verdicts.insert(verdicts.end(), part.verdicts.begin(), part.verdicts.end());
+            input_verdicts.insert(input_verdicts.end(), part.input_verdicts.begin(), part.input_verdicts.end());
             inputs += part.inputs;
         }
+        EXPECT_EQ(input_verdicts, whole.input_verdicts);
+        EXPECT_EQ(input_verdicts.size(), whole.inputs);
         EXPECT_EQ(checks, whole.checks);
         EXPECT_EQ(verdicts, whole.verdicts);
         EXPECT_EQ(inputs, whole.inputs);
