@@ -26,26 +26,30 @@ export function simdSupported() {
 /**
  * Instantiates the engine's wasm module for `variant`.
  * @param {'simd'|'scalar'} [variant='simd']
- * @param {{baseUrl?: URL|string}} [options] folder URL holding ibd-<variant>.mjs and .wasm
+ * @param {{baseUrl?: URL|string, wasmResponse?: Promise<Response>, wasmUrl?: URL|string,
+ *   importGlue?: () => Promise<{default: Function}>}} [options] baseUrl: folder URL holding ibd-<variant>.mjs and .wasm
  *   (default: this file's folder: web/server.mjs serves the wasm build's modules under /wasm/
  *   beside this loader); a relative
  *   string is resolved against the document's (or worker's) location.
  *   wasmResponse: the fetch of <baseUrl>ibd-<variant>.wasm, already started by the caller (a
  *   verify worker starts it, and the glue's import, before its own imports have loaded); its
- *   network errors are reported as this function's own.
+ *   network errors are reported as this function's own. wasmUrl: the .wasm file's URL instead
+ *   of <baseUrl>ibd-<variant>.wasm (resolved against baseUrl); importGlue: imports the glue
+ *   module instead of import(<baseUrl>ibd-<variant>.mjs), for a caller whose bundler must see
+ *   the import written out (the package, workers/package/).
  * @returns {Promise<object>} the Emscripten module, same surface as engine.mjs loadEngine:
  *   BlockValidation, verifyBatch, engineInfo, _malloc, _free, HEAPU8 (wasm/API.md).
  * @throws (rejects) Error naming the variant when it is unknown, or naming the URL with the
  *   HTTP status, network error, import error or WebAssembly compile error.
  */
-export async function loadWebEngine(variant = 'simd', { baseUrl = new URL('./', import.meta.url), wasmResponse } = {}) {
+export async function loadWebEngine(variant = 'simd', { baseUrl = new URL(/* @vite-ignore */ './', import.meta.url), wasmResponse, wasmUrl: wasmAt, importGlue } = {}) {
   checkVariant(variant);
   const base = new URL(baseUrl, globalThis.location?.href);
-  const wasmUrl = new URL(`ibd-${variant}.wasm`, base).href;
-  const glueUrl = new URL(`ibd-${variant}.mjs`, base).href;
+  const wasmUrl = new URL(wasmAt ?? `ibd-${variant}.wasm`, base).href;
+  const glueUrl = importGlue ? `the ${variant} glue module` : new URL(`ibd-${variant}.mjs`, base).href;
   // The glue is imported while the wasm downloads and compiles: two requests in flight, not one
   // after the other (a cold start-up is a chain of round trips; docs/performance.md).
-  const glue = import(glueUrl).then((m) => ({ m }), (err) => ({ err }));
+  const glue = (importGlue ? importGlue() : import(glueUrl)).then((m) => ({ m }), (err) => ({ err }));
   let response;
   try {
     response = await (wasmResponse ?? fetch(wasmUrl));

@@ -18,6 +18,40 @@ const require = createRequire(import.meta.url);
  * @throws Error naming the variant or the missing file (with the command that builds it).
  */
 export async function loadEngine(variant = 'simd', { dir = wasmDir() } = {}) {
+  const { factory, wasmFile } = buildFiles(variant, dir);
+  return factory({ wasmBinary: readFileSync(wasmFile) });
+}
+
+/**
+ * loadEngine without a promise: the module compiled and instantiated on this thread before it
+ * returns (WebAssembly.Module and WebAssembly.Instance, through Emscripten's instantiateWasm
+ * hook, which the 3.1.6 MODULARIZE glue completes synchronously on the object it is given).
+ * What lets a synchronous call (the drop-in's verify) load the engine on first use under Node.
+ * @param {'simd'|'scalar'} [variant='simd']
+ * @param {{dir?: string}} [options] as loadEngine
+ * @returns {object} the Emscripten module, as loadEngine's
+ * @throws Error as loadEngine, a WebAssembly.CompileError / LinkError, or an Error when the glue
+ *   did not finish the start-up synchronously (a different Emscripten).
+ */
+export function loadEngineSync(variant = 'simd', { dir = wasmDir() } = {}) {
+  const { factory, jsFile, wasmFile } = buildFiles(variant, dir);
+  const module = new WebAssembly.Module(readFileSync(wasmFile));
+  const engine = {
+    instantiateWasm(imports, done) {
+      const instance = new WebAssembly.Instance(module, imports);
+      done(instance, module);
+      return instance.exports;
+    },
+  };
+  factory(engine).catch?.(() => {}); // a start-up failure is the check below
+  if (!engine.calledRun || typeof engine.verifyBatch !== 'function') {
+    throw new Error(`${jsFile}: the module did not start synchronously (an Emscripten other than the build's?)`);
+  }
+  return engine;
+}
+
+/** The variant's glue factory and file names in `dir`; throws naming a missing file. */
+function buildFiles(variant, dir) {
   checkVariant(variant);
   const jsFile = path.join(dir, `ibd-${variant}.js`);
   const wasmFile = path.join(dir, `ibd-${variant}.wasm`);
@@ -29,5 +63,5 @@ export async function loadEngine(variant = 'simd', { dir = wasmDir() } = {}) {
   }
   const factory = require(jsFile);
   if (typeof factory !== 'function') throw new Error(`${jsFile} does not export an Emscripten factory`);
-  return factory({ wasmBinary: readFileSync(wasmFile) });
+  return { factory, jsFile, wasmFile };
 }

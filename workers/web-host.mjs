@@ -13,21 +13,31 @@ export const WEB_WORKER_URL = new URL('./verify-web-worker.mjs', import.meta.url
 
 /**
  * A host that runs verify workers as module Web Workers.
- * @param {{variant?: 'simd'|'scalar', baseUrl?: URL|string, workerUrl?: URL|string}} [options]
+ * @param {{variant?: 'simd'|'scalar', baseUrl?: URL|string, workerUrl?: URL|string,
+ *   createWorker?: (name: string) => Worker, settings?: object}} [options]
  *   variant: the wasm build each worker loads (default 'simd'); baseUrl: folder URL of the
  *   wasm build (default: wasm/engine-web.mjs's default, the folder of that loader), resolved
- *   against the document's location; workerUrl: the worker script (default WEB_WORKER_URL).
+ *   against the document's location; both travel in the worker script's URL (?variant=&base=);
+ *   workerUrl: the worker script (default WEB_WORKER_URL). createWorker: starts each worker
+ *   itself, for a script whose URL a bundler must see written as
+ *   `new Worker(new URL(<script>, import.meta.url), {type: 'module'})` (the package's,
+ *   workers/package/); workerUrl then only names it in errors, and `settings`, when given, is
+ *   posted to each worker as its first message instead of URL parameters.
  * @returns {{spawn: Function}} see the host interface in node-host.mjs; post() transfers the
  *   listed buffers, ref()/unref() do nothing (browsers have no such notion), terminate() stops
  *   the worker at once.
  */
-export function webHost({ variant = 'simd', baseUrl = new URL('../wasm/', import.meta.url), workerUrl = WEB_WORKER_URL } = {}) {
+export function webHost({ variant = 'simd', baseUrl = new URL(/* @vite-ignore */ '../wasm/', import.meta.url), workerUrl = WEB_WORKER_URL,
+  createWorker, settings } = {}) {
   const script = new URL(workerUrl, globalThis.location?.href);
-  script.searchParams.set('variant', variant);
-  script.searchParams.set('base', new URL(baseUrl, globalThis.location?.href).href);
+  if (!createWorker) {
+    script.searchParams.set('variant', variant);
+    script.searchParams.set('base', new URL(baseUrl, globalThis.location?.href).href);
+  }
   return {
     spawn(index, { onMessage, onError }) {
-      const worker = new Worker(script, { type: 'module', name: `ibd-verify-${index}` });
+      const name = `ibd-verify-${index}`;
+      const worker = createWorker ? createWorker(name) : new Worker(script, { type: 'module', name });
       worker.addEventListener('message', (event) => onMessage(event.data));
       worker.addEventListener('messageerror', () => onError(new Error('message could not be deserialized')));
       worker.addEventListener('error', (event) => {
@@ -38,6 +48,7 @@ export function webHost({ variant = 'simd', baseUrl = new URL('../wasm/', import
           scriptLoadError(script).then(onError);
         }
       });
+      if (createWorker && settings !== undefined) worker.postMessage(settings);
       return {
         post: (msg, transfer) => worker.postMessage(msg, transfer),
         ref: () => {},

@@ -1,0 +1,85 @@
+// The Node side of tests/package.test.mjs, run with the fresh project as its working folder, so
+// that 'ibd-wasm' is the installed tarball: node package-node.mjs <fixture.json> <calls.json>.
+// It records every worker_threads Worker the package starts (so that the test can kill one
+// mid-block), then validates the fixture block in this thread and in a pool, verifies its checks,
+// replays the drop-in calls, feeds bad input, and prints one JSON summary on stdout.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import workerThreads from 'node:worker_threads';
+
+const started = [];
+const { Worker } = workerThreads;
+workerThreads.Worker = class extends Worker {
+  constructor(...args) {
+    super(...args);
+    started.push(this);
+  }
+};
+syncBuiltinESMExports(); // the package's `import { Worker } from 'node:worker_threads'` sees it
+
+const ibd = await import('ibd-wasm');
+const { createPool, isPoint, validateBlock, verify, verifyBatch, verifySchnorr } = ibd;
+
+const digest = (bytes) => createHash('sha256').update(bytes).digest('hex');
+const unhex = (s) => Uint8Array.from(Buffer.from(s, 'hex'));
+const outcome = (f) => {
+  try {
+    return { value: f() };
+  } catch (err) {
+    return { error: `${err.constructor.name}: ${err.message}` };
+  }
+};
+const rejection = async (p) => {
+  try {
+    await p;
+    return null;
+  } catch (err) {
+    return `${err.constructor.name}: ${err.message}`;
+  }
+};
+const summary = (r) => (r.ok
+  ? { ok: true, valid: r.valid, inputs: r.inputs, ecdsa: r.ecdsa, schnorr: r.schnorr,
+    inputVerdicts: digest(r.inputVerdicts), verdicts: digest(r.verdicts), checks: digest(r.checks) }
+  : { ok: false, error: r.error });
+
+const fixture = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const calls = JSON.parse(readFileSync(process.argv[3], 'utf8'));
+const block = readFileSync(fixture.blockFile); // a Buffer: a Uint8Array, as callers pass it
+const spent = readFileSync(fixture.spentFile, 'utf8');
+const { height } = fixture;
+
+// The drop-in first: its first call loads the engine synchronously.
+const fns = { verify, verifySchnorr, isPoint };
+const dropIn = calls.map(({ fn, args }) => outcome(() => fns[fn](...args.map((a) => (typeof a === 'string' ? unhex(a) : a)))));
+
+const local = await validateBlock(block, spent, { height });
+const pool = createPool({ workers: 2 });
+await pool.ready();
+const pooled = await pool.validateBlock(block, spent, { height });
+const poolVerify = digest(await pool.verify(local.checks));
+
+// A worker killed mid-block: the block is re-run elsewhere and its result is the same.
+const running = pool.validateBlock(block, spent, { height });
+await new Promise((resolve) => setTimeout(resolve, 20));
+await started[0].terminate();
+const afterKill = await running;
+const replacements = pool.replacements;
+
+const bad = {
+  blockType: await rejection(validateBlock('not a block', spent, { height })),
+  height: await rejection(validateBlock(block, spent, { height: -1 })),
+  spentEntry: await rejection(validateBlock(block, '{"spent_outputs": [{"txid": "zz", "vout": 0, "value": 1, "script_pubkey": ""}]}', { height })),
+  truncated: summary(await validateBlock(block.subarray(0, 1000), spent, { height })),
+  batch: outcome(() => verifyBatch(local.checks.subarray(0, 40))).error,
+  poolVerify: await rejection(pool.verify('checks')),
+  submit: await rejection(pool.submit(new Uint8Array(3))),
+  notAPool: await rejection(validateBlock(block, spent, { height, pool: {} })),
+};
+await pool.close();
+const closed = await rejection(pool.verify(local.checks));
+
+process.stdout.write(`${JSON.stringify({
+  dropIn, local: summary(local), pooled: summary(pooled), afterKill: summary(afterKill), replacements,
+  batch: digest(verifyBatch(local.checks)), poolVerify, bad, closed, exports: Object.keys(ibd).sort(),
+})}\n`);
