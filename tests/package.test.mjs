@@ -134,6 +134,42 @@ test('the package from Node: the same verdicts as the repo engine in the thread 
   assert.match(got.closed, /verify pool closed/);
 });
 
+test('the package from Node: init({wasmDir}) and createPool({wasmDir}) load from that folder; variant \'scalar\' gives the same verdicts', () => {
+  const elsewhere = path.join(work, 'elsewhere');
+  mkdirSync(elsewhere, { recursive: true });
+  for (const f of ['ibd-scalar.js', 'ibd-scalar.wasm', 'package.json']) {
+    copyFileSync(path.join(project, 'node_modules', 'ibd-wasm', 'build', 'wasm', f), path.join(elsewhere, f));
+  }
+  const script = `import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createPool, init, validateBlock } from 'ibd-wasm';
+const [dir, fixtureFile] = process.argv.slice(2);
+const fixture = JSON.parse(readFileSync(fixtureFile, 'utf8'));
+const missing = await init({ variant: 'simd', wasmDir: dir }).then(() => null, (err) => err.message);
+const info = await init({ variant: 'scalar', wasmDir: dir });
+const block = readFileSync(fixture.blockFile);
+const spent = readFileSync(fixture.spentFile, 'utf8');
+const pool = createPool({ workers: 1, variant: 'scalar', wasmDir: dir });
+const [local, pooled] = [await validateBlock(block, spent, { height: fixture.height }), await pool.validateBlock(block, spent, { height: fixture.height })];
+await pool.close();
+const broken = createPool({ workers: 1, variant: 'simd', wasmDir: dir });
+const poolMissing = await broken.ready().then(() => null, (err) => err.message);
+await broken.close();
+const d = (b) => createHash('sha256').update(b).digest('hex');
+console.log(JSON.stringify({ missing, poolMissing, variant: info.variant, local: d(local.verdicts), pooled: d(pooled.verdicts), inputs: d(pooled.inputVerdicts) }));
+`;
+  writeFileSync(path.join(project, 'elsewhere.mjs'), script);
+  const got = JSON.parse(execFileSync(process.execPath, ['elsewhere.mjs', elsewhere, path.join(work, 'fixture.json')],
+    { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  // Only the scalar build is there: the simd load names the missing file in that folder.
+  assert.ok(got.missing.includes(path.join(elsewhere, 'ibd-simd.js')), got.missing);
+  assert.ok(got.poolMissing.includes(path.join(elsewhere, 'ibd-simd.js')), got.poolMissing);
+  assert.equal(got.variant, 'scalar');
+  assert.equal(got.local, expected.verdicts);
+  assert.equal(got.pooled, expected.verdicts);
+  assert.equal(got.inputs, expected.inputVerdicts);
+});
+
 test('the package\'s types: tsc --noEmit accepts a typed example and refuses a wrong call', () => {
   const tsconfig = { compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true,
     skipLibCheck: false, lib: ['es2022', 'dom'], types: [] }, files: ['example.ts'] };
@@ -168,17 +204,23 @@ export async function main(block: Uint8Array, spent: string): Promise<number> {
 /** Serves `root` (and the fixtures under /fixtures/, the drop-in calls and the fixture's paths)
  *  on a loopback port; cross-origin isolated when `isolated`. */
 async function serve(root, { isolated }) {
+  const requests = [];
   const files = sirv(root, { dev: true });
   const fixtures = sirv(fixturesDir(), { dev: true });
   const relative = (file) => `/fixtures/${path.relative(fixturesDir(), file).split(path.sep).join('/')}`;
   const served = JSON.stringify({ height: fixture.height, block: relative(fixture.blockFile), spent: relative(fixture.spentFile) });
   const server = http.createServer((req, res) => {
+    requests.push(req.url.split('?')[0]);
     if (isolated) {
       res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
       res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
     }
     if (req.url === '/fixture.json') return res.end(served);
     if (req.url === '/calls.json') return res.end(readFileSync(path.join(work, 'calls.json')));
+    if (req.url.startsWith('/cdn/')) { // the .wasm files somewhere else than the package
+      req.url = req.url.slice('/cdn'.length);
+      return sirv(path.join(project, 'node_modules', 'ibd-wasm', 'build', 'wasm'), { dev: true })(req, res, () => { res.statusCode = 404; res.end(); });
+    }
     if (req.url.startsWith('/fixtures/')) {
       req.url = req.url.slice('/fixtures'.length);
       return fixtures(req, res, () => { res.statusCode = 404; res.end(); });
@@ -186,7 +228,7 @@ async function serve(root, { isolated }) {
     return files(req, res, () => { res.statusCode = 404; res.end(); });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((resolve) => server.close(resolve)) };
+  return { url: `http://127.0.0.1:${server.address().port}/`, requests, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 /** Opens `url` in Chromium and waits for the app's summary (window.packageResult). */
@@ -221,16 +263,42 @@ function checkBrowserResult(got, { isolated }) {
 
 const skip = browserUnavailable() ?? false;
 
-test('the package in a plain page: an import map to the installed package, not cross-origin isolated', { skip }, async () => {
-  const site = path.join(project, 'page');
+/** The app's page in `site`: the package through an import map, the app in the page itself or
+ *  in a module Web Worker (its import rewritten to the package's path: no import map there). */
+function writePage(site, { worker }) {
   mkdirSync(site, { recursive: true });
-  copyFileSync(new URL('./support/package-app.mjs', import.meta.url), path.join(site, 'main.mjs'));
+  const app = readFileSync(new URL('./support/package-app.mjs', import.meta.url), 'utf8');
+  writeFileSync(path.join(site, 'main.mjs'), app);
+  writeFileSync(path.join(site, 'worker.mjs'), app.replace("from 'ibd-wasm'", "from '/node_modules/ibd-wasm/workers/package/index-browser.mjs'"));
+  const start = worker
+    ? `const w = new Worker('/page/worker.mjs' + location.search, { type: 'module' });
+w.onmessage = (e) => { if (e.data.error) window.packageError = e.data.error; else window.packageResult = e.data.result; };
+w.onerror = (e) => { window.packageError = 'worker error: ' + e.message; };`
+    : "import('/page/main.mjs');";
   writeFileSync(path.join(site, 'index.html'), `<!doctype html><meta charset="utf-8"><title>ibd-wasm package</title>
 <script type="importmap">{"imports": {"ibd-wasm": "/node_modules/ibd-wasm/workers/package/index-browser.mjs"}}</script>
-<script type="module" src="/page/main.mjs"></script>\n`);
+<script type="module">${start}</script>\n`);
+}
+
+test('the package in a plain page: an import map to the installed package, not cross-origin isolated', { skip }, async () => {
+  writePage(path.join(project, 'page'), { worker: false });
   const server = await serve(project, { isolated: false });
   try {
     checkBrowserResult(await runPage(`${server.url}page/index.html`), { isolated: false });
+    assert.ok(server.requests.includes('/node_modules/ibd-wasm/build/wasm/ibd-simd.wasm'), server.requests.join(' '));
+  } finally {
+    await server.close();
+  }
+});
+
+test('the package in a module Web Worker, its wasm fetched from another location (?wasm=: init and createPool\'s wasmUrl)', { skip }, async () => {
+  writePage(path.join(project, 'page'), { worker: true });
+  const server = await serve(project, { isolated: false });
+  try {
+    checkBrowserResult(await runPage(`${server.url}page/index.html?wasm=/cdn/ibd-simd.wasm`), { isolated: false });
+    // The worker's own engine and the pool's workers fetched the .wasm from /cdn/ only.
+    assert.ok(server.requests.includes('/cdn/ibd-simd.wasm'), server.requests.join(' '));
+    assert.ok(!server.requests.some((u) => u.endsWith('.wasm') && !u.startsWith('/cdn/')), server.requests.join(' '));
   } finally {
     await server.close();
   }

@@ -1,9 +1,12 @@
 // The browser side of tests/package.test.mjs: what an app built on the installed package does,
-// copied as is into a plain page (the package through an import map) and into a Vite app (the
-// package resolved and bundled by Vite). It validates a fixture block served under /fixtures/
-// in the page's thread and in a pool of two Web Workers, verifies its checks (verifyBatch, the
-// pool, submit) and replays the drop-in calls of /calls.json, then leaves a summary in
-// window.packageResult (or the error in window.packageError).
+// copied as is into a plain page (the package through an import map), into a module Web Worker
+// (the same file, its import rewritten to the package's path) and into a Vite app (the package
+// resolved and bundled by Vite). It validates a fixture block served under /fixtures/ in its
+// own thread and in a pool of two Web Workers, verifies its checks (verifyBatch, the pool,
+// submit) and replays the drop-in calls of /calls.json, then leaves a summary in
+// window.packageResult (or the error in window.packageError); in a worker it posts
+// {result} or {error}. ?wasm=<URL> in the page's (or worker's) URL loads the .wasm from there.
+
 import { createPool, init, isPoint, simdSupported, validateBlock, verify, verifyBatch, verifySchnorr } from 'ibd-wasm';
 
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
@@ -31,14 +34,15 @@ function outcome(f) {
 async function run() {
   const { height, block: blockPath, spent: spentPath } = await (await fetch('/fixture.json')).json();
   const before = outcome(() => verify(new Uint8Array(32), new Uint8Array(33), new Uint8Array(64)));
-  const info = await init();
+  const wasmUrl = new URLSearchParams(location.search).get('wasm') ?? undefined;
+  const info = await init({ wasmUrl });
   const [block, spent, calls] = await Promise.all([
     fetch(blockPath).then((r) => r.arrayBuffer()).then((b) => new Uint8Array(b)),
     fetch(spentPath).then((r) => r.text()),
     fetch('/calls.json').then((r) => r.json()),
   ]);
   const local = await validateBlock(block, spent, { height });
-  const pool = createPool({ workers: 2 });
+  const pool = createPool({ workers: 2, wasmUrl });
   let pooled;
   let poolVerify;
   let submitted;
@@ -65,4 +69,8 @@ async function run() {
   };
 }
 
-run().then((r) => { window.packageResult = r; }, (err) => { window.packageError = String(err?.stack ?? err); });
+const inWorker = typeof window === 'undefined';
+run().then(
+  (r) => (inWorker ? self.postMessage({ result: r }) : (window.packageResult = r)),
+  (err) => (inWorker ? self.postMessage({ error: String(err?.stack ?? err) }) : (window.packageError = String(err?.stack ?? err))),
+);
