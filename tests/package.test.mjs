@@ -134,7 +134,7 @@ test('the package from Node: the same verdicts as the repo engine in the thread 
   assert.match(got.closed, /verify pool closed/);
 });
 
-test('the package from Node: init({wasmDir}) and createPool({wasmDir}) load from that folder; variant \'scalar\' gives the same verdicts', () => {
+test('the package from Node: init({wasmDir}) and createPool({wasmDir}) load from that folder; variant \'scalar\' gives the same verdicts, and is the default without wasm SIMD', () => {
   const elsewhere = path.join(work, 'elsewhere');
   mkdirSync(elsewhere, { recursive: true });
   for (const f of ['ibd-scalar.js', 'ibd-scalar.wasm', 'package.json']) {
@@ -168,6 +168,11 @@ console.log(JSON.stringify({ missing, poolMissing, variant: info.variant, local:
   assert.equal(got.local, expected.verdicts);
   assert.equal(got.pooled, expected.verdicts);
   assert.equal(got.inputs, expected.inputVerdicts);
+  // A host without wasm SIMD (its probe refused) gets the scalar build by default.
+  const noSimd = execFileSync(process.execPath, ['--input-type=module', '-e',
+    "WebAssembly.validate = () => false; const m = await import('ibd-wasm'); console.log(m.simdSupported(), (await m.init()).variant, m.verify(new Uint8Array(32).fill(1), Uint8Array.from(Buffer.from('0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798', 'hex')), new Uint8Array(64).fill(1)));"],
+  { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  assert.equal(noSimd, 'false scalar false\n');
 });
 
 test('the package\'s types: tsc --noEmit accepts a typed example and refuses a wrong call', () => {
