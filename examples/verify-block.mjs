@@ -1,4 +1,5 @@
-// Validate a real mainnet block with the ibd-wasm package, in a pool of worker threads:
+// Validate a real mainnet block with the ibd-wasm package, in a pool of worker threads. Copy it
+// into a project where the package is installed (npm install ibd-wasm-<version>.tgz), then:
 //   node verify-block.mjs <block.raw> <spent_outputs.json> <height>
 import { readFileSync } from 'node:fs';
 import { createPool, validateBlock } from 'ibd-wasm';
@@ -11,10 +12,9 @@ if (!height) {
 const pool = createPool(); // one worker per core
 try {
   const r = await validateBlock(readFileSync(blockFile), readFileSync(spentFile, 'utf8'), { height: Number(height), pool });
-  if (!r.ok) throw new Error(r.error);
-  const failed = r.inputVerdicts.filter((v) => v === 0).length;
-  console.log(`block ${r.hash}: ${r.valid ? 'valid' : `invalid, ${r.rejectReason}: ${r.error}`}`);
-  console.log(`${r.inputs} inputs (${failed} failed), ${r.ecdsa} ECDSA and ${r.schnorr} Schnorr signatures verified`);
+  if (r.valid === null) throw new Error(r.error); // not judged: the block or its spent outputs are unreadable
+  console.log(`block ${r.hash ?? r.blockHash}: ${r.valid ? 'valid' : `invalid, ${r.error}`}`);
+  if (r.ok) console.log(`${r.inputs} inputs (${r.failedInputs} failed), ${r.ecdsa} ECDSA and ${r.schnorr} Schnorr signatures verified`);
   process.exitCode = r.valid ? 0 : 1;
 } finally {
   await pool.close();

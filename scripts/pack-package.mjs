@@ -78,6 +78,7 @@ export function packPackage({ out = BUILD_DIR } = {}) {
   put(path.join(WASM_BUILD_DIR, 'package.json'), 'build/wasm/package.json');
   put(path.join(REPO_ROOT, TYPES), 'index.d.ts');
   put(path.join(REPO_ROOT, 'docs', 'package.md'), 'README.md');
+  put(path.join(REPO_ROOT, 'wasm', 'API.md'), 'wasm/API.md'); // the result objects' reference, which the README cites
   const manifest = {
     name: 'ibd-wasm',
     version: root.version,

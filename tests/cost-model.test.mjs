@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fitCosts, fitCostsLeaveOneOut, fitStage, fitStageLeaveOneOut, predictBlocks, predictStages, stagesTotal } from '../bench/core/cost-model.mjs';
-import { callsPerBlock, extremeMix, poolEfficiency, projectChain, spanMs } from '../bench/core/model-projection.mjs';
+import { callsPerBlock, extremeMix, poolEfficiency, projectChain, spanHours, spanMs } from '../bench/core/model-projection.mjs';
 import { readCensus } from '../bench/workload/census.mjs';
 import { readWorkloadTable } from '../bench/workload/table.mjs';
 import { INPUT_TYPES } from '../bench/core/workload-model.mjs';
@@ -238,6 +238,23 @@ test('projectChain: full chain, after assumevalid and per era from the saved tab
   const p3 = projectChain({ blocks: three, table, endToEnd: e2e, schnorrPerEcdsa: RATIO });
   assert.equal(p3.trusted, false);
   assert.match(p3.untrusted_reason, /median of 3 rounds; the check needs 5/);
+});
+
+test('a projection\'s range always holds its value, even when a round\'s own fit prices the span above the median fit', () => {
+  const table = readWorkloadTable();
+  const scaleAll = (o, f) => (typeof o === 'number' ? o * f
+    : Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v === null ? v : scaleAll(v, f)])));
+  // The "fast" set fitted dearer than the median one (each set is fitted on its own blocks' rounds).
+  const costs = { median: COSTS, fast: scaleAll(COSTS, 3), slow: scaleAll(COSTS, 0.2) };
+  const h = spanHours({ costs, table, efficiency: 0.9, workers: 2, from: 0, to: table.tip });
+  assert.ok(h.low <= h.value && h.value <= h.high, JSON.stringify(h));
+  // The ends are the extremes over the three sets: the cheap mix under the slow (cheapest) set,
+  // the dear mix under the fast (dearest) one.
+  const cheap = spanHours({ costs: { median: COSTS, fast: costs.slow, slow: costs.slow }, table, efficiency: 0.9, workers: 2, from: 0, to: table.tip });
+  const dear = spanHours({ costs: { median: COSTS, fast: costs.fast, slow: costs.fast }, table, efficiency: 0.9, workers: 2, from: 0, to: table.tip });
+  assert.ok(close(h.low, cheap.low), `${h.low} vs ${cheap.low}`);
+  assert.ok(close(h.high, dear.high), `${h.high} vs ${dear.high}`);
+  assert.ok(h.low < h.value / 2 && h.high > 2 * h.value, JSON.stringify(h));
 });
 
 test('contenders: ibd-wasm\'s costs with the verify costs or every stage scaled by their in-run ratios', () => {

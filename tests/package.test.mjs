@@ -124,7 +124,7 @@ test('the package from Node: the same verdicts as the repo engine in the thread 
   assert.ok(calls.some((c) => c.want.value === true) && calls.some((c) => c.want.value === false) && calls.some((c) => c.want.error));
   assert.match(got.bad.blockType, /^TypeError: blockBytes must be a Uint8Array/);
   assert.match(got.bad.height, /^RangeError: options\.height must be the block's height/);
-  assert.match(got.bad.spentEntry, /^RangeError: spent_outputs\[0\]\.txid: not 64 hex digits/);
+  assert.match(got.bad.spentEntry, /^RangeError: spentOutputs of the block at height 866342: spent_outputs\[0\]\.txid: not 64 hex digits/);
   assert.equal(got.bad.truncated.ok, false);
   assert.match(got.bad.truncated.error, /transaction count.*at block 0+14ce9ba7.*byte 80/);
   assert.match(got.bad.batch, /^Error: check record 0 at byte 0: truncated record \(40 of \d+ bytes\)/);
@@ -132,6 +132,29 @@ test('the package from Node: the same verdicts as the repo engine in the thread 
   assert.match(got.bad.submit, /submission 0/);
   assert.match(got.bad.notAPool, /^TypeError: options\.pool must be a pool from createPool/);
   assert.match(got.closed, /verify pool closed/);
+  assert.match(got.readyClosed, /verify pool closed/);
+  // A failed load is retried by the next call; the loaded engine answers init() again.
+  assert.match(got.failedInit, /unknown wasm variant "bogus"/);
+  assert.equal(got.initAgain, 'simd');
+  assert.match(got.bad.initOther, /already loaded \(simd from .*\); it cannot change/);
+  // Misspelt options are named, not ignored.
+  assert.match(got.bad.misspelt, /^TypeError: validateBlock: unknown option "heigth"/);
+  assert.match(got.bad.poolOption, /^TypeError: createPool: unknown option "wrokers"/);
+  assert.match(got.bad.initOption, /^TypeError: init: unknown option "wasmdir"/);
+  assert.match(got.bad.notJson, /^SyntaxError: spentOutputs of the block at height 866342: not JSON/);
+  assert.match(got.bad.camelCase, /spent_outputs\[0\]\.script_pubkey: missing \(the field is script_pubkey, not scriptPubKey\)/);
+  // Every result says valid: true, false (Core rejects it, here at its coinbase height) or null (not judged).
+  assert.deepEqual(got.wrongHeight, { ok: false, valid: false, stage: 'ContextualCheckBlock', rejectReason: 'bad-cb-height' });
+  assert.equal(got.truncatedValid, null);
+  // spent_outputs.json's bytes (a file read without an encoding) are read as its text.
+  assert.deepEqual(got.jsonBytes, expected);
+  assert.deepEqual(got.reused, expected, 'buffers changed after the call are not what was validated');
+  assert.match(got.bad.hole, /spent_outputs\[0\]: not an object/);
+  assert.match(got.bad.arrayBuffer, /^TypeError: spentOutputs of the block at height 866342: spentOutputs must be a Uint8Array, not an ArrayBuffer/);
+  assert.match(got.bad.oversized, /^RangeError: blockBytes: 4000001 bytes, over MAX_BLOCK_SERIALIZED_SIZE/);
+  assert.match(got.bad.medianTimePast, /^RangeError: options\.medianTimePast must be an integer number of seconds in 0\.\.4294967295/);
+  assert.equal(got.bad.liarHash, 'TypeError: Expected Hash');
+  assert.equal(got.bad.liarBatch, expected.verdicts, 'every record of the real extent verified, none past it');
 });
 
 test('the package from Node: init({wasmDir}) and createPool({wasmDir}) load from that folder; variant \'scalar\' gives the same verdicts, and is the default without wasm SIMD', () => {
@@ -345,6 +368,9 @@ test('examples/verify-block.mjs validates the fixture block through the installe
   writeFileSync(truncated, readFileSync(fixture.blockFile).subarray(0, 1000));
   assert.throws(() => execFileSync(process.execPath, [script, truncated, fixture.spentFile, String(fixture.height)], { cwd: project, stdio: 'pipe' }),
     (err) => err.status !== 0 && /transaction count: CompactSize says 4864/.test(String(err.stderr)));
+  // The wrong height: Core's rejection, printed, exit 1.
+  assert.throws(() => execFileSync(process.execPath, [script, fixture.blockFile, fixture.spentFile, String(fixture.height + 1)], { cwd: project, stdio: 'pipe' }),
+    (err) => err.status === 1 && /^block 0+14ce9ba7\S*: invalid, bad-cb-height: /.test(String(err.stdout)));
 });
 
 test('examples/verify-block.html validates the fixture block in Chromium through the installed package', { skip }, async () => {

@@ -149,10 +149,17 @@ export function concatChecks(parts) {
  * Builds one record (for tests and vector runners).
  * @param {{type: number, msg32: Uint8Array, pubkey: Uint8Array, sig: Uint8Array}} check
  * @returns {Uint8Array} CHECK_HEADER_SIZE + pubkey.length + sig.length bytes
- * @throws RangeError when msg32 is not 32 bytes, the key is over 255 bytes or the signature
- *   over 65535 bytes (they would not fit the header fields).
+ * @throws TypeError when `check` is not an object or a field is not a Uint8Array; RangeError
+ *   when type is not a CheckType, msg32 is not 32 bytes, the key is over 255 bytes or the
+ *   signature over 65535 bytes (they would not fit the header fields).
  */
-export function encodeCheck({ type, msg32, pubkey, sig }) {
+export function encodeCheck(check) {
+  if (check === null || typeof check !== 'object') throw new TypeError(`encodeCheck needs {type, msg32, pubkey, sig}, got ${check === null ? 'null' : typeof check}`);
+  const { type, msg32, pubkey, sig } = check;
+  if (type !== CheckType.ECDSA && type !== CheckType.SCHNORR) throw new RangeError(`type must be CheckType.ECDSA (1) or CheckType.SCHNORR (2), got ${JSON.stringify(type) ?? typeof type}`);
+  for (const [name, bytes] of [['msg32', msg32], ['pubkey', pubkey], ['sig', sig]]) {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`${name} must be a Uint8Array`);
+  }
   if (msg32.length !== 32) throw new RangeError(`msg32 must be 32 bytes, got ${msg32.length}`);
   if (pubkey.length > 255) throw new RangeError(`pubkey of ${pubkey.length} bytes does not fit pubkey_len`);
   if (sig.length > 0xffff) throw new RangeError(`signature of ${sig.length} bytes does not fit sig_len`);

@@ -29,12 +29,32 @@ function belowN(bytes, at) {
 const fail = (what) => { throw new TypeError(`Expected ${what}`); };
 const isBytes = (x) => x instanceof Uint8Array;
 
+// The typed-array getters themselves: a subclass may override `length` and friends, but what a
+// copy into wasm memory writes is the real extent, so every size check reads it here.
+const TYPED = Object.getPrototypeOf(Uint8Array.prototype);
+const getter = (name) => Object.getOwnPropertyDescriptor(TYPED, name).get;
+const lengthOf = getter('length');
+const bufferOf = getter('buffer');
+const offsetOf = getter('byteOffset');
+
+/**
+ * A plain Uint8Array over the same bytes as `bytes` (a Uint8Array or a subclass of it, such as
+ * Buffer), whose length is the real one whatever `bytes` claims: what the engine's copies into
+ * wasm memory rely on.
+ * @param {Uint8Array} bytes
+ * @returns {Uint8Array}
+ */
+export function plainView(bytes) {
+  return new Uint8Array(bufferOf.call(bytes), offsetOf.call(bytes), lengthOf.call(bytes));
+}
+const len = (x) => lengthOf.call(x);
+
 function checkHash(h) {
-  if (!isBytes(h) || h.length !== 32) fail('Hash');
+  if (!isBytes(h) || len(h) !== 32) fail('Hash');
 }
 
 function checkSignature(s) {
-  if (!isBytes(s) || s.length !== 64 || !belowN(s, 0) || !belowN(s, 32)) fail('Signature');
+  if (!isBytes(s) || len(s) !== 64 || !belowN(s, 0) || !belowN(s, 32)) fail('Signature');
 }
 
 /** verifySingle's verdicts (native/verify/single_verify.h SingleVerdict; 0 is invalid). */
@@ -60,16 +80,16 @@ export function createDropIn(engine) {
 
   /** The key's parse at `at` of the region (kind 3 a public key, 4 an x-only key). */
   const parses = (p, kind) => {
-    engine.HEAPU8.set(p, scratch);
-    return engine.verifySingle(scratch, kind, p.length, false) === VALID;
+    engine.HEAPU8.set(plainView(p), scratch);
+    return engine.verifySingle(scratch, kind, len(p), false) === VALID;
   };
 
   const run = (kind, h, Q, signature, strict) => {
     const heap = engine.HEAPU8;
-    heap.set(h, scratch);
-    heap.set(Q, scratch + 32);
-    heap.set(signature, scratch + 32 + Q.length);
-    const verdict = engine.verifySingle(scratch, kind, Q.length, strict);
+    heap.set(plainView(h), scratch);
+    heap.set(plainView(Q), scratch + 32);
+    heap.set(plainView(signature), scratch + 32 + len(Q));
+    const verdict = engine.verifySingle(scratch, kind, len(Q), strict);
     if (verdict === BAD_POINT) fail('Point');
     return verdict === VALID;
   };
@@ -80,23 +100,23 @@ export function createDropIn(engine) {
      *  unless `strict` is exactly true. */
     verify(h, Q, signature, strict = false) {
       checkHash(h);
-      if (!isBytes(Q) || (Q.length !== 32 && Q.length !== 33 && Q.length !== 65)) fail('Point');
+      if (!isBytes(Q) || (len(Q) !== 32 && len(Q) !== 33 && len(Q) !== 65)) fail('Point');
       checkSignature(signature);
-      if (Q.length === 32) fail('Point');
+      if (len(Q) === 32) fail('Point');
       return run(1, h, Q, signature, strict === true);
     },
     /** tiny-secp256k1's verifySchnorr: BIP340 verification of `signature` over the 32-byte `h`
      *  by the x-only key `Q`. */
     verifySchnorr(h, Q, signature) {
       checkHash(h);
-      if (!isBytes(Q) || Q.length !== 32) fail('Point');
+      if (!isBytes(Q) || len(Q) !== 32) fail('Point');
       checkSignature(signature);
       return run(2, h, Q, signature, false);
     },
     /** tiny-secp256k1's isPoint: `p` is a 33- or 65-byte Uint8Array that parses as a public
      *  key (compressed, uncompressed or hybrid); never throws. */
     isPoint(p) {
-      return isBytes(p) && (p.length === 33 || p.length === 65) && parses(p, 3);
+      return isBytes(p) && (len(p) === 33 || len(p) === 65) && parses(p, 3);
     },
   };
 }

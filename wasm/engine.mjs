@@ -57,8 +57,8 @@ function buildFiles(variant, dir) {
   const wasmFile = path.join(dir, `ibd-${variant}.wasm`);
   for (const file of [jsFile, wasmFile]) {
     if (!existsSync(file)) {
-      throw new Error(`wasm build not found: ${file} is missing; build it with ` +
-        '`emcmake cmake -S . -B build/wasm && cmake --build build/wasm` (or node scripts/setup.mjs)');
+      throw new Error(`wasm build not found: ${file} is missing (in a checkout of the ibd-wasm repository, ` +
+        '`node scripts/setup.mjs` builds it; a wasmDir or IBD_WASM_DIR must hold ibd-<variant>.js and .wasm)');
     }
   }
   const factory = require(jsFile);

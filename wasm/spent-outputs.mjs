@@ -33,7 +33,7 @@ export function encodeSpentOutputs(doc) {
   if (!Array.isArray(list)) throw new TypeError('spent outputs JSON: "spent_outputs" is missing or not an array');
   const fail = (i, field, problem) => { throw new RangeError(`spent_outputs[${i}].${field}: ${problem}`); };
   let size = 8;
-  const entries = list.map((e, i) => {
+  const entries = Array.from(list, (e, i) => { // every index, holes included (map skips them)
     if (e === null || typeof e !== 'object') throw new TypeError(`spent_outputs[${i}]: not an object`);
     if (typeof e.txid !== 'string' || e.txid.length !== 64 || !HEX.test(e.txid)) fail(i, 'txid', 'not 64 hex digits');
     if (!Number.isInteger(e.vout) || e.vout < 0 || e.vout > 0xffffffff) fail(i, 'vout', `not an integer in 0..4294967295: ${JSON.stringify(e.vout)}`);
@@ -42,6 +42,7 @@ export function encodeSpentOutputs(doc) {
     else if (Number.isSafeInteger(e.value)) value = BigInt(e.value);
     else fail(i, 'value', typeof e.value === 'number' ? `not an exact integer: ${e.value}` : `not a number but ${typeof e.value === 'string' ? 'a string' : typeof e.value}: ${JSON.stringify(e.value)}`);
     if (value < -(2n ** 63n) || value >= 2n ** 63n) fail(i, 'value', 'outside int64');
+    if (e.script_pubkey === undefined) fail(i, 'script_pubkey', `missing${'scriptPubKey' in e ? ' (the field is script_pubkey, not scriptPubKey)' : ''}`);
     if (typeof e.script_pubkey !== 'string' || !HEX.test(e.script_pubkey)) fail(i, 'script_pubkey', 'not hex');
     const scriptLength = e.script_pubkey.length / 2;
     size += 44 + compactSizeLength(scriptLength) + scriptLength;

@@ -556,7 +556,7 @@ export class VerifyPool {
         // One group's failure loses no other group's results: each of its jobs gets a failure
         // object (wasm/API.md's shape, locations unknown) naming its block and the last error.
         task.job.results[task.index] = task.group.map((j) => ({
-          ok: false, error: `block ${j.hash} (height ${j.height}): ${message}`, reason: message, rejectReason: '', stage: '',
+          ok: false, error: `block ${j.hash || '(hash not given)'} (height ${j.height}): ${message}`, reason: message, rejectReason: '', stage: '',
           blockHash: j.hash, txIndex: -1, inputIndex: -1, outputIndex: -1, byteOffset: -1, workerFault: true,
         }));
         this._release(task);

@@ -134,8 +134,9 @@ export function poolEfficiency(endToEnd, workers) {
 
 /**
  * Hours to validate heights from..to on `workers` workers at `efficiency` (poolEfficiency's), the
- * span's workload at its value under costs.median, at its low under costs.fast and at its high
- * under costs.slow; priced era by era (each era's blocks split into engine calls by its own mean
+ * span's workload at its value under costs.median; low: the least of its low workload under
+ * the three cost sets (fast, median, slow) and the value, high: the most of its high workload
+ * under them and the value; priced era by era (each era's blocks split into engine calls by its own mean
  * inputs per block), so a span's hours are the sum of its eras'.
  * @param {{costs: {median: object, fast: object, slow: object}, table: object, efficiency: number,
  *   workers: number, from: number, to: number}} args table: workloadFor's model
@@ -149,8 +150,14 @@ export function spanHours({ costs, table, efficiency, workers, from, to }) {
     .map((e) => workloadFor(table, Math.max(from, e.from), Math.min(to, e.to - 1)));
   const ms = (c, k) => parts.reduce((n, w) => n + spanMs(c, w.figures, w.blocks, workers)[k], 0);
   const wall = (x) => x / (workers * efficiency) / 3.6e6;
-  return { value: wall(ms(costs.median, 'value')), low: wall(ms(costs.fast, 'low')), high: wall(ms(costs.slow, 'high')),
-    checks: totalChecks(workloadFor(table, from, to)) };
+  // Each cost set is fitted on its own (the blocks' fastest or slowest rounds scale by different
+  // factors), so a type's fast cost can exceed its median one: the range takes the extremes over
+  // the three sets, and always holds the value.
+  const value = ms(costs.median, 'value');
+  const sets = [costs.fast, costs.median, costs.slow];
+  const low = Math.min(value, ...sets.map((c) => ms(c, 'low')));
+  const high = Math.max(value, ...sets.map((c) => ms(c, 'high')));
+  return { value: wall(value), low: wall(low), high: wall(high), checks: totalChecks(workloadFor(table, from, to)) };
 }
 
 /**
@@ -165,8 +172,8 @@ export function spanHours({ costs, table, efficiency, workers, from, to }) {
  *   worker), full_chain_hours, after_assumevalid_hours, range_hours (from..to) each {value, low,
  *   high}, assumevalid, per_block [{height, checks, predicted_ms, measured_ms, ratio, judged,
  *   within}], trusted, misses, blocks_fitted, eras [{name, from, to, hours, workload, ratios}] (the
- *   workload table used, era by era)}; low: the span's
- *   low workload at the fastest round's costs, high: its high workload at the slowest's
+ *   workload table used, era by era)}; low: the least of the span's low workload under the
+ *   three cost sets (never above the value), high: the most of its high workload (spanHours)
  * @throws {RangeError} with fewer than two measured blocks, or a bad worker count or span
  */
 export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, workers = endToEnd.workers, from = 0, to = table.tip }) {

@@ -19,7 +19,7 @@ workerThreads.Worker = class extends Worker {
 syncBuiltinESMExports(); // the package's `import { Worker } from 'node:worker_threads'` sees it
 
 const ibd = await import('ibd-wasm');
-const { createPool, isPoint, validateBlock, verify, verifyBatch, verifySchnorr } = ibd;
+const { createPool, init, isPoint, validateBlock, verify, verifyBatch, verifySchnorr } = ibd;
 
 const digest = (bytes) => createHash('sha256').update(bytes).digest('hex');
 const unhex = (s) => Uint8Array.from(Buffer.from(s, 'hex'));
@@ -49,7 +49,9 @@ const block = readFileSync(fixture.blockFile); // a Buffer: a Uint8Array, as cal
 const spent = readFileSync(fixture.spentFile, 'utf8');
 const { height } = fixture;
 
-// The drop-in first: its first call loads the engine synchronously.
+// A load that fails, then the drop-in: its first call loads the engine synchronously, with
+// the defaults again.
+const failedInit = await rejection(init({ variant: 'bogus' }));
 const fns = { verify, verifySchnorr, isPoint };
 const dropIn = calls.map(({ fn, args }) => outcome(() => fns[fn](...args.map((a) => (typeof a === 'string' ? unhex(a) : a)))));
 
@@ -75,11 +77,36 @@ const bad = {
   poolVerify: await rejection(pool.verify('checks')),
   submit: await rejection(pool.submit(new Uint8Array(3))),
   notAPool: await rejection(validateBlock(block, spent, { height, pool: {} })),
+  misspelt: await rejection(validateBlock(block, spent, { height, heigth: height })),
+  poolOption: outcome(() => createPool({ wrokers: 1 })).error,
+  initOption: await rejection(init({ wasmdir: '.' })),
+  initOther: await rejection(init({ variant: 'scalar' })),
+  notJson: await rejection(validateBlock(block, '{"spent_outputs": [', { height })),
+  camelCase: await rejection(validateBlock(block, [{ txid: '00'.repeat(32), vout: 0, value: 1, scriptPubKey: '51' }], { height })),
+  hole: await rejection(validateBlock(block, [, { txid: '00'.repeat(32), vout: 0, value: 1, script_pubkey: '51' }], { height })), // eslint-disable-line no-sparse-arrays
+  arrayBuffer: await rejection(validateBlock(block, new ArrayBuffer(8), { height })),
+  oversized: await rejection(validateBlock(new Uint8Array(4000001), spent, { height })),
+  medianTimePast: await rejection(validateBlock(block, spent, { height, medianTimePast: 2 ** 53 })),
+  // A Uint8Array whose length lies: sizes are read from the real extent, never past it.
+  liarHash: outcome(() => verify(new (class extends Uint8Array { get length() { return 32; } })(4096), new Uint8Array(33), new Uint8Array(64))).error,
+  liarBatch: outcome(() => digest(verifyBatch(new (class extends Uint8Array { get length() { return 40; } })(local.checks)))).value,
 };
+// The caller reuses its buffers at once: the call validated what they held when it was made.
+const mine = { block: Uint8Array.from(block), spent: Uint8Array.from(readFileSync(fixture.spentFile)) };
+const early = validateBlock(mine.block, mine.spent, { height });
+mine.block.fill(0);
+mine.spent.fill(0x20);
+const reused = summary(await early);
+const wrongHeight = await validateBlock(block, spent, { height: height + 1 });
+const jsonBytes = summary(await validateBlock(block, readFileSync(fixture.spentFile), { height }));
+const initAgain = (await init({ variant: 'simd' })).variant;
 await pool.close();
 const closed = await rejection(pool.verify(local.checks));
+const readyClosed = await rejection(pool.ready());
 
 process.stdout.write(`${JSON.stringify({
   dropIn, local: summary(local), pooled: summary(pooled), afterKill: summary(afterKill), replacements,
-  batch: digest(verifyBatch(local.checks)), poolVerify, bad, closed, exports: Object.keys(ibd).sort(),
+  batch: digest(verifyBatch(local.checks)), poolVerify, bad, closed, readyClosed, exports: Object.keys(ibd).sort(),
+  failedInit, initAgain, jsonBytes, reused, truncatedValid: (await validateBlock(block.subarray(0, 1000), spent, { height })).valid,
+  wrongHeight: { ok: wrongHeight.ok, valid: wrongHeight.valid, stage: wrongHeight.stage, rejectReason: wrongHeight.rejectReason },
 })}\n`);

@@ -6,7 +6,7 @@
 // validateBlock without a pool run in it. A pool (createPool) runs its own instance per worker.
 import { createBatchVerifier } from '../../wasm/batch-verifier.mjs';
 import { walkChecks } from '../../wasm/check-buffer.mjs';
-import { createDropIn } from '../../wasm/drop-in.mjs';
+import { createDropIn, plainView } from '../../wasm/drop-in.mjs';
 import { encodeSpentOutputs } from '../../wasm/spent-outputs.mjs';
 import { validateBlocksInPool } from '../block-jobs.mjs';
 import { CheckStream } from '../check-stream.mjs';
@@ -20,29 +20,68 @@ function describe(x) {
   return x.constructor?.name ?? 'object';
 }
 
+/** Core's MAX_BLOCK_SERIALIZED_SIZE (consensus/consensus.h): the most bytes a block can have. */
+const MAX_BLOCK_SERIALIZED_SIZE = 4000000;
+
+/** The binary form's magic, "IBS1" (wasm/spent-outputs.mjs). */
+const MAGIC = [0x49, 0x42, 0x53, 0x31];
+
 /**
  * The spent outputs of a block in the engine's binary form (wasm/spent-outputs.mjs).
- * @param {Uint8Array|string|object|Array<object>} spent the binary form ("IBS1", passed as is),
- *   spent_outputs.json's text or parsed object ({spent_outputs: [...]}), or its array of
- *   {txid (hex, display order), vout, value (satoshis: integer number or bigint), script_pubkey
- *   (hex)}, one per non-coinbase input in block order
+ * @param {Uint8Array|string|object|Array<object>} spent the binary form (bytes starting with
+ *   "IBS1", passed as is), spent_outputs.json's text (a string, or its bytes: a Buffer read
+ *   without an encoding) or parsed object ({spent_outputs: [...]}), or its array of {txid (hex,
+ *   display order), vout, value (satoshis: integer number or bigint), script_pubkey (hex)}, one
+ *   per non-coinbase input in block order
  * @returns {Uint8Array}
- * @throws TypeError naming `spentOutputs` for another type; encodeSpentOutputs' TypeError /
- *   RangeError naming the entry and field ("spent_outputs[2].vout: ...")
+ * @throws TypeError naming `spentOutputs` for another type; SyntaxError naming it for text that
+ *   is not JSON; encodeSpentOutputs' TypeError / RangeError naming the entry and field
+ *   ("spent_outputs[2].vout: ...")
  */
 export function spentOutputsBytes(spent) {
-  if (spent instanceof Uint8Array) return spent;
+  if (spent instanceof Uint8Array) {
+    spent = plainView(spent);
+    if (MAGIC.every((b, k) => spent[k] === b)) return spent;
+    const text = new TextDecoder().decode(spent.subarray(0, 64)).trimStart(); // a BOM is dropped by decode
+    if (!text.startsWith('{') && !text.startsWith('[')) return spent; // the engine names what is wrong with it
+    spent = new TextDecoder().decode(spent);
+  }
+  if (spent instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && spent instanceof SharedArrayBuffer)) {
+    throw new TypeError('spentOutputs must be a Uint8Array, not an ArrayBuffer (wrap it: new Uint8Array(buffer))');
+  }
+  if (typeof spent === 'string') {
+    try {
+      spent = JSON.parse(spent.replace(/^\uFEFF/, ''));
+    } catch (err) {
+      throw new SyntaxError(`not JSON (spent_outputs.json's text): ${err.message}`, { cause: err });
+    }
+  }
   if (Array.isArray(spent)) return encodeSpentOutputs({ spent_outputs: spent });
-  if (typeof spent === 'string' || (spent !== null && typeof spent === 'object')) return encodeSpentOutputs(spent);
-  throw new TypeError(`spentOutputs must be a Uint8Array (the binary form), spent_outputs.json's text or object, or its array, got ${describe(spent)}`);
+  if (spent !== null && typeof spent === 'object') return encodeSpentOutputs(spent);
+  throw new TypeError(`spentOutputs must be a Uint8Array (the binary form, or JSON text's bytes), spent_outputs.json's text or object, or its array, got ${describe(spent)}`);
 }
+
+/** Throws a TypeError naming any key of `options` that is not in `known` (a misspelt option
+ *  would otherwise be ignored). */
+export function checkKeys(what, options, known) {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) throw new TypeError(`${what}: unknown option ${JSON.stringify(key)} (known: ${known.join(', ')})`);
+  }
+}
+
+const BLOCK_OPTIONS = ['height', 'hash', 'medianTimePast', 'pool'];
 
 /** validateBlock's arguments checked and put in the engine's form; throws naming the field. */
 function blockJob(block, spentOutputs, options) {
   if (!(block instanceof Uint8Array)) throw new TypeError(`blockBytes must be a Uint8Array (the serialized block), got ${describe(block)}`);
+  block = plainView(block);
+  if (block.length > MAX_BLOCK_SERIALIZED_SIZE) {
+    throw new RangeError(`blockBytes: ${block.length} bytes, over MAX_BLOCK_SERIALIZED_SIZE (${MAX_BLOCK_SERIALIZED_SIZE}): no valid block is that large`);
+  }
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`options must be an object with the block's height ({height: 840000}), got ${describe(options)}`);
   }
+  checkKeys('validateBlock', options, BLOCK_OPTIONS);
   const { height, hash = '', medianTimePast } = options;
   if (!Number.isInteger(height) || height < 0 || height > 2147483647) {
     throw new RangeError(`options.height must be the block's height, an integer in 0..2147483647, got ${describe(height)}`);
@@ -50,21 +89,37 @@ function blockJob(block, spentOutputs, options) {
   if (typeof hash !== 'string' || !/^(?:[0-9a-fA-F]{64})?$/.test(hash)) {
     throw new TypeError(`options.hash must be the block hash as 64 hex digits (display order), got ${describe(hash)}`);
   }
-  if (medianTimePast !== undefined && (!Number.isInteger(medianTimePast) || medianTimePast < 0)) {
-    throw new RangeError(`options.medianTimePast must be an integer number of seconds >= 0, got ${describe(medianTimePast)}`);
+  if (medianTimePast !== undefined && (!Number.isInteger(medianTimePast) || medianTimePast < 0 || medianTimePast > 0xffffffff)) {
+    throw new RangeError(`options.medianTimePast must be an integer number of seconds in 0..4294967295 (a header's time is 32 bits), got ${describe(medianTimePast)}`);
+  }
+  let spent;
+  try {
+    spent = spentOutputsBytes(spentOutputs);
+  } catch (err) {
+    err.message = `spentOutputs of the block at height ${height}: ${err.message}`;
+    throw err;
   }
   return {
-    block, spentOutputs: spentOutputsBytes(spentOutputs), hash: hash.toLowerCase(), height,
+    block, spentOutputs: spent, hash: hash.toLowerCase(), height,
     options: medianTimePast === undefined ? undefined : { medianTimePast },
   };
+}
+
+/** The package's result: the engine's, with `valid` on every object: true or false when the
+ *  block was judged (a block Core rejects before connecting any input is a failure object with
+ *  a `stage`: invalid), null when it could not be judged (ok false without a stage). */
+function judged(r) {
+  if (r.ok) return r;
+  return { ...r, valid: r.stage ? false : null };
 }
 
 /**
  * The package's functions over one thread's engine and a pool factory.
  * @param {{engine: () => object, engineAsync: () => Promise<object>, startPool: (options: object)
- *   => import('../verify-pool.mjs').VerifyPool}} host engine: this thread's engine, loaded
- *   synchronously if needed, or throwing when the host cannot (a browser before init());
- *   engineAsync: it, loaded if needed; startPool: a started VerifyPool for createPool's options
+ *   => import('../verify-pool.mjs').VerifyPool, poolOptions: string[]}} host engine: this
+ *   thread's engine, loaded synchronously if needed, or throwing when the host cannot (a browser
+ *   before init()); engineAsync: it, loaded if needed; startPool: a started VerifyPool for
+ *   createPool's options; poolOptions: the option names createPool takes there
  * @returns {object} init, verify, verifySchnorr, isPoint, verifyBatch, validateBlock, createPool
  *   (documented in docs/package.md and index.d.ts)
  */
@@ -77,6 +132,7 @@ export function packageApi(host) {
   /** Checks `checks` (packed records) and verifies them in this thread's engine: verdict bytes. */
   function verifyBatch(checks) {
     if (!(checks instanceof Uint8Array)) throw new TypeError(`checks must be a Uint8Array of packed check records, got ${describe(checks)}`);
+    checks = plainView(checks);
     const { count } = walkChecks(checks); // throws naming the record and byte offset
     verifier ??= createBatchVerifier(host.engine());
     const { verdicts, error, errorOffset, errorRecord } = verifier.verify(checks, count);
@@ -90,37 +146,51 @@ export function packageApi(host) {
     const { pool } = options;
     if (pool !== undefined) {
       if (!pools.has(pool)) throw new TypeError(`options.pool must be a pool from createPool(), got ${describe(pool)}`);
-      return validateBlocksInPool(pools.get(pool), [job]).then((r) => r[0]);
+      return validateBlocksInPool(pools.get(pool), [job]).then((r) => judged(r[0]));
     }
+    // The caller may reuse its buffers once this returns: the engine, loaded asynchronously,
+    // reads copies taken now (the pool copies at the call too).
+    const block = job.block.slice();
+    const spent = job.spentOutputs.slice();
     const engine = await host.engineAsync();
-    return engine.validateBlock(job.block, job.spentOutputs, job.hash, job.height, job.options);
+    return judged(engine.validateBlock(block, spent, job.hash, job.height, job.options));
   }
 
   /** A pool of workers, each with its own engine (createPool in docs/package.md). */
   function createPool(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError(`createPool options must be an object such as {workers: 4}, got ${describe(options)}`);
+    checkKeys('createPool', options, host.poolOptions);
     const inner = host.startPool(options);
     let stream = null;
+    let closed = false;
     const pool = {
       get size() { return inner.size; },
       get replacements() { return inner.replacements; },
-      ready: () => inner.ready().then(() => undefined),
+      ready: () => (closed ? Promise.reject(new Error('verify pool closed')) : inner.ready().then(() => undefined)),
       verify: (checks) => {
         if (!(checks instanceof Uint8Array)) return Promise.reject(new TypeError(`checks must be a Uint8Array of packed check records, got ${describe(checks)}`));
-        return inner.verify(checks);
+        return inner.verify(plainView(checks));
       },
-      submit: (check) => (stream ??= new CheckStream(inner)).submit(check),
+      submit: (check) => {
+        if (closed) return Promise.reject(new Error('verify pool closed'));
+        return (stream ??= new CheckStream(inner)).submit(check instanceof Uint8Array ? plainView(check) : check);
+      },
       flush: () => (stream ? stream.flush() : Promise.resolve()),
       validateBlock: (blockBytes, spentOutputs, blockOptions) => {
         try {
-          return validateBlocksInPool(inner, [blockJob(blockBytes, spentOutputs, blockOptions)]).then((r) => r[0]);
+          if (blockOptions?.pool !== undefined) throw new TypeError('pool.validateBlock: options.pool is this pool already');
+          return validateBlocksInPool(inner, [blockJob(blockBytes, spentOutputs, blockOptions)]).then((r) => judged(r[0]));
         } catch (err) {
           return Promise.reject(err);
         }
       },
       close: async () => {
-        if (stream) await stream.close();
+        closed = true;
+        // The open batch of submit() goes out, and the pool closes at once behind it: whatever
+        // has no verdict yet rejects with "verify pool closed", as verify and validateBlock do.
+        const flushed = stream?.close();
         await inner.close();
+        await flushed;
       },
     };
     pools.set(pool, inner);

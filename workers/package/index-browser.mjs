@@ -12,12 +12,17 @@ import { encodeSpentOutputs } from '../../wasm/spent-outputs.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
 import { VerifyPool } from '../verify-pool.mjs';
 import { webHost } from '../web-host.mjs';
-import { packageApi } from './api.mjs';
+import { checkKeys, packageApi } from './api.mjs';
 import { defaultVariant, loadPackageEngine } from './web-engine.mjs';
 
 export { encodeCheck, CheckType, Verdict, encodeSpentOutputs, simdSupported, VARIANTS };
 
-let settings = { variant: undefined, wasmUrl: undefined };
+/** init's options; createPool's. */
+const INIT_OPTIONS = ['variant', 'wasmUrl'];
+const POOL_OPTIONS = ['workers', 'variant', 'wasmUrl', 'transport', 'batchTimeoutMs', 'recordTimeoutMs', 'maxAttempts'];
+
+let settings = {};   // the options of the next load (init's, or none)
+let loaded = null;   // {variant, wasmUrl} the engine was loaded with
 let engine = null;
 let loading = null;
 
@@ -28,12 +33,21 @@ const api = packageApi({
   },
   engineAsync: () => {
     if (engine) return Promise.resolve(engine);
-    loading ??= loadPackageEngine(settings).then((e) => (engine = e), (err) => {
-      loading = null;
-      throw err;
-    });
+    if (!loading) {
+      const next = { variant: settings.variant ?? defaultVariant(), wasmUrl: settings.wasmUrl };
+      loading = loadPackageEngine(next).then((e) => {
+        loaded = next;
+        return (engine ??= e);
+      }, (err) => {
+        // A later init() may try other options (the bundled wasm after a CDN failed).
+        loading = null;
+        settings = {};
+        throw err;
+      });
+    }
     return loading;
   },
+  poolOptions: POOL_OPTIONS,
   startPool: ({ workers = navigator.hardwareConcurrency || 2, variant, wasmUrl, transport = 'auto', ...limits }) => {
     const chosen = variant ?? settings.variant ?? defaultVariant();
     const at = wasmUrl ?? settings.wasmUrl;
@@ -54,20 +68,32 @@ function workerScript() {
 }
 
 /**
- * Loads this thread's engine (docs/package.md "init").
+ * Loads this thread's engine (docs/package.md "init"), or gives the loaded one's description.
  * @param {{variant?: 'simd'|'scalar', wasmUrl?: string|URL}} [options] variant: default 'simd'
  *   where the browser runs wasm SIMD, else 'scalar'; wasmUrl: where to fetch ibd-<variant>.wasm
- *   (default: the package's own file, as the bundler emitted it)
+ *   (default: the package's own file, as the bundler emitted it). Until a load succeeds, each
+ *   call replaces the options (after a CDN failed, init() retries with the package's own file).
  * @returns {Promise<object>} the engine's engineInfo()
- * @throws (rejects) Error naming the URL and the HTTP status, network or compile error; Error
- *   when the engine is already loaded with other options
+ * @throws (rejects) TypeError for options that are not an object or hold an unknown key; Error
+ *   naming the URL and the HTTP status, network or compile error; Error when the engine is
+ *   already loaded with another variant or URL than the one asked for
  */
 export function init(options = {}) {
-  const next = { variant: options.variant ?? settings.variant, wasmUrl: options.wasmUrl ?? settings.wasmUrl };
-  if ((engine || loading) && (next.variant !== settings.variant || next.wasmUrl !== settings.wasmUrl)) {
-    return Promise.reject(new Error('init: this thread\'s engine is already loaded; its variant and wasmUrl cannot change'));
+  try {
+    if (options === null || typeof options !== 'object') throw new TypeError(`init options must be an object such as {variant: 'simd'}, got ${options === null ? 'null' : typeof options}`);
+    checkKeys('init', options, INIT_OPTIONS);
+    if (options.wasmUrl !== undefined && typeof options.wasmUrl !== 'string' && !(options.wasmUrl instanceof URL)) throw new TypeError(`init: wasmUrl must be a URL or a string, got ${typeof options.wasmUrl}`);
+    if (engine) {
+      const url = (u) => (u === undefined ? undefined : new URL(u, globalThis.location?.href).href);
+      const other = (options.variant !== undefined && options.variant !== loaded.variant)
+        || (options.wasmUrl !== undefined && url(options.wasmUrl) !== url(loaded.wasmUrl));
+      if (other) throw new Error(`init: this thread's engine is already loaded (${loaded.variant}${loaded.wasmUrl ? ` from ${loaded.wasmUrl}` : ''}); it cannot change`);
+    } else if (!loading) {
+      settings = { variant: options.variant, wasmUrl: options.wasmUrl };
+    }
+  } catch (err) {
+    return Promise.reject(err);
   }
-  settings = next;
   return api.init();
 }
 

@@ -5,36 +5,61 @@
 // No top-level await: importing this module loads nothing. The first call that needs this
 // thread's engine loads it synchronously (a Node thread may compile a module synchronously), so
 // verify() works on its first call as tiny-secp256k1's does; init() loads it ahead, async.
+import path from 'node:path';
 import { loadEngine, loadEngineSync } from '../../wasm/engine.mjs';
+import { wasmDir } from '../../wasm/paths.mjs';
 import { simdSupported } from '../../wasm/engine-web.mjs';
 import { encodeCheck, CheckType, Verdict } from '../../wasm/check-buffer.mjs';
 import { encodeSpentOutputs } from '../../wasm/spent-outputs.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
 import { nodeHost } from '../node-host.mjs';
 import { createPool as startNodePool } from '../pool.mjs';
-import { packageApi } from './api.mjs';
+import { checkKeys, packageApi } from './api.mjs';
 
 export { encodeCheck, CheckType, Verdict, encodeSpentOutputs, simdSupported, VARIANTS };
 
 /** The variant a load uses when none is asked for: 'simd' where the host runs wasm SIMD. */
 const defaultVariant = () => (simdSupported() ? 'simd' : 'scalar');
 
-let settings = { variant: undefined, wasmDir: undefined };
+/** init's options; createPool's. */
+const INIT_OPTIONS = ['variant', 'wasmDir'];
+const POOL_OPTIONS = ['workers', 'variant', 'wasmDir', 'transport', 'batchTimeoutMs', 'recordTimeoutMs', 'maxAttempts'];
+
+let settings = {};   // the options of the next load (init's, or none)
+let loaded = null;   // {variant, wasmDir} the engine was loaded with
 let engine = null;
 let loading = null;
 
-const loadOptions = () => (settings.wasmDir ? { dir: settings.wasmDir } : undefined);
+/** The next load's variant and folder (undefined: wasm/paths.mjs wasmDir()). */
+const resolved = () => ({ variant: settings.variant ?? defaultVariant(), wasmDir: settings.wasmDir });
+const dirOption = ({ wasmDir }) => (wasmDir ? { dir: wasmDir } : undefined);
 
 const api = packageApi({
-  engine: () => (engine ??= loadEngineSync(settings.variant ?? defaultVariant(), loadOptions())),
+  engine: () => {
+    if (!engine) {
+      const next = resolved();
+      engine = loadEngineSync(next.variant, dirOption(next));
+      loaded = next;
+    }
+    return engine;
+  },
   engineAsync: () => {
     if (engine) return Promise.resolve(engine);
-    loading ??= loadEngine(settings.variant ?? defaultVariant(), loadOptions()).then((e) => (engine = e), (err) => {
-      loading = null;
-      throw err;
-    });
+    if (!loading) {
+      const next = resolved();
+      loading = loadEngine(next.variant, dirOption(next)).then((e) => {
+        loaded = next;
+        return (engine ??= e); // a synchronous load may have come first (Node)
+      }, (err) => {
+        // A later init() may try other options; a later call without init() takes the defaults.
+        loading = null;
+        settings = {};
+        throw err;
+      });
+    }
     return loading;
   },
+  poolOptions: POOL_OPTIONS,
   startPool: ({ workers, variant, wasmDir, ...limits }) => {
     const chosen = variant ?? settings.variant ?? defaultVariant();
     const dir = wasmDir ?? settings.wasmDir;
@@ -43,20 +68,31 @@ const api = packageApi({
 });
 
 /**
- * Loads this thread's engine (docs/package.md "init").
+ * Loads this thread's engine (docs/package.md "init"), or gives the loaded one's description.
  * @param {{variant?: 'simd'|'scalar', wasmDir?: string}} [options] variant: default 'simd'
  *   where the host runs wasm SIMD, else 'scalar'; wasmDir: the folder holding
- *   ibd-<variant>.js and .wasm (default: IBD_WASM_DIR, else the package's build/wasm/)
+ *   ibd-<variant>.js and .wasm (default: IBD_WASM_DIR, else the package's build/wasm/). Until a
+ *   load succeeds, each call replaces the options (a failed load can be retried with others).
  * @returns {Promise<object>} the engine's engineInfo() (variant, libsecp256k1 version, ...)
- * @throws (rejects) Error naming a missing file or an unknown variant; Error when the engine is
- *   already loaded with other options
+ * @throws (rejects) TypeError for options that are not an object or hold an unknown key; Error
+ *   naming a missing file or an unknown variant; Error when the engine is already loaded with
+ *   another variant or folder than the one asked for
  */
 export function init(options = {}) {
-  const next = { variant: options.variant ?? settings.variant, wasmDir: options.wasmDir ?? settings.wasmDir };
-  if ((engine || loading) && (next.variant !== settings.variant || next.wasmDir !== settings.wasmDir)) {
-    return Promise.reject(new Error('init: this thread\'s engine is already loaded; its variant and wasmDir cannot change'));
+  try {
+    if (options === null || typeof options !== 'object') throw new TypeError(`init options must be an object such as {variant: 'simd'}, got ${options === null ? 'null' : typeof options}`);
+    checkKeys('init', options, INIT_OPTIONS);
+    if (options.wasmDir !== undefined && typeof options.wasmDir !== 'string') throw new TypeError(`init: wasmDir must be a folder path (a string), got ${typeof options.wasmDir}`);
+    if (engine) {
+      const other = (options.variant !== undefined && options.variant !== loaded.variant)
+        || (options.wasmDir !== undefined && path.resolve(options.wasmDir) !== path.resolve(loaded.wasmDir ?? wasmDir()));
+      if (other) throw new Error(`init: this thread's engine is already loaded (${loaded.variant} from ${loaded.wasmDir ?? wasmDir()}); it cannot change`);
+    } else if (!loading) {
+      settings = { variant: options.variant, wasmDir: options.wasmDir };
+    }
+  } catch (err) {
+    return Promise.reject(err);
   }
-  settings = next;
   return api.init();
 }
 

@@ -124,10 +124,13 @@ export interface BlockResult {
   sigopCost: number;
   /** The rules Core applies that this verdict does not cover. */
   notChecked: Array<{ rule: string; reason: string }>;
+  /** Inputs, evaluated inputs, checks and script bytes by script type ('p2wpkh', 'p2tr-keypath', ...). */
+  coverage: Record<string, { inputs: number; evaluated: number; checks: number; scriptBytes: number }>;
   /** Signature checks performed, by kind. */
   ecdsa: number;
   schnorr: number;
-  /** The final checks (packed records), their (tx, input) origins and verdicts. */
+  /** The final checks (packed records), their (tx, input) origins and verdicts. A valid block's
+   *  verdicts may hold 0s: CHECKMULTISIG's trial checks, which valid scripts tolerate. */
   checks: Uint8Array;
   origins: Uint32Array;
   verdicts: Uint8Array;
@@ -135,10 +138,13 @@ export interface BlockResult {
   [key: string]: unknown;
 }
 
-/** A block that could not be judged (it does not parse, a spent output is malformed, a worker
- *  kept dying on it) or that Core rejects before connecting any input (then `stage` is set). */
+/** A block that Core rejects before connecting any input (`valid` false, `stage` and
+ *  `rejectReason` set, e.g. 'bad-cb-height', 'high-hash'), or one that could not be judged
+ *  (`valid` null: it does not parse, the binary spent outputs are malformed, a worker kept dying
+ *  on it); `error` names what and where. */
 export interface BlockFailure {
   ok: false;
+  valid: false | null;
   error: string;
   reason: string;
   rejectReason: string;
@@ -157,14 +163,19 @@ export interface BlockFailure {
 export declare function validateBlock(blockBytes: Uint8Array, spentOutputs: SpentOutputs, options: ValidateBlockOptions): Promise<BlockResult | BlockFailure>;
 
 export interface PoolOptions {
-  /** Workers, 1..64 (default: the host's cores). */
+  /** Workers, 1..256 (default: the host's cores). */
   workers?: number;
+  /** How batches travel: 'shared' (a SharedArrayBuffer; a page must be cross-origin isolated),
+   *  'transfer', or 'auto' (default: shared where possible). */
+  transport?: 'auto' | 'shared' | 'transfer';
   variant?: Variant;
   /** Node: as InitOptions.wasmDir. */
   wasmDir?: string;
   /** Browsers: as InitOptions.wasmUrl. */
   wasmUrl?: string | URL;
-  /** Milliseconds a batch may take (plus recordTimeoutMs per record) before its worker is replaced and the batch retried. */
+  /** Milliseconds a batch or block may take (default 60,000) before its worker is replaced and
+   *  the work retried, plus recordTimeoutMs (default 2) per record, or per 40 bytes of spent
+   *  outputs and 250 bytes of block. */
   batchTimeoutMs?: number;
   recordTimeoutMs?: number;
   /** Tries per batch (default 3). */
@@ -184,7 +195,8 @@ export interface Pool {
   /** Sends the open batch of submit() now. */
   flush(): Promise<void>;
   validateBlock(blockBytes: Uint8Array, spentOutputs: SpentOutputs, options: Omit<ValidateBlockOptions, 'pool'>): Promise<BlockResult | BlockFailure>;
-  /** Stops the workers; pending calls reject. */
+  /** Stops the workers at once: every pending call (a record submit() holds included), and every
+   *  later call, rejects with 'verify pool closed'. */
   close(): Promise<void>;
 }
 
