@@ -502,6 +502,42 @@ test('transport and batch size limits are checked', async () => {
   }
 });
 
+test('a worker killed before it is ready, or that never says so, is started again: the calls made meanwhile lose nothing', async () => {
+  const { checks, msgFirstBytes } = randomChecks(600, 7);
+  // The first two workers started exit before they are ready (killed, out of memory).
+  const starts = new Int32Array(new SharedArrayBuffer(4));
+  const exiting = createPool({ workers: 2, host: nodeHost({ workerUrl: FAKE_WORKER, workerData: { starts, exitBeforeReady: 2 } }) });
+  try {
+    const early = exiting.verify(checks, { batchSize: 50 }); // made before any worker is ready
+    assert.equal((await exiting.ready()).length, 2);
+    assert.deepEqual(await early, expectedVerdicts(msgFirstBytes));
+    assert.equal(exiting.replacements, 2);
+  } finally {
+    await exiting.close();
+  }
+  // The first worker started never says it is ready (a stalled download): given up on after
+  // loadTimeoutMs and started again.
+  const stalls = new Int32Array(new SharedArrayBuffer(4));
+  const stalled = createPool({ workers: 2, loadTimeoutMs: 300, host: nodeHost({ workerUrl: FAKE_WORKER, workerData: { starts: stalls, neverReady: 1 } }) });
+  try {
+    const early = stalled.verify(checks, { batchSize: 50 });
+    assert.equal((await stalled.ready()).length, 2);
+    assert.deepEqual(await early, expectedVerdicts(msgFirstBytes));
+    assert.equal(stalled.replacements, 1);
+  } finally {
+    await stalled.close();
+  }
+  // Every start of a place fails: maxAttempts starts in a row, then the pool fails, naming it.
+  const never = new Int32Array(new SharedArrayBuffer(4));
+  const hopeless = createPool({ workers: 1, maxAttempts: 2, loadTimeoutMs: 200, host: nodeHost({ workerUrl: FAKE_WORKER, workerData: { starts: never, neverReady: 100 } }) });
+  try {
+    await assert.rejects(hopeless.ready(), /^Error: verify worker 0 of 1 did not load within 200 ms \(start 2 in a row; the pool cannot start\)/);
+  } finally {
+    await hopeless.close();
+  }
+  assert.throws(() => createPool({ workers: 1, loadTimeoutMs: 0 }), /loadTimeoutMs/);
+});
+
 test('a wasm worker that cannot load its engine rejects naming the worker and the reason', async () => {
   const pool = createPool({ workers: 1, variant: 'simd-avx' });
   try {

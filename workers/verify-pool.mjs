@@ -45,6 +45,8 @@ export const DEFAULT_BATCH_TIMEOUT_MS = 60_000;
 export const DEFAULT_RECORD_TIMEOUT_MS = 2;
 /** Default number of times a batch is tried (on different workers) before its job fails. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
+/** Default milliseconds a worker may take to load its engine and say it is ready. */
+export const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
 
 // The [[TypedArrayName]] of a value, '' when it is not a typed array (realm-independent, and
 // not spoofable by Symbol.toStringTag overrides).
@@ -88,18 +90,22 @@ export class VerifyPool {
   /**
    * Starts `workers` workers through `host` (they load their wasm in the background).
    * @param {{workers: number, host: {spawn: Function}, transport?: 'auto'|'shared'|'transfer',
-   *   batchTimeoutMs?: number, recordTimeoutMs?: number, maxAttempts?: number}} options
+   *   batchTimeoutMs?: number, recordTimeoutMs?: number, maxAttempts?: number, loadTimeoutMs?: number}} options
    *   workers: 1..MAX_WORKERS; host: see node-host.mjs for the interface; transport: how
    *   batches travel (file header): 'auto' (default) is 'shared' when sharedMemoryUsable(),
    *   else 'transfer'; a batch of n records that gets no reply within batchTimeoutMs + n *
    *   recordTimeoutMs milliseconds (defaults 60,000 and 2) has its worker terminated, replaced
-   *   and the batch retried; maxAttempts (default 3) bounds the tries of one batch.
+   *   and the batch retried; maxAttempts (default 3) bounds the tries of one batch, and the
+   *   starts in a row of one worker place; a worker not ready within loadTimeoutMs (default
+   *   60,000) is given up on as one that exited: started again (an initial worker too: only a
+   *   worker that fails to load on its own, a load-error reply or an error event, fails the
+   *   pool at once).
    * @throws RangeError when `workers` is not an integer in 1..MAX_WORKERS, transport is not one
    *   of TRANSPORTS, a timeout / maxAttempts is not positive (maxAttempts: a positive
    *   integer), or the largest batch's deadline exceeds MAX_TIMEOUT_MS; Error when transport is 'shared' and sharedMemoryUsable() is false.
    */
   constructor({ workers, host, transport = 'auto', batchTimeoutMs = DEFAULT_BATCH_TIMEOUT_MS,
-    recordTimeoutMs = DEFAULT_RECORD_TIMEOUT_MS, maxAttempts = DEFAULT_MAX_ATTEMPTS }) {
+    recordTimeoutMs = DEFAULT_RECORD_TIMEOUT_MS, maxAttempts = DEFAULT_MAX_ATTEMPTS, loadTimeoutMs = DEFAULT_LOAD_TIMEOUT_MS }) {
     if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
       throw new RangeError(`workers must be an integer from 1 to ${MAX_WORKERS}, got ${shown(workers)}`);
     }
@@ -117,6 +123,8 @@ export class VerifyPool {
         `must be at most ${MAX_TIMEOUT_MS} ms (setTimeout's limit), got ${batchTimeoutMs} + ${MAX_BATCH_SIZE} * ${recordTimeoutMs}`);
     }
     checkPositive('maxAttempts', maxAttempts, true);
+    checkPositive('loadTimeoutMs', loadTimeoutMs, false);
+    if (loadTimeoutMs > MAX_TIMEOUT_MS) throw new RangeError(`loadTimeoutMs must be at most ${MAX_TIMEOUT_MS} ms (setTimeout's limit), got ${loadTimeoutMs}`);
     this.size = workers;
     /** How batches travel to the workers: 'shared' or 'transfer' (file header). */
     this.transport = transport === 'auto' ? (sharedMemoryUsable() ? 'shared' : 'transfer') : transport;
@@ -125,6 +133,7 @@ export class VerifyPool {
     this._batchTimeoutMs = batchTimeoutMs;
     this._recordTimeoutMs = recordTimeoutMs;
     this._maxAttempts = maxAttempts;
+    this._loadTimeoutMs = loadTimeoutMs;
     this._queue = [];       // tasks not yet sent (see verify())
     this._nextId = 1;
     this._jobs = new Set(); // pending verify() calls
@@ -484,8 +493,15 @@ export class VerifyPool {
     slot.endpoint = this._host.spawn(index, {
       onMessage: (msg) => this._timed(() => this._onMessage(slot, msg)),
       onError: (err) => this._onWorkerDeath(slot, `${this._label(slot)} failed: ${err?.message ?? err}`, err),
-      onExit: (code) => this._onWorkerDeath(slot, `${this._label(slot)} exited (code ${code})`),
+      onExit: (code) => this._onWorkerDeath(slot, `${this._label(slot)} exited (code ${code})`, undefined, true),
     });
+    // A worker that never says it is ready (a stalled download, a hung start) is given up on
+    // after loadTimeoutMs, as one that exits before it is ready.
+    slot.loadTimer = setTimeout(() => {
+      if (slot.ready || slot.dead || this._failure) return;
+      this._onWorkerDeath(slot, `${this._label(slot)} did not load within ${this._loadTimeoutMs} ms`, undefined, true);
+    }, this._loadTimeoutMs);
+    slot.loadTimer.unref?.();
     return slot;
   }
 
@@ -493,13 +509,26 @@ export class VerifyPool {
     return `verify worker ${slot.index} of ${this.size}`;
   }
 
-  _onWorkerDeath(slot, message, cause) {
+  // `transient`: the worker exited or stalled without an error of its own (killed, or out of
+  // memory), which a new worker may not meet; an error or a load-error reply is the worker's
+  // own failure to load (a missing build or script, a bad variant), which every new one would
+  // meet too.
+  _onWorkerDeath(slot, message, cause, transient = false) {
     if (slot.dead || this._failure) return;
+    clearTimeout(slot.loadTimer);
     if (!slot.ready) {
-      // An initial worker failing to load is not transient (missing build, bad variant): the
-      // pool is unusable.
+      // An initial worker failing to load on its own is not transient: the pool is unusable.
+      // One that exited or stalled is started again, up to maxAttempts times in a row.
       if (slot.initial) {
-        this._fail(new Error(message, { cause }));
+        if (!transient || slot.loadFailures + 1 >= this._maxAttempts) {
+          const tries = slot.loadFailures > 0 ? ` (start ${slot.loadFailures + 1} in a row; the pool cannot start)` : '';
+          this._fail(new Error(`${message}${tries}`, { cause }));
+          return;
+        }
+        slot.dead = true;
+        Promise.resolve().then(() => slot.endpoint.terminate()).catch(() => {});
+        this._replacements++;
+        this._slots[slot.index] = this._spawn(slot.index, true, slot.loadFailures + 1);
         return;
       }
       slot.dead = true;
@@ -583,6 +612,7 @@ export class VerifyPool {
       return;
     }
     if (msg?.type === 'ready') {
+      clearTimeout(slot.loadTimer);
       slot.ready = true;
       slot.info = msg.info;
       if (Number.isFinite(msg.heapBytes)) slot.heapBytes = msg.heapBytes;

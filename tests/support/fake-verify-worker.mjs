@@ -1,5 +1,7 @@
 // A worker_threads verify worker running the fake engine (fake-engine.mjs) through the real
-// batch handler (workers/batch-handler.mjs), for pool tests. workerData: {failOnLoad?: bool}.
+// batch handler (workers/batch-handler.mjs), for pool tests. workerData: {failOnLoad?: bool,
+// starts?: Int32Array (shared: the workers started so far), exitBeforeReady?: n, neverReady?: n}:
+// the first n workers started (by `starts`) exit before they are ready, or never say so.
 // A batch holding a record whose msg32 starts with 0xdd makes the worker throw outside any
 // handler, which the pool sees as this worker's 'error' event. Each reply also says how the
 // batch arrived: `seen: {keys, records}` = the message's keys and the constructor name of the
@@ -11,6 +13,8 @@ import { walkChecks } from '../../wasm/check-buffer.mjs';
 import { createFakeEngine } from './fake-engine.mjs';
 
 if (workerData?.failOnLoad) throw new Error('fake engine failed to load');
+const start = workerData?.starts ? Atomics.add(workerData.starts, 0, 1) : 0;
+if (start < (workerData?.exitBeforeReady ?? 0)) process.exit(1);
 const engine = createFakeEngine();
 const handler = createBatchHandler(createBatchVerifier(engine));
 
@@ -29,4 +33,6 @@ parentPort.on('message', (msg) => {
   reply.seen = { keys: Object.keys(msg).sort(), records: checks.buffer.constructor.name };
   parentPort.postMessage(reply, transfer);
 });
-parentPort.postMessage({ type: 'ready', info: engine.engineInfo(), heapBytes: engine.HEAPU8.length });
+if (start >= (workerData?.neverReady ?? 0)) {
+  parentPort.postMessage({ type: 'ready', info: engine.engineInfo(), heapBytes: engine.HEAPU8.length });
+}

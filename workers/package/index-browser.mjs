@@ -19,7 +19,7 @@ export { encodeCheck, CheckType, Verdict, encodeSpentOutputs, simdSupported, VAR
 
 /** init's options; createPool's. */
 const INIT_OPTIONS = ['variant', 'wasmUrl'];
-const POOL_OPTIONS = ['workers', 'variant', 'wasmUrl', 'transport', 'batchTimeoutMs', 'recordTimeoutMs', 'maxAttempts'];
+const POOL_OPTIONS = ['workers', 'variant', 'wasmUrl', 'transport', 'batchTimeoutMs', 'recordTimeoutMs', 'maxAttempts', 'loadTimeoutMs'];
 
 let settings = {};   // the options of the next load (init's, or none)
 let loaded = null;   // {variant, wasmUrl} the engine was loaded with

@@ -23,7 +23,7 @@ const defaultVariant = () => (simdSupported() ? 'simd' : 'scalar');
 
 /** init's options; createPool's. */
 const INIT_OPTIONS = ['variant', 'wasmDir'];
-const POOL_OPTIONS = ['workers', 'variant', 'wasmDir', 'transport', 'batchTimeoutMs', 'recordTimeoutMs', 'maxAttempts'];
+const POOL_OPTIONS = ['workers', 'variant', 'wasmDir', 'transport', 'batchTimeoutMs', 'recordTimeoutMs', 'maxAttempts', 'loadTimeoutMs'];
 
 let settings = {};   // the options of the next load (init's, or none)
 let loaded = null;   // {variant, wasmDir} the engine was loaded with

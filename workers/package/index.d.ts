@@ -178,8 +178,10 @@ export interface PoolOptions {
    *  outputs and 250 bytes of block. */
   batchTimeoutMs?: number;
   recordTimeoutMs?: number;
-  /** Tries per batch (default 3). */
+  /** Tries per batch, and starts in a row of a worker that exits or stalls before it is ready (default 3). */
   maxAttempts?: number;
+  /** Milliseconds a worker may take to load its engine (default 60,000) before it is started again. */
+  loadTimeoutMs?: number;
 }
 
 export interface Pool {
