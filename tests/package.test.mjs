@@ -135,6 +135,8 @@ test('the package from Node: the same verdicts as the repo engine in the thread 
   assert.match(got.readyClosed, /verify pool closed/);
   // A failed load is retried by the next call; the loaded engine answers init() again.
   assert.match(got.failedInit, /unknown wasm variant "bogus"/);
+  assert.match(got.inFlightOther, /^Error: init: a load of simd from .* is in progress; await it before asking for another/);
+  assert.match(got.emptyDir, /^TypeError: init: wasmDir must be a folder path \(a non-empty string\)/);
   assert.equal(got.initAgain, 'simd');
   assert.match(got.bad.initOther, /already loaded \(simd from .*\); it cannot change/);
   // Misspelt options are named, not ignored.
@@ -196,6 +198,11 @@ console.log(JSON.stringify({ missing, poolMissing, variant: info.variant, local:
     "WebAssembly.validate = () => false; const m = await import('ibd-wasm'); console.log(m.simdSupported(), (await m.init()).variant, m.verify(new Uint8Array(32).fill(1), Uint8Array.from(Buffer.from('0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798', 'hex')), new Uint8Array(64).fill(1)));"],
   { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   assert.equal(noSimd, 'false scalar false\n');
+  // Node: the first drop-in call loads the engine itself, synchronously, with no init().
+  const first = execFileSync(process.execPath, ['--input-type=module', '-e',
+    "const m = await import('ibd-wasm'); console.log(m.isPoint(Uint8Array.from(Buffer.from('0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798', 'hex'))), (await m.init()).variant);"],
+  { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  assert.equal(first, 'true simd\n');
 });
 
 test('the package\'s types: tsc --noEmit accepts a typed example and refuses a wrong call', () => {

@@ -538,6 +538,24 @@ test('a worker killed before it is ready, or that never says so, is started agai
   assert.throws(() => createPool({ workers: 1, loadTimeoutMs: 0 }), /loadTimeoutMs/);
 });
 
+test('a deadline that passes while this thread is busy first lets in the reply that came meanwhile', async () => {
+  const busy = (ms) => { const end = performance.now() + ms; while (performance.now() < end); };
+  const pool = createPool({ workers: 2, loadTimeoutMs: 300, batchTimeoutMs: 300, recordTimeoutMs: 0,
+    host: nodeHost({ workerUrl: FAKE_WORKER }) });
+  try {
+    busy(1500); // the workers load meanwhile; their 'ready' waits behind this thread
+    await pool.ready();
+    const { checks, msgFirstBytes } = randomChecks(20, 9);
+    const verdicts = pool.verify(checks, { batchSize: 10 });
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the batches are out
+    busy(1000); // they are answered meanwhile, past their deadline
+    assert.deepEqual(await verdicts, expectedVerdicts(msgFirstBytes));
+    assert.equal(pool.replacements, 0, 'no worker that answered in time was taken for a stalled one');
+  } finally {
+    await pool.close();
+  }
+});
+
 test('a wasm worker that cannot load its engine rejects naming the worker and the reason', async () => {
   const pool = createPool({ workers: 1, variant: 'simd-avx' });
   try {

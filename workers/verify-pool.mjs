@@ -63,6 +63,15 @@ export function sharedMemoryUsable() {
   return typeof SharedArrayBuffer === 'function' && globalThis.crossOriginIsolated !== false;
 }
 
+/** Runs `fn` once the messages already waiting on this thread are handled: a deadline that fires
+ *  while the thread was busy (a long synchronous call) first lets the reply that came meanwhile
+ *  in, so that a worker that answered in time is not taken for a stalled one. setImmediate
+ *  (Node) runs after the pending messages; elsewhere a zero timeout. */
+function afterPendingMessages(fn) {
+  if (typeof setImmediate === 'function') setImmediate(fn);
+  else setTimeout(fn, 0);
+}
+
 /** Longest timer setTimeout keeps, in milliseconds (2^31 - 1); a longer one fires at once. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
@@ -497,10 +506,10 @@ export class VerifyPool {
     });
     // A worker that never says it is ready (a stalled download, a hung start) is given up on
     // after loadTimeoutMs, as one that exits before it is ready.
-    slot.loadTimer = setTimeout(() => {
+    slot.loadTimer = setTimeout(() => afterPendingMessages(() => {
       if (slot.ready || slot.dead || this._failure) return;
       this._onWorkerDeath(slot, `${this._label(slot)} did not load within ${this._loadTimeoutMs} ms`, undefined, true);
-    }, this._loadTimeoutMs);
+    }), this._loadTimeoutMs);
     slot.loadTimer.unref?.();
     return slot;
   }
@@ -751,9 +760,9 @@ export class VerifyPool {
     slot.task = task;
     task.inFlight = true;
     const ms = this._batchTimeoutMs + task.batch.count * this._recordTimeoutMs;
-    slot.timer = setTimeout(() => {
+    slot.timer = setTimeout(() => afterPendingMessages(() => {
       if (slot.task === task) this._retire(slot, `verify worker ${slot.index} timed out after ${ms} ms`);
-    }, ms);
+    }), ms);
     slot.timer.unref?.(); // the busy worker (ref'd) keeps the process alive
   }
 
@@ -784,9 +793,9 @@ export class VerifyPool {
     slot.task = task;
     task.inFlight = true;
     const ms = Math.min(MAX_TIMEOUT_MS, Math.ceil(this._batchTimeoutMs + task.units * this._recordTimeoutMs));
-    slot.timer = setTimeout(() => {
+    slot.timer = setTimeout(() => afterPendingMessages(() => {
       if (slot.task === task) this._retire(slot, `verify worker ${slot.index} timed out after ${ms} ms`);
-    }, ms);
+    }), ms);
     slot.timer.unref?.();
   }
 
@@ -816,7 +825,10 @@ export class VerifyPool {
     this._queue.length = 0;
     for (const slot of this._slots) {
       clearTimeout(slot.timer);
+      clearTimeout(slot.loadTimer);
       slot.endpoint?.unref();
+      // A failed pool runs nothing more: its workers stop now, not at close().
+      if (!slot.dead) Promise.resolve().then(() => slot.endpoint?.terminate()).catch(() => {});
     }
   }
 }

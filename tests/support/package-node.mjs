@@ -49,9 +49,13 @@ const block = readFileSync(fixture.blockFile); // a Buffer: a Uint8Array, as cal
 const spent = readFileSync(fixture.spentFile, 'utf8');
 const { height } = fixture;
 
-// A load that fails, then the drop-in: its first call loads the engine synchronously, with
-// the defaults again.
+// A load that fails, then one in progress asked for another variant, then the drop-in (the
+// engine already loaded by then).
 const failedInit = await rejection(init({ variant: 'bogus' }));
+const emptyDir = await rejection(init({ wasmDir: '' }));
+const loadingSimd = init({ variant: 'simd' });
+const inFlightOther = await rejection(init({ variant: 'scalar' }));
+await loadingSimd;
 const fns = { verify, verifySchnorr, isPoint };
 const dropIn = calls.map(({ fn, args }) => outcome(() => fns[fn](...args.map((a) => (typeof a === 'string' ? unhex(a) : a)))));
 
@@ -107,6 +111,6 @@ const readyClosed = await rejection(pool.ready());
 process.stdout.write(`${JSON.stringify({
   dropIn, local: summary(local), pooled: summary(pooled), afterKill: summary(afterKill), replacements,
   batch: digest(verifyBatch(local.checks)), poolVerify, bad, closed, readyClosed, exports: Object.keys(ibd).sort(),
-  failedInit, initAgain, jsonBytes, reused, truncatedValid: (await validateBlock(block.subarray(0, 1000), spent, { height })).valid,
+  failedInit, emptyDir, inFlightOther, initAgain, jsonBytes, reused, truncatedValid: (await validateBlock(block.subarray(0, 1000), spent, { height })).valid,
   wrongHeight: { ok: wrongHeight.ok, valid: wrongHeight.valid, stage: wrongHeight.stage, rejectReason: wrongHeight.rejectReason },
 })}\n`);

@@ -23,6 +23,7 @@ const POOL_OPTIONS = ['workers', 'variant', 'wasmUrl', 'transport', 'batchTimeou
 
 let settings = {};   // the options of the next load (init's, or none)
 let loaded = null;   // {variant, wasmUrl} the engine was loaded with
+let inFlight = null; // {variant, wasmUrl} of the load in progress
 let engine = null;
 let loading = null;
 
@@ -35,6 +36,7 @@ const api = packageApi({
     if (engine) return Promise.resolve(engine);
     if (!loading) {
       const next = { variant: settings.variant ?? defaultVariant(), wasmUrl: settings.wasmUrl };
+      inFlight = next;
       loading = loadPackageEngine(next).then((e) => {
         loaded = next;
         return (engine ??= e);
@@ -82,7 +84,8 @@ export function init(options = {}) {
   try {
     if (options === null || typeof options !== 'object') throw new TypeError(`init options must be an object such as {variant: 'simd'}, got ${options === null ? 'null' : typeof options}`);
     checkKeys('init', options, INIT_OPTIONS);
-    if (options.wasmUrl !== undefined && typeof options.wasmUrl !== 'string' && !(options.wasmUrl instanceof URL)) throw new TypeError(`init: wasmUrl must be a URL or a string, got ${typeof options.wasmUrl}`);
+    if (options.wasmUrl !== undefined && (options.wasmUrl === '' || (typeof options.wasmUrl !== 'string' && !(options.wasmUrl instanceof URL)))) throw new TypeError(`init: wasmUrl must be a URL or a non-empty string, got ${JSON.stringify(options.wasmUrl) ?? typeof options.wasmUrl}`);
+    if (options.variant !== undefined && typeof options.variant !== 'string') throw new TypeError(`init: variant must be 'simd' or 'scalar', got ${JSON.stringify(options.variant) ?? typeof options.variant}`);
     if (engine) {
       const url = (u) => (u === undefined ? undefined : new URL(u, globalThis.location?.href).href);
       const other = (options.variant !== undefined && options.variant !== loaded.variant)
@@ -90,6 +93,12 @@ export function init(options = {}) {
       if (other) throw new Error(`init: this thread's engine is already loaded (${loaded.variant}${loaded.wasmUrl ? ` from ${loaded.wasmUrl}` : ''}); it cannot change`);
     } else if (!loading) {
       settings = { variant: options.variant, wasmUrl: options.wasmUrl };
+    } else {
+      const url = (u) => (u === undefined ? undefined : new URL(u, globalThis.location?.href).href);
+      if ((options.variant !== undefined && options.variant !== inFlight.variant)
+        || (options.wasmUrl !== undefined && url(options.wasmUrl) !== url(inFlight.wasmUrl))) {
+        throw new Error(`init: a load of ${inFlight.variant}${inFlight.wasmUrl ? ` from ${inFlight.wasmUrl}` : ''} is in progress; await it before asking for another`);
+      }
     }
   } catch (err) {
     return Promise.reject(err);

@@ -27,6 +27,7 @@ const POOL_OPTIONS = ['workers', 'variant', 'wasmDir', 'transport', 'batchTimeou
 
 let settings = {};   // the options of the next load (init's, or none)
 let loaded = null;   // {variant, wasmDir} the engine was loaded with
+let inFlight = null; // {variant, wasmDir} of the load in progress
 let engine = null;
 let loading = null;
 
@@ -47,6 +48,7 @@ const api = packageApi({
     if (engine) return Promise.resolve(engine);
     if (!loading) {
       const next = resolved();
+      inFlight = next;
       loading = loadEngine(next.variant, dirOption(next)).then((e) => {
         loaded = next;
         return (engine ??= e); // a synchronous load may have come first (Node)
@@ -82,13 +84,17 @@ export function init(options = {}) {
   try {
     if (options === null || typeof options !== 'object') throw new TypeError(`init options must be an object such as {variant: 'simd'}, got ${options === null ? 'null' : typeof options}`);
     checkKeys('init', options, INIT_OPTIONS);
-    if (options.wasmDir !== undefined && typeof options.wasmDir !== 'string') throw new TypeError(`init: wasmDir must be a folder path (a string), got ${typeof options.wasmDir}`);
+    if (options.wasmDir !== undefined && (typeof options.wasmDir !== 'string' || options.wasmDir === '')) throw new TypeError(`init: wasmDir must be a folder path (a non-empty string), got ${JSON.stringify(options.wasmDir) ?? typeof options.wasmDir}`);
+    if (options.variant !== undefined && typeof options.variant !== 'string') throw new TypeError(`init: variant must be 'simd' or 'scalar', got ${JSON.stringify(options.variant) ?? typeof options.variant}`);
     if (engine) {
       const other = (options.variant !== undefined && options.variant !== loaded.variant)
         || (options.wasmDir !== undefined && path.resolve(options.wasmDir) !== path.resolve(loaded.wasmDir ?? wasmDir()));
       if (other) throw new Error(`init: this thread's engine is already loaded (${loaded.variant} from ${loaded.wasmDir ?? wasmDir()}); it cannot change`);
     } else if (!loading) {
       settings = { variant: options.variant, wasmDir: options.wasmDir };
+    } else if ((options.variant !== undefined && options.variant !== inFlight.variant)
+      || (options.wasmDir !== undefined && path.resolve(options.wasmDir) !== path.resolve(inFlight.wasmDir ?? wasmDir()))) {
+      throw new Error(`init: a load of ${inFlight.variant} from ${inFlight.wasmDir ?? wasmDir()} is in progress; await it before asking for another`);
     }
   } catch (err) {
     return Promise.reject(err);
