@@ -114,12 +114,77 @@ function judged(r) {
 }
 
 /**
+ * This thread's engine, loaded once, and init()'s rules for it (docs/package.md "init"): until a
+ * load succeeds each init() replaces the options of the next load (a failed load leaves none
+ * behind, so a later call takes the defaults); while a load is in progress, or once one has
+ * succeeded, asking for another variant or location is an error.
+ * @param {{key: 'wasmDir'|'wasmUrl', checkLocation: (value: unknown) => void, where: (value:
+ *   string|URL|undefined) => string, defaultVariant: () => string, load: (next: object) =>
+ *   Promise<object>, loadSync?: (next: object) => object, notLoaded?: string}} host key: the
+ *   location option's name; checkLocation: throws a TypeError for a bad value; where: a value
+ *   made comparable (the default's when undefined); load / loadSync: the engine for {variant,
+ *   [key]}; notLoaded: the Error a synchronous call gets before init() where there is no loadSync
+ * @returns {{engine: () => object, engineAsync: () => Promise<object>, init: (options: object) =>
+ *   void, settings: () => object}} init: checks and records `options` (throws TypeError / Error
+ *   as described), the caller then awaits engineAsync(); settings: the options of the next load
+ */
+export function engineSlot({ key, checkLocation, where, defaultVariant, load, loadSync, notLoaded }) {
+  let settings = {};   // the options of the next load (init's, or none)
+  let loaded = null;   // {variant, [key]} the engine was loaded with
+  let inFlight = null; // {variant, [key]} of the load in progress
+  let engine = null;
+  let loading = null;
+  const next = () => ({ variant: settings.variant ?? defaultVariant(), [key]: settings[key] });
+  const describe = (s) => `${s.variant} from ${where(s[key])}`;
+  const differs = (options, s) => (options.variant !== undefined && options.variant !== s.variant)
+    || (options[key] !== undefined && where(options[key]) !== where(s[key]));
+  return {
+    settings: () => settings,
+    engine() {
+      if (engine) return engine;
+      if (!loadSync) throw new Error(notLoaded);
+      const n = next();
+      engine = loadSync(n);
+      loaded = n;
+      return engine;
+    },
+    engineAsync() {
+      if (engine) return Promise.resolve(engine);
+      if (!loading) {
+        const n = next();
+        inFlight = n;
+        loading = load(n).then((e) => {
+          loaded ??= n;
+          return (engine ??= e); // a synchronous load may have come first
+        }, (err) => {
+          loading = null;
+          settings = {};
+          throw err;
+        });
+      }
+      return loading;
+    },
+    init(options) {
+      if (options === null || typeof options !== 'object') throw new TypeError(`init options must be an object such as {variant: 'simd'}, got ${options === null ? 'null' : typeof options}`);
+      checkKeys('init', options, ['variant', key]);
+      if (options[key] !== undefined) checkLocation(options[key]);
+      if (options.variant !== undefined && typeof options.variant !== 'string') throw new TypeError(`init: variant must be 'simd' or 'scalar', got ${JSON.stringify(options.variant) ?? typeof options.variant}`);
+      if (engine) {
+        if (differs(options, loaded)) throw new Error(`init: this thread's engine is already loaded (${describe(loaded)}); it cannot change`);
+      } else if (loading) {
+        if (differs(options, inFlight)) throw new Error(`init: a load of ${describe(inFlight)} is in progress; await it before asking for another`);
+      } else {
+        settings = { variant: options.variant, [key]: options[key] };
+      }
+    },
+  };
+}
+
+/**
  * The package's functions over one thread's engine and a pool factory.
- * @param {{engine: () => object, engineAsync: () => Promise<object>, startPool: (options: object)
- *   => import('../verify-pool.mjs').VerifyPool, poolOptions: string[]}} host engine: this
- *   thread's engine, loaded synchronously if needed, or throwing when the host cannot (a browser
- *   before init()); engineAsync: it, loaded if needed; startPool: a started VerifyPool for
- *   createPool's options; poolOptions: the option names createPool takes there
+ * @param {{slot: object, startPool: (options: object) => import('../verify-pool.mjs').VerifyPool,
+ *   poolOptions: string[]}} host slot: this thread's engine (engineSlot); startPool: a started
+ *   VerifyPool for createPool's options; poolOptions: the option names createPool takes there
  * @returns {object} init, verify, verifySchnorr, isPoint, verifyBatch, validateBlock, createPool
  *   (documented in docs/package.md and index.d.ts)
  */
@@ -127,14 +192,14 @@ export function packageApi(host) {
   let dropIn = null;
   let verifier = null;
   const pools = new WeakMap(); // each pool createPool returned -> its VerifyPool
-  const drop = () => (dropIn ??= createDropIn(host.engine()));
+  const drop = () => (dropIn ??= createDropIn(host.slot.engine()));
 
   /** Checks `checks` (packed records) and verifies them in this thread's engine: verdict bytes. */
   function verifyBatch(checks) {
     if (!(checks instanceof Uint8Array)) throw new TypeError(`checks must be a Uint8Array of packed check records, got ${describe(checks)}`);
     checks = plainView(checks);
     const { count } = walkChecks(checks); // throws naming the record and byte offset
-    verifier ??= createBatchVerifier(host.engine());
+    verifier ??= createBatchVerifier(host.slot.engine());
     const { verdicts, error, errorOffset, errorRecord } = verifier.verify(checks, count);
     if (error !== 0) throw new Error(`check record ${errorRecord} at byte ${errorOffset}: malformed (verifyBatch error ${error})`);
     return verdicts;
@@ -152,7 +217,7 @@ export function packageApi(host) {
     // reads copies taken now (the pool copies at the call too).
     const block = job.block.slice();
     const spent = job.spentOutputs.slice();
-    const engine = await host.engineAsync();
+    const engine = await host.slot.engineAsync();
     return judged(engine.validateBlock(block, spent, job.hash, job.height, job.options));
   }
 
@@ -198,8 +263,11 @@ export function packageApi(host) {
   }
 
   return {
-    init: async () => {
-      const engine = await host.engineAsync();
+    /** Loads this thread's engine (engineSlot's rules), or gives the loaded one's description:
+     *  its engineInfo(). Rejects with engineSlot.init's errors or the load's. */
+    init: async (options = {}) => {
+      host.slot.init(options);
+      const engine = await host.slot.engineAsync();
       return { ...engine.engineInfo() };
     },
     verify: (h, Q, signature, strict) => drop().verify(h, Q, signature, strict),

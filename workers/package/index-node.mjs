@@ -14,92 +14,37 @@ import { encodeSpentOutputs } from '../../wasm/spent-outputs.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
 import { nodeHost } from '../node-host.mjs';
 import { createPool as startNodePool } from '../pool.mjs';
-import { checkKeys, packageApi } from './api.mjs';
+import { engineSlot, packageApi } from './api.mjs';
 
 export { encodeCheck, CheckType, Verdict, encodeSpentOutputs, simdSupported, VARIANTS };
 
 /** The variant a load uses when none is asked for: 'simd' where the host runs wasm SIMD. */
 const defaultVariant = () => (simdSupported() ? 'simd' : 'scalar');
 
-/** init's options; createPool's. */
-const INIT_OPTIONS = ['variant', 'wasmDir'];
+/** createPool's options. */
 const POOL_OPTIONS = ['workers', 'variant', 'wasmDir', 'transport', 'batchTimeoutMs', 'recordTimeoutMs', 'maxAttempts', 'loadTimeoutMs'];
 
-let settings = {};   // the options of the next load (init's, or none)
-let loaded = null;   // {variant, wasmDir} the engine was loaded with
-let inFlight = null; // {variant, wasmDir} of the load in progress
-let engine = null;
-let loading = null;
+const dirOption = ({ wasmDir: dir }) => (dir ? { dir } : undefined);
 
-/** The next load's variant and folder (undefined: wasm/paths.mjs wasmDir()). */
-const resolved = () => ({ variant: settings.variant ?? defaultVariant(), wasmDir: settings.wasmDir });
-const dirOption = ({ wasmDir }) => (wasmDir ? { dir: wasmDir } : undefined);
+const slot = engineSlot({
+  key: 'wasmDir',
+  checkLocation: (dir) => {
+    if (typeof dir !== 'string' || dir === '') throw new TypeError(`init: wasmDir must be a folder path (a non-empty string), got ${JSON.stringify(dir) ?? typeof dir}`);
+  },
+  where: (dir) => path.resolve(dir ?? wasmDir()),
+  defaultVariant,
+  load: (next) => loadEngine(next.variant, dirOption(next)),
+  loadSync: (next) => loadEngineSync(next.variant, dirOption(next)),
+});
 
 const api = packageApi({
-  engine: () => {
-    if (!engine) {
-      const next = resolved();
-      engine = loadEngineSync(next.variant, dirOption(next));
-      loaded = next;
-    }
-    return engine;
-  },
-  engineAsync: () => {
-    if (engine) return Promise.resolve(engine);
-    if (!loading) {
-      const next = resolved();
-      inFlight = next;
-      loading = loadEngine(next.variant, dirOption(next)).then((e) => {
-        loaded = next;
-        return (engine ??= e); // a synchronous load may have come first (Node)
-      }, (err) => {
-        // A later init() may try other options; a later call without init() takes the defaults.
-        loading = null;
-        settings = {};
-        throw err;
-      });
-    }
-    return loading;
-  },
+  slot,
   poolOptions: POOL_OPTIONS,
-  startPool: ({ workers, variant, wasmDir, ...limits }) => {
-    const chosen = variant ?? settings.variant ?? defaultVariant();
-    const dir = wasmDir ?? settings.wasmDir;
+  startPool: ({ workers, variant, wasmDir: dir = slot.settings().wasmDir, ...limits }) => {
+    const chosen = variant ?? slot.settings().variant ?? defaultVariant();
     return startNodePool({ workers, variant: chosen, host: nodeHost({ workerData: { variant: chosen, ...(dir ? { wasmDir: dir } : {}) } }), ...limits });
   },
 });
 
-/**
- * Loads this thread's engine (docs/package.md "init"), or gives the loaded one's description.
- * @param {{variant?: 'simd'|'scalar', wasmDir?: string}} [options] variant: default 'simd'
- *   where the host runs wasm SIMD, else 'scalar'; wasmDir: the folder holding
- *   ibd-<variant>.js and .wasm (default: IBD_WASM_DIR, else the package's build/wasm/). Until a
- *   load succeeds, each call replaces the options (a failed load can be retried with others).
- * @returns {Promise<object>} the engine's engineInfo() (variant, libsecp256k1 version, ...)
- * @throws (rejects) TypeError for options that are not an object or hold an unknown key; Error
- *   naming a missing file or an unknown variant; Error when the engine is already loaded with
- *   another variant or folder than the one asked for
- */
-export function init(options = {}) {
-  try {
-    if (options === null || typeof options !== 'object') throw new TypeError(`init options must be an object such as {variant: 'simd'}, got ${options === null ? 'null' : typeof options}`);
-    checkKeys('init', options, INIT_OPTIONS);
-    if (options.wasmDir !== undefined && (typeof options.wasmDir !== 'string' || options.wasmDir === '')) throw new TypeError(`init: wasmDir must be a folder path (a non-empty string), got ${JSON.stringify(options.wasmDir) ?? typeof options.wasmDir}`);
-    if (options.variant !== undefined && typeof options.variant !== 'string') throw new TypeError(`init: variant must be 'simd' or 'scalar', got ${JSON.stringify(options.variant) ?? typeof options.variant}`);
-    if (engine) {
-      const other = (options.variant !== undefined && options.variant !== loaded.variant)
-        || (options.wasmDir !== undefined && path.resolve(options.wasmDir) !== path.resolve(loaded.wasmDir ?? wasmDir()));
-      if (other) throw new Error(`init: this thread's engine is already loaded (${loaded.variant} from ${loaded.wasmDir ?? wasmDir()}); it cannot change`);
-    } else if (!loading) {
-      settings = { variant: options.variant, wasmDir: options.wasmDir };
-    } else if ((options.variant !== undefined && options.variant !== inFlight.variant)
-      || (options.wasmDir !== undefined && path.resolve(options.wasmDir) !== path.resolve(inFlight.wasmDir ?? wasmDir()))) {
-      throw new Error(`init: a load of ${inFlight.variant} from ${inFlight.wasmDir ?? wasmDir()} is in progress; await it before asking for another`);
-    }
-  } catch (err) {
-    return Promise.reject(err);
-  }
-  return api.init();
-}
-
-export const { verify, verifySchnorr, isPoint, verifyBatch, validateBlock, createPool } = api;
+/** init, the drop-in calls, verifyBatch, validateBlock and createPool: docs/package.md, index.d.ts. */
+export const { init, verify, verifySchnorr, isPoint, verifyBatch, validateBlock, createPool } = api;
