@@ -124,8 +124,9 @@ function judged(r) {
  *   location option's name; checkLocation: throws a TypeError for a bad value; where: a value
  *   made comparable (the default's when undefined); load / loadSync: the engine for {variant,
  *   [key]}; notLoaded: the Error a synchronous call gets before init() where there is no loadSync
- * @returns {{engine: () => object, engineAsync: () => Promise<object>, init: (options: object) =>
- *   void, settings: () => object}} init: checks and records `options` (throws TypeError / Error
+ * @returns {{engine: () => object, engineAsync: () => Promise<object>, current: () => object|null,
+ *   init: (options: object) => void, settings: () => object}} current: the engine once loaded,
+ *   else null (nothing is loaded); init: checks and records `options` (throws TypeError / Error
  *   as described), the caller then awaits engineAsync(); settings: the options of the next load
  */
 export function engineSlot({ key, checkLocation, where, defaultVariant, load, loadSync, notLoaded }) {
@@ -135,11 +136,12 @@ export function engineSlot({ key, checkLocation, where, defaultVariant, load, lo
   let engine = null;
   let loading = null;
   const next = () => ({ variant: settings.variant ?? defaultVariant(), [key]: settings[key] });
-  const describe = (s) => `${s.variant} from ${where(s[key])}`;
+  const origin = (s) => `${s.variant} from ${where(s[key])}`;
   const differs = (options, s) => (options.variant !== undefined && options.variant !== s.variant)
     || (options[key] !== undefined && where(options[key]) !== where(s[key]));
   return {
     settings: () => settings,
+    current: () => engine,
     engine() {
       if (engine) return engine;
       if (!loadSync) throw new Error(notLoaded);
@@ -170,9 +172,9 @@ export function engineSlot({ key, checkLocation, where, defaultVariant, load, lo
       if (options[key] !== undefined) checkLocation(options[key]);
       if (options.variant !== undefined && typeof options.variant !== 'string') throw new TypeError(`init: variant must be 'simd' or 'scalar', got ${JSON.stringify(options.variant) ?? typeof options.variant}`);
       if (engine) {
-        if (differs(options, loaded)) throw new Error(`init: this thread's engine is already loaded (${describe(loaded)}); it cannot change`);
+        if (differs(options, loaded)) throw new Error(`init: this thread's engine is already loaded (${origin(loaded)}); it cannot change`);
       } else if (loading) {
-        if (differs(options, inFlight)) throw new Error(`init: a load of ${describe(inFlight)} is in progress; await it before asking for another`);
+        if (differs(options, inFlight)) throw new Error(`init: a load of ${origin(inFlight)} is in progress; await it before asking for another`);
       } else {
         settings = { variant: options.variant, [key]: options[key] };
       }
@@ -213,8 +215,11 @@ export function packageApi(host) {
       if (!pools.has(pool)) throw new TypeError(`options.pool must be a pool from createPool(), got ${describe(pool)}`);
       return validateBlocksInPool(pools.get(pool), [job]).then((r) => judged(r[0]));
     }
-    // The caller may reuse its buffers once this returns: the engine, loaded asynchronously,
-    // reads copies taken now (the pool copies at the call too).
+    // A loaded engine validates now, before this returns. Otherwise the caller may reuse its
+    // buffers once this returns: the engine, loaded asynchronously, reads copies taken now (the
+    // pool copies at the call too).
+    const loaded = host.slot.current();
+    if (loaded) return judged(loaded.validateBlock(job.block, job.spentOutputs, job.hash, job.height, job.options));
     const block = job.block.slice();
     const spent = job.spentOutputs.slice();
     const engine = await host.slot.engineAsync();
