@@ -263,7 +263,7 @@ test('a block that traps its worker every time fails alone, named, with workerFa
     const results = await validateBlocksInPool(faulty, some);
     assert.equal(results[1].ok, false);
     assert.equal(results[1].workerFault, true);
-    assert.match(results[1].error, new RegExp(`^block ${some[1].hash} \\(height 181\\): validation group \\d+ \\(block 181\\) failed 3 times .*RuntimeError`, 's'));
+    assert.match(results[1].error, new RegExp(`^block ${some[1].hash} \\(height 181\\): the validation of block 181 failed 3 times .*RuntimeError`, 's'));
     for (const k of [0, 2, 3]) assertSameAsReference(some[k].height, results[k]);
   } finally {
     await faulty.close();

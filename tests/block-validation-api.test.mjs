@@ -163,7 +163,7 @@ test('proof of work: every fixture block passes high-hash; 181 with nonce + 1 is
   let v = new engine.BlockValidation(b.block, b.spentText, b.hash, b.height);
   const s = v.status();
   v.delete();
-  assert.deepEqual([s.ok, s.rejectReason, s.stage, s.blockHash, s.txIndex], [false, 'high-hash', 'CheckBlockHeader', b.hash, -1]);
+  assert.deepEqual([s.ok, s.rejectReason, s.stage, s.blockHash, s.txIndex, s.byteOffset], [false, 'high-hash', 'CheckBlockHeader', b.hash, -1, 0]);
   assert.match(s.error, new RegExp(`^high-hash: proof of work failed: block hash ${b.hash} is above the target of nBits 0x1d00ffff`));
   v = new engine.BlockValidation(b.block, b.spentText, b.hash, b.height, { skipProofOfWork: true });
   const skipped = finish(v);
@@ -177,7 +177,7 @@ test('proof of work: an nBits above mainnet\'s powLimit is high-hash', () => {
   const v = new engine.BlockValidation(b.block, b.spentText, b.hash, b.height);
   const s = v.status();
   v.delete();
-  assert.deepEqual([s.ok, s.rejectReason, s.stage], [false, 'high-hash', 'CheckBlockHeader']);
+  assert.deepEqual([s.ok, s.rejectReason, s.stage, s.byteOffset], [false, 'high-hash', 'CheckBlockHeader', 72]);
   assert.match(s.error, /nBits 0x1d01ffff is above mainnet's powLimit/);
 });
 

@@ -149,6 +149,11 @@ test('bad input: the drop-in throws what tiny-secp256k1 throws, class and messag
   // The cases throw where they should (so that the comparison above compared errors).
   assert.deepEqual(outcome(() => ours.verify(h, offCurve, sig)), { error: 'TypeError: Expected Point' });
   assert.deepEqual(outcome(() => ours.verify([...h], G, sig)), { error: 'TypeError: Expected Hash' });
+  // Objects that pass `instanceof Uint8Array` but are no typed array get the same TypeError, not
+  // V8's "incompatible receiver" from the typed-array getters.
+  assert.deepEqual(outcome(() => ours.verify(Object.create(Uint8Array.prototype), G, sig)), { error: 'TypeError: Expected Hash' });
+  assert.deepEqual(outcome(() => ours.verify(h, new Proxy(G, {}), sig)), { error: 'TypeError: Expected Point' });
+  assert.equal(ours.isPoint(new Proxy(G, {})), false);
   assert.deepEqual(outcome(() => ours.verifySchnorr(h, xOffCurve, sig)), { error: 'TypeError: Expected Point' });
   assert.equal(ours.isPoint(offCurve), false);
   assert.deepEqual(outcome(() => ours.verifySchnorr(h, G.subarray(1), rIsN)), { error: 'TypeError: Expected Signature' });

@@ -151,7 +151,7 @@ test('a block whose validation traps its worker every time fails alone, named; t
     await pool.ready();
     const { entries, jobs } = await validateInWorkers(pool, some, { log: (l) => lines.push(l) });
     assert.deepEqual(entries.map((e) => [e.height, Boolean(e.error)]), [[170, false], [181, true], [182, false], [57043, false]]);
-    assert.match(entries[1].error, /mainnet[/\\]181: block [0-9a-f]{64} \(height 181\): validation group \d+ \(block 181\) failed 3 times .*RuntimeError/s);
+    assert.match(entries[1].error, /mainnet[/\\]181: block [0-9a-f]{64} \(height 181\): the validation of block 181 failed 3 times .*RuntimeError/s);
     assert.deepEqual(entries.filter((e) => !e.error).map((e) => e.blockValid), [true, true, true]);
     assert.equal(jobs.length, 3);
   } finally {

@@ -27,7 +27,14 @@ function belowN(bytes, at) {
 }
 
 const fail = (what) => { throw new TypeError(`Expected ${what}`); };
-const isBytes = (x) => x instanceof Uint8Array;
+/**
+ * Whether `x` is a real Uint8Array (or subclass, such as Buffer): not a Proxy of one nor an object
+ * that merely inherits its prototype, whose typed-array getters would throw V8's "incompatible
+ * receiver" inside plainView.
+ * @param {unknown} x
+ * @returns {boolean}
+ */
+export const isBytes = (x) => x instanceof Uint8Array && ArrayBuffer.isView(x);
 
 // The typed-array getters themselves: a subclass may override `length` and friends, but what a
 // copy into wasm memory writes is the real extent, so every size check reads it here.

@@ -75,14 +75,15 @@ function afterPendingMessages(fn) {
 /** Longest timer setTimeout keeps, in milliseconds (2^31 - 1); a longer one fires at once. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-/** "blocks 170, 181 (tx 0-99)" for a validation group's error messages. */
+/** "the validation of blocks 170, 181" or "the validation of block 866342's transactions 0 to
+ *  1499 (a part of a split block)" for a validation group's error messages. */
 function describeGroup(group) {
   const parts = group.slice(0, 5).map((j) => {
     const o = j.options ?? {};
-    const range = o.txBegin !== undefined || o.txEnd !== undefined ? ` (tx ${o.txBegin ?? 0}-${o.txEnd ?? 'end'})` : '';
-    return `${j.height}${range}`;
+    const split = o.txBegin !== undefined || o.txEnd !== undefined;
+    return split ? `${j.height}'s transactions ${o.txBegin ?? 0} to ${o.txEnd === undefined ? 'the last' : o.txEnd - 1} (a part of a split block)` : `${j.height}`;
   });
-  return `block${group.length === 1 ? '' : 's'} ${parts.join(', ')}${group.length > 5 ? ` and ${group.length - 5} more` : ''}`;
+  return `the validation of block${group.length === 1 ? '' : 's'} ${parts.join(', ')}${group.length > 5 ? ` and ${group.length - 5} more` : ''}`;
 }
 
 /** A value for an error message: strings quoted, so "2" and 2 read differently. */
@@ -374,7 +375,7 @@ export class VerifyPool {
       return Promise.resolve(results);
     }
     return this._engineJob(copies.map((group, index) => ({
-      kind: 'validate', group, index, what: `validation group ${index} (${describeGroup(group)})`,
+      kind: 'validate', group, index, what: describeGroup(group),
       // recordTimeoutMs per 40 bytes of spent outputs (about one input each) and per 250 bytes of
       // block, times the job's share of its block (a range's)
       units: group.reduce((n, j) => n + j.share * (j.spentOutputs.length / 40 + j.block.length / 250), 0),

@@ -137,6 +137,7 @@ void CheckBlock(const Block& block) {
     bool mutated = false;
     const Hash32 root = BlockMerkleRoot(block, &mutated);
     if (root != block.header.merkle_root) {
+        at.byte_offset = kHeaderMerkleRootOffset;
         throw Error("bad-txnmrklroot: merkle root of the txids " + HexEncodeReversed(root) +
                         " differs from the header's " + HexEncodeReversed(block.header.merkle_root),
                     at);

@@ -27,6 +27,11 @@ namespace ibd {
 
 /** Size of a serialized block header. */
 constexpr size_t kBlockHeaderSize = 80;
+/** Offsets of the header fields the block rules point at (the layout above): a failure of the
+ *  rule names the field by its byte offset in the block. */
+constexpr int64_t kHeaderPrevBlockOffset = 4;
+constexpr int64_t kHeaderMerkleRootOffset = 36;
+constexpr int64_t kHeaderBitsOffset = 72;
 
 /** Core's CBlockHeader. */
 struct BlockHeader {
@@ -90,7 +95,7 @@ int64_t WitnessCommitmentIndex(const Block& block);
 /** Core's CheckBlock (validation.cpp) after CheckBlockHeader and before the legacy sigop limit,
  *  in Core's order, throwing Error with Core's reject reason and the block hash (and the tx
  *  index and byte offset where one tx is at fault):
- *    "bad-txnmrklroot"          merkle root of the txids differs from the header's;
+ *    "bad-txnmrklroot"          merkle root of the txids differs from the header's (byte offset 36);
  *    "bad-txns-duplicate"       the merkle tree is mutated (CVE-2012-2459);
  *    "bad-blk-length"           no transactions, or tx count * 4 or stripped size * 4 > 4,000,000;
  *    "bad-cb-missing"           the first tx is not a coinbase;

@@ -119,8 +119,12 @@ std::optional<RuleFailure> CheckProofOfWork(const Block& block) {
     SetCompact(block.header.bits, target, negative, overflow);
     char bits[11];
     std::snprintf(bits, sizeof bits, "0x%08x", block.header.bits);
-    const auto fail = [&](const std::string& why) {
-        return RuleFailure{"high-hash", "CheckBlockHeader", "proof of work failed: " + why, Location{}};
+    // An nBits fault points at nBits; a hash above its target at the header (offset 0), all of
+    // which the hash covers.
+    const auto fail = [&](const std::string& why, int64_t byte_offset = kHeaderBitsOffset) {
+        Location at;
+        at.byte_offset = byte_offset;
+        return RuleFailure{"high-hash", "CheckBlockHeader", "proof of work failed: " + why, at};
     };
     const bool zero = std::all_of(target.begin(), target.end(), [](uint8_t b) { return b == 0; });
     if (negative) return fail("nBits " + std::string(bits) + " is negative");
@@ -132,7 +136,7 @@ std::optional<RuleFailure> CheckProofOfWork(const Block& block) {
     std::array<uint8_t, 32> hash{};  // big-endian: the internal byte order reversed
     std::reverse_copy(block.hash.begin(), block.hash.end(), hash.begin());
     if (std::lexicographical_compare(target.begin(), target.end(), hash.begin(), hash.end())) {
-        return fail("block hash " + block.hash_hex + " is above the target of nBits " + bits);
+        return fail("block hash " + block.hash_hex + " is above the target of nBits " + bits, 0);
     }
     return std::nullopt;
 }

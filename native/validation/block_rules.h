@@ -73,8 +73,8 @@ inline constexpr uint32_t kPowLimitCompact = 0x1d00ffff;
  *  arith_uint256::SetCompact (size byte, 23-bit mantissa, sign bit 0x00800000) must be neither
  *  negative, zero nor overflowing 256 bits and at most mainnet's powLimit (2^224 - 1), and the
  *  block hash, read as a little-endian 256-bit number (UintToArith256), at most that target;
- *  else "high-hash" (stage CheckBlockHeader, the block hash as location), the detail saying
- *  which. Whether nBits is the difficulty the chain expects (bad-diffbits) needs the header
+ *  else "high-hash" (stage CheckBlockHeader, the block hash as location; byte offset 72, nBits,
+ *  for a bad nBits, 0, the header, for a hash above the target), the detail saying which. Whether nBits is the difficulty the chain expects (bad-diffbits) needs the header
  *  chain: RulesNotChecked lists it. */
 std::optional<RuleFailure> CheckProofOfWork(const Block& block);
 

@@ -19,8 +19,6 @@ namespace {
 
 /** Core's nMedianTimeSpan (chain.h): blocks in a median time past. */
 constexpr size_t kMedianTimeSpan = 11;
-/** Byte offset of hashPrevBlock in a header (primitives/block.h). */
-constexpr int64_t kPrevBlockOffset = 4;
 
 Hash32 HashFromDisplayHex(const char* hex) {
     Hash32 h{};
@@ -114,7 +112,7 @@ ChainBlockResult ChainValidation::ConnectBlock(const uint8_t* block_raw, size_t 
     }
     if (header.prev_block != tip_hash_) {
         Location at;
-        at.byte_offset = kPrevBlockOffset;
+        at.byte_offset = kHeaderPrevBlockOffset;
         if (rejected_.count(header.prev_block)) {
             return reject("bad-prevblk", "AcceptBlockHeader",
                           "bad-prevblk: its previous block " + out.prev_hash_hex + " was rejected", at);

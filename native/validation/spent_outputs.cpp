@@ -202,7 +202,7 @@ std::vector<SpentOutputEntry> ParseSpentOutputsBinary(const uint8_t* data, size_
                 r.SkipVarBytes("scriptPubKey");
             }
         } catch (const Error& err) {
-            throw Error("spent output " + std::to_string(i) + ": " + err.reason(), err.where());
+            throw Error("spent outputs (binary): spent output " + std::to_string(i) + ": " + err.reason(), err.where());
         }
     }
     if (!r.empty()) fail(std::to_string(r.remaining()) + " trailing bytes after " + std::to_string(n) + " entries");

@@ -40,7 +40,7 @@ inline constexpr uint8_t kSpentOutputsMagic[4] = {'I', 'B', 'S', '1'};
 std::vector<uint8_t> SerializeSpentOutputs(const std::vector<SpentOutputEntry>& entries);
 
 /** Parses the binary form (SerializeSpentOutputs). Throws Error with the byte offset (and the
- *  entry index in the reason: "spent output 3: truncated ...") for a wrong magic, a count
+ *  entry index in the reason: "spent outputs (binary): spent output 3: truncated ...", the byte offset into the spent outputs) for a wrong magic, a count
  *  larger than the bytes can hold, a truncated entry, a non-canonical or oversized script
  *  length, or trailing bytes. Any int64 value is kept (range is a verdict, as for the JSON
  *  form). */

@@ -89,6 +89,8 @@ const bad = {
   camelCase: await rejection(validateBlock(block, [{ txid: '00'.repeat(32), vout: 0, value: 1, scriptPubKey: '51' }], { height })),
   hole: await rejection(validateBlock(block, [, { txid: '00'.repeat(32), vout: 0, value: 1, script_pubkey: '51' }], { height })), // eslint-disable-line no-sparse-arrays
   arrayBuffer: await rejection(validateBlock(block, new ArrayBuffer(8), { height })),
+  int8Array: await rejection(validateBlock(block, new Int8Array(8), { height })),
+  proxyBlock: await rejection(validateBlock(new Proxy(block, {}), spent, { height })),
   oversized: await rejection(validateBlock(new Uint8Array(4000001), spent, { height })),
   medianTimePast: await rejection(validateBlock(block, spent, { height, medianTimePast: 2 ** 53 })),
   // A Uint8Array whose length lies: sizes are read from the real extent, never past it.

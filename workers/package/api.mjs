@@ -6,7 +6,7 @@
 // validateBlock without a pool run in it. A pool (createPool) runs its own instance per worker.
 import { createBatchVerifier } from '../../wasm/batch-verifier.mjs';
 import { walkChecks } from '../../wasm/check-buffer.mjs';
-import { createDropIn, plainView } from '../../wasm/drop-in.mjs';
+import { createDropIn, isBytes, plainView } from '../../wasm/drop-in.mjs';
 import { encodeSpentOutputs } from '../../wasm/spent-outputs.mjs';
 import { validateBlocksInPool } from '../block-jobs.mjs';
 import { CheckStream } from '../check-stream.mjs';
@@ -17,6 +17,7 @@ function describe(x) {
   if (typeof x === 'number' || typeof x === 'boolean') return String(x);
   if (typeof x === 'string') return JSON.stringify(x.length > 40 ? `${x.slice(0, 40)}…` : x);
   if (typeof x !== 'object') return typeof x;
+  if (x instanceof Uint8Array && !ArrayBuffer.isView(x)) return 'a Uint8Array look-alike that is no typed array (a Proxy, or an object made from its prototype)';
   return x.constructor?.name ?? 'object';
 }
 
@@ -39,7 +40,7 @@ const MAGIC = [0x49, 0x42, 0x53, 0x31];
  *   ("spent_outputs[2].vout: ...")
  */
 export function spentOutputsBytes(spent) {
-  if (spent instanceof Uint8Array) {
+  if (isBytes(spent)) {
     spent = plainView(spent);
     if (MAGIC.every((b, k) => spent[k] === b)) return spent;
     const text = new TextDecoder().decode(spent.subarray(0, 64)).trimStart(); // a BOM is dropped by decode
@@ -48,6 +49,9 @@ export function spentOutputsBytes(spent) {
   }
   if (spent instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && spent instanceof SharedArrayBuffer)) {
     throw new TypeError('spentOutputs must be a Uint8Array, not an ArrayBuffer (wrap it: new Uint8Array(buffer))');
+  }
+  if (ArrayBuffer.isView(spent)) {
+    throw new TypeError(`spentOutputs must be a Uint8Array, got ${describe(spent)} (wrap its bytes: new Uint8Array(view.buffer, view.byteOffset, view.byteLength))`);
   }
   if (typeof spent === 'string') {
     try {
@@ -73,7 +77,7 @@ const BLOCK_OPTIONS = ['height', 'hash', 'medianTimePast', 'pool'];
 
 /** validateBlock's arguments checked and put in the engine's form; throws naming the field. */
 function blockJob(block, spentOutputs, options) {
-  if (!(block instanceof Uint8Array)) throw new TypeError(`blockBytes must be a Uint8Array (the serialized block), got ${describe(block)}`);
+  if (!isBytes(block)) throw new TypeError(`blockBytes must be a Uint8Array (the serialized block), got ${describe(block)}`);
   block = plainView(block);
   if (block.length > MAX_BLOCK_SERIALIZED_SIZE) {
     throw new RangeError(`blockBytes: ${block.length} bytes, over MAX_BLOCK_SERIALIZED_SIZE (${MAX_BLOCK_SERIALIZED_SIZE}): no valid block is that large`);
@@ -198,7 +202,7 @@ export function packageApi(host) {
 
   /** Checks `checks` (packed records) and verifies them in this thread's engine: verdict bytes. */
   function verifyBatch(checks) {
-    if (!(checks instanceof Uint8Array)) throw new TypeError(`checks must be a Uint8Array of packed check records, got ${describe(checks)}`);
+    if (!isBytes(checks)) throw new TypeError(`checks must be a Uint8Array of packed check records, got ${describe(checks)}`);
     checks = plainView(checks);
     const { count } = walkChecks(checks); // throws naming the record and byte offset
     verifier ??= createBatchVerifier(host.slot.engine());
@@ -238,12 +242,12 @@ export function packageApi(host) {
       get replacements() { return inner.replacements; },
       ready: () => (closed ? Promise.reject(new Error('verify pool closed')) : inner.ready().then(() => undefined)),
       verify: (checks) => {
-        if (!(checks instanceof Uint8Array)) return Promise.reject(new TypeError(`checks must be a Uint8Array of packed check records, got ${describe(checks)}`));
+        if (!isBytes(checks)) return Promise.reject(new TypeError(`checks must be a Uint8Array of packed check records, got ${describe(checks)}`));
         return inner.verify(plainView(checks));
       },
       submit: (check) => {
         if (closed) return Promise.reject(new Error('verify pool closed'));
-        return (stream ??= new CheckStream(inner)).submit(check instanceof Uint8Array ? plainView(check) : check);
+        return (stream ??= new CheckStream(inner)).submit(isBytes(check) ? plainView(check) : check);
       },
       flush: () => (stream ? stream.flush() : Promise.resolve()),
       validateBlock: (blockBytes, spentOutputs, blockOptions) => {

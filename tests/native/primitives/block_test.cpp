@@ -201,6 +201,7 @@ TEST(Block, AlteredTransactionFailsTheMerkleCheck) {
     } catch (const Error& e) {
         EXPECT_EQ(e.reason().rfind("bad-txnmrklroot", 0), 0u) << e.what();
         EXPECT_EQ(e.where().block_hash, "00000000d1145790a8694403d4063f323d499e655c83426834d4ce2f8dd4a2ee");
+        EXPECT_EQ(e.where().byte_offset, kHeaderMerkleRootOffset);  // the header's hashMerkleRoot
     }
 }
 

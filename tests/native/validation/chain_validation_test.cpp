@@ -224,7 +224,8 @@ TEST(ChainValidation, ABadNonceIsHighHashAndTheNextBlockBadPrevblk) {
     EXPECT_EQ(b.result.stage, "CheckBlockHeader");
     EXPECT_FALSE(b.proof_of_work_checked);
     EXPECT_EQ(b.result.error, "height 50: high-hash: proof of work failed: block hash " + HashOf(bad) +
-                                  " is above the target of nBits 0x1d00ffff (at block " + HashOf(bad) + ")");
+                                  " is above the target of nBits 0x1d00ffff (at block " + HashOf(bad) + ", byte 0)");
+    EXPECT_EQ(b.result.byte_offset, 0);  // the header, all of which the hash covers
     EXPECT_EQ(chain.TipHeight(), 49);
     const std::vector<uint8_t> next = Blocks(51, 51)[0];
     const ChainOptions skip = Mutated();
