@@ -80,6 +80,20 @@ uint64_t Reader::ReadCompactSize(const char* what, bool range_check) {
     return value;
 }
 
+uint64_t Reader::ReadVarInt(const char* what, uint64_t max) {
+    const size_t start = offset();
+    uint64_t n = 0;
+    for (;;) {
+        const uint8_t ch = ReadU8(what);
+        if (n > (max >> 7)) Fail(std::string("VARINT for ") + what + " too large (above " + std::to_string(max) + ")", start);
+        n = (n << 7) | (ch & 0x7f);
+        if (n > max) Fail(std::string("VARINT for ") + what + " too large (above " + std::to_string(max) + ")", start);
+        if (!(ch & 0x80)) return n;
+        if (n == max) Fail(std::string("VARINT for ") + what + " too large (above " + std::to_string(max) + ")", start);
+        ++n;
+    }
+}
+
 size_t Reader::ReadCount(const char* what, size_t min_item_size) {
     const size_t start = offset();
     const uint64_t count = ReadCompactSize(what);

@@ -72,6 +72,14 @@ public:
      *  `range_check` is set. */
     uint64_t ReadCompactSize(const char* what, bool range_check = true);
 
+    /** Core's VARINT (serialize.h ReadVarInt, VarIntMode::DEFAULT), the undo data's and the
+     *  block index's integers: base-128 digits, most significant first, 0x80 set on every byte
+     *  but the last, and each continuation adding one (so that every value has one encoding):
+     *  0 -> 00, 127 -> 7f, 128 -> 80 00, 255 -> 80 7f, 16511 -> ff 7f. Throws Error at the
+     *  offset of its first byte when it is truncated or its value passes `max` ("VARINT for
+     *  <what> too large", Core's "ReadVarInt(): size too large"). */
+    uint64_t ReadVarInt(const char* what, uint64_t max = UINT64_MAX);
+
     /** A CompactSize count of items each at least `min_item_size` (>= 1) bytes long. Besides
      *  ReadCompactSize's checks, throws Error when count * min_item_size exceeds the bytes left,
      *  so that a lying count can never make the caller allocate or loop past the data. */
@@ -176,6 +184,20 @@ void WriteCompactSize(Sink& s, uint64_t n) {
 }
 
 /** CompactSize length then the bytes: how Core serializes a CScript or a witness item. */
+/** Core's WriteVarInt (VarIntMode::DEFAULT): the encoding Reader::ReadVarInt reads. */
+template <typename Sink>
+void WriteVarInt(Sink& s, uint64_t n) {
+    uint8_t digits[10];  // ceil(64 / 7)
+    size_t len = 0;
+    for (;;) {
+        digits[len] = static_cast<uint8_t>((n & 0x7f) | (len ? 0x80 : 0x00));
+        if (n <= 0x7f) break;
+        n = (n >> 7) - 1;
+        ++len;
+    }
+    for (size_t i = len + 1; i-- > 0;) WriteU8(s, digits[i]);
+}
+
 template <typename Sink>
 void WriteVarBytes(Sink& s, const uint8_t* data, size_t len) {
     WriteCompactSize(s, len);

@@ -58,6 +58,15 @@ struct TxOut {
  *  the sighashes take them as CTxOut). Amount in satoshis and scriptPubKey. */
 using SpentOutput = TxOut;
 
+/** Core's Coin (coins.h): one unspent output with the height of the block that created it and
+ *  whether that transaction was its coinbase (coinbase maturity, BIP30). */
+struct Coin {
+    TxOut out;               // value (satoshis) and scriptPubKey; out.offset is not kept (0)
+    int32_t height = 0;      // nHeight: height of the block holding the creating transaction
+    bool coinbase = false;   // fCoinBase: created by that block's coinbase
+};
+
+
 /** Core's CTransaction with hashes and positions filled in by ParseTransaction. */
 struct Transaction {
     int32_t version = 0;

@@ -264,7 +264,10 @@ public:
     /** The same with the spent outputs in their binary form (ParseSpentOutputsBinary,
      *  spent_outputs.h), read here: all of them for the block rules, only the range's (BlockScope)
      *  otherwise. Also throws the list's Error (wrong magic, truncated entry, ...: before the
-     *  block is read, as above). The list's reading counts as parse time (StageTimes). */
+     *  block is read, as above). The list's reading counts as parse time (StageTimes). Or
+     *  `spent_binary` is the block's rev record from a node's blocks/rev?????.dat (it starts
+     *  with mainnet's message start): read by SpentOutputsFromUndoRecord (spent_outputs.h),
+     *  whose Errors (checksum mismatch, coin counts) it throws; that time counts as spent_ns. */
     BlockValidation(const uint8_t* block_raw, size_t block_len, const uint8_t* spent_binary, size_t spent_len,
                     const std::string& expected_hash_hex, int32_t height, const ChainContext& context = {},
                     const ValidationOptions& options = {});

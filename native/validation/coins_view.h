@@ -23,14 +23,6 @@
 
 namespace ibd {
 
-/** Core's Coin (coins.h): one unspent output with the height of the block that created it and
- *  whether that transaction was its coinbase (coinbase maturity, BIP30). */
-struct Coin {
-    TxOut out;               // value (satoshis) and scriptPubKey; out.offset is not kept (0)
-    int32_t height = 0;      // nHeight: height of the block holding the creating transaction
-    bool coinbase = false;   // fCoinBase: created by that block's coinbase
-};
-
 /** Core's CScript::IsUnspendable: a scriptPubKey starting with OP_RETURN, or longer than
  *  MAX_SCRIPT_SIZE (10,000 bytes), can never be spent; Core never adds such outputs to its coins
  *  views (CCoinsViewCache::AddCoin), so neither does this one. */

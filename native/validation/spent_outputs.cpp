@@ -11,9 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "primitives/block.h"
 #include "primitives/hex.h"
 #include "primitives/serialize.h"
 #include "primitives/transaction.h"
+#include "undo/block_undo.h"
 #include "util/error.h"
 
 namespace ibd {
@@ -208,6 +210,52 @@ std::vector<SpentOutputEntry> ParseSpentOutputsBinary(const uint8_t* data, size_
     if (!r.empty()) fail(std::to_string(r.remaining()) + " trailing bytes after " + std::to_string(n) + " entries");
     if (total) *total = n;
     return entries;
+}
+
+std::vector<uint8_t> SpentOutputsFromUndoRecord(const uint8_t* block_raw, size_t block_len, const uint8_t* record,
+                                                size_t record_len) {
+    const Block block = ParseBlock(block_raw, block_len, 0, 0);
+    Location at;
+    at.block_hash = block.hash_hex;
+    const auto fail = [&](const std::string& reason) { throw Error(reason, at); };
+    UndoRecord rec;
+    BlockUndo undo;
+    try {
+        rec = SplitUndoRecord(record, record_len);
+        undo = ParseBlockUndo(rec.undo, rec.undo_size, 8);
+    } catch (const Error& e) {
+        Location where = e.where();
+        where.block_hash = block.hash_hex;
+        throw Error(e.reason() + " (byte offsets in the rev record)", where);
+    }
+    const Hash32 checksum = BlockUndoChecksum(block.header.prev_block, rec.undo, rec.undo_size);
+    if (checksum != rec.checksum) {
+        fail("rev record checksum mismatch: SHA256d(hashPrevBlock " + HexEncodeReversed(block.header.prev_block) +
+             " || undo data) is " + HexEncode(checksum.data(), checksum.size()) + ", the record says " +
+             HexEncode(rec.checksum.data(), rec.checksum.size()) + ": the record is not this block's, or is damaged");
+    }
+    const size_t spends = block.txs.empty() ? 0 : block.txs.size() - 1;
+    if (undo.vtxundo.size() != spends) {
+        fail("rev record: " + std::to_string(undo.vtxundo.size()) + " transactions' coins for the block's " +
+             std::to_string(spends) + " non-coinbase transactions");
+    }
+    std::vector<SpentOutputEntry> entries;
+    for (size_t t = 1; t < block.txs.size(); ++t) {
+        const Transaction& tx = block.txs[t];
+        const std::vector<Coin>& coins = undo.vtxundo[t - 1].prevout;
+        if (coins.size() != tx.vin.size()) {
+            at.tx_index = static_cast<int64_t>(t);
+            fail("rev record: tx " + std::to_string(t) + " has " + std::to_string(coins.size()) + " coins for its " +
+                 std::to_string(tx.vin.size()) + " inputs");
+        }
+        for (size_t i = 0; i < coins.size(); ++i) {
+            SpentOutputEntry e;
+            e.prevout = tx.vin[i].prevout;
+            e.out = coins[i].out;
+            entries.push_back(std::move(e));
+        }
+    }
+    return SerializeSpentOutputs(entries);
 }
 
 }  // namespace ibd

@@ -54,4 +54,21 @@ std::vector<SpentOutputEntry> ParseSpentOutputsBinary(const uint8_t* data, size_
 std::vector<SpentOutputEntry> ParseSpentOutputsBinary(const uint8_t* data, size_t len, size_t first, size_t count,
                                                       size_t* total);
 
+/** The spent outputs of the block `block_raw` from its rev record (`record`: message start,
+ *  size, CBlockUndo, checksum; undo/block_undo.h), as a Bitcoin Core node keeps them in
+ *  blocks/rev?????.dat, in the binary form above: one entry per non-coinbase input in block
+ *  order, its prevout from the block's input and its output from the input's Coin. Every
+ *  check that ties the record to the block is made, each an Error located at the block's hash:
+ *    - the record's frame (SplitUndoRecord) and its CBlockUndo (ParseBlockUndo), byte offsets
+ *      in the record: "rev record: ...", "undo data: tx T input I: ...";
+ *    - its checksum, SHA256d(the block's hashPrevBlock || CBlockUndo) (Core's ReadBlockUndo):
+ *      "rev record checksum mismatch: ...", never a silent skip;
+ *    - one CTxUndo per non-coinbase transaction and one Coin per input: "rev record: N
+ *      transactions' coins for the block's M non-coinbase transactions", "rev record: tx T has
+ *      N coins for its M inputs".
+ *  The block is only skimmed (ParseBlock with no transaction in full), and its parse errors
+ *  are thrown as ParseBlock's. */
+std::vector<uint8_t> SpentOutputsFromUndoRecord(const uint8_t* block_raw, size_t block_len, const uint8_t* record,
+                                                size_t record_len);
+
 }  // namespace ibd
