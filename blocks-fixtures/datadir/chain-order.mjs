@@ -1,0 +1,131 @@
+// The node's active chain, from the block headers in its blk files alone: each header linked to
+// its previous block, heights counted from a root, and the tip the one with the most work.
+// Host-neutral (no Node import); hash256 (SHA256d) is given by the caller.
+//
+// Why not Core's block index (blocks/index, LevelDB): opening it takes LevelDB's LOCK file,
+// which a running node holds, and a browser has no LevelDB reader; the headers are in the blk
+// files anyway. What the headers alone cannot give, and how it is made up for:
+//   - heights: counted from mainnet's genesis, or, for a chain whose first blocks are not in
+//     the files (a pruned node), from the height its first block's coinbase commits to (BIP34,
+//     from height 227,931); a chain with neither has no heights and is named, not used;
+//   - validity: Core's index marks blocks that failed validation; the headers do not, so the
+//     tip is the most work among what the files hold (Core would have picked another tip only
+//     if that chain's blocks were invalid, which this run's own validation reports).
+
+/** Mainnet's genesis block hash (display hex). */
+export const GENESIS_HASH = '000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f';
+/** BIP34's activation height on mainnet: from here on the coinbase starts with the height. */
+export const BIP34_HEIGHT = 227931;
+
+const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+/** Display hex of a 32-byte hash in internal byte order. */
+export const displayHex = (bytes) => hex([...bytes].reverse());
+
+/** The work of a header (Core's GetBlockProof): 2^256 / (target + 1), a BigInt; 0 for an nBits
+ *  that is negative, zero or overflows. */
+export function blockProof(bits) {
+  const exponent = bits >>> 24;
+  const mantissa = BigInt(bits & 0x007fffff);
+  if ((bits & 0x00800000) !== 0 || mantissa === 0n) return 0n;
+  const target = exponent <= 3 ? mantissa >> BigInt(8 * (3 - exponent)) : mantissa << BigInt(8 * (exponent - 3));
+  if (target === 0n || target >= (1n << 256n)) return 0n;
+  return (1n << 256n) / (target + 1n);
+}
+
+/**
+ * The height a block's coinbase commits to (BIP34: its scriptSig starts with a push of the
+ * height as a CScriptNum), read from the start of the block.
+ * @param {Uint8Array} head at least the block's first 200 bytes (fewer for a smaller block)
+ * @returns {number|null} the height, or null when the coinbase does not start with a push of
+ *   1 to 4 bytes (a block before BIP34, or bytes that are not a block)
+ */
+export function coinbaseHeight(head) {
+  let p = 80;
+  const compact = () => {
+    const first = head[p];
+    if (first < 0xfd) { p += 1; return first; }
+    if (first === 0xfd) { const v = head[p + 1] | (head[p + 2] << 8); p += 3; return v; }
+    return null; // no block has 2^16 transactions or a coinbase scriptSig that long
+  };
+  if (compact() === null) return null; // the transaction count
+  p += 4; // nVersion
+  if (head[p] === 0 && head[p + 1] === 1) p += 2; // BIP144 marker and flag
+  if (compact() !== 1) return null; // a coinbase has one input
+  p += 36; // the null prevout
+  const scriptLength = compact();
+  if (scriptLength === null || scriptLength < 2) return null;
+  const push = head[p];
+  if (push < 1 || push > 4 || p + 1 + push > head.length) return null;
+  let height = 0;
+  for (let i = push - 1; i >= 0; i--) height = height * 256 + head[p + 1 + i];
+  return height;
+}
+
+/**
+ * Orders the headers into the active chain.
+ * @param {Array<{hash: string, prev: string, bits: number, file: number, record: object,
+ *   coinbaseHeight: () => Promise<number|null>}>} headers every block of the files (hash and
+ *   prev as display hex); coinbaseHeight reads the block's BIP34 height when asked (only for
+ *   the first block of a chain whose parent is missing)
+ * @returns {Promise<{chain: Array<object|undefined>, tip: {height: number, hash: string}|null,
+ *   unplaced: number, stale: number}>} chain[h]: the header at height h on the active chain
+ *   (undefined where the files lack that height: pruned, or genesis, which a datadir may not
+ *   hold); unplaced: blocks with no height (neither linked to genesis nor under a BIP34
+ *   height); stale: blocks with a height but off the active chain
+ */
+export async function activeChain(headers) {
+  const byHash = new Map();
+  for (const h of headers) if (!byHash.has(h.hash)) byHash.set(h.hash, h);
+  const children = new Map();
+  const roots = [];
+  for (const h of byHash.values()) {
+    if (h.hash === GENESIS_HASH) { roots.push({ header: h, height: 0 }); continue; }
+    if (h.prev === GENESIS_HASH && !byHash.has(GENESIS_HASH)) { roots.push({ header: h, height: 1 }); continue; }
+    if (byHash.has(h.prev)) {
+      if (!children.has(h.prev)) children.set(h.prev, []);
+      children.get(h.prev).push(h);
+    } else {
+      roots.push({ header: h, height: null });
+    }
+  }
+  // Each root's subtree, with its own most-work tip; then the chain is filled height by height
+  // from the tips, the most work first (a pruned node has one root; a folder of separate
+  // blocks, one per block).
+  const placed = new Map(); // hash -> {height, work, header}
+  const tips = [];
+  for (const root of roots) {
+    let height = root.height;
+    if (height === null) {
+      height = await root.header.coinbaseHeight();
+      if (height === null || height < BIP34_HEIGHT) continue;
+    }
+    let best = null;
+    const stack = [{ header: root.header, height, work: blockProof(root.header.bits) }]; // iterative: chains are long
+    while (stack.length) {
+      const node = stack.pop();
+      placed.set(node.header.hash, node);
+      if (!best || node.work > best.work) best = node;
+      for (const child of children.get(node.header.hash) ?? []) {
+        stack.push({ header: child, height: node.height + 1, work: node.work + blockProof(child.bits) });
+      }
+    }
+    tips.push(best);
+  }
+  tips.sort((a, b) => (a.work > b.work ? -1 : a.work < b.work ? 1 : 0));
+  const chain = [];
+  for (const tip of tips) {
+    for (let node = tip; node; node = placed.get(node.header.prev)) {
+      if (chain[node.height]) break;
+      chain[node.height] = node.header;
+    }
+  }
+  const top = chain.length - 1;
+  const best = top >= 0 ? { height: top, hash: chain[top].hash } : null;
+  const onChain = chain.filter(Boolean).length;
+  return {
+    chain,
+    tip: best,
+    unplaced: byHash.size - placed.size,
+    stale: placed.size - onChain,
+  };
+}

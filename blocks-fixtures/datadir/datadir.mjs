@@ -1,0 +1,114 @@
+// A Bitcoin Core node's blocks/ folder as a block source: the blocks of a height range of its
+// active chain, each with its rev record (the outputs it spent), read-only and without Core's
+// locks. Host-neutral: files and SHA256d come from the host (node-files.mjs in Node).
+import { activeChain, coinbaseHeight, displayHex } from './chain-order.mjs';
+import { listRecords, readPlain, readXorKey } from './core-files.mjs';
+
+const fileNumber = (name) => Number(/(\d{5})\.dat$/.exec(name)?.[1] ?? NaN);
+
+/**
+ * Opens a datadir's blocks: reads the XOR key and every blk file's record headers and block
+ * headers, and orders them into the active chain (chain-order.mjs).
+ * @param {{blk: object[], rev: object[], xor: object|null}} files blk?????.dat and
+ *   rev?????.dat files ({name, size, read(offset, length) => Promise<Uint8Array>}) and
+ *   xor.dat (null when absent)
+ * @param {{hash256: (bytes: Uint8Array) => Uint8Array|Promise<Uint8Array>}} host SHA256d
+ * @returns {Promise<{tip: {height: number, hash: string}|null, heights: {first: number,
+ *   last: number}|null, partial: string[], unplaced: number, stale: number,
+ *   read: (height: number) => Promise<{height: number, hash: string, block: Uint8Array,
+ *   undo: Uint8Array|null, blockFile: string, blockOffset: number, revFile: string|null}>}>}
+ *   partial: records a node is still writing (named, skipped); read(h): the block at height h
+ *   and its rev record (null for genesis, which has none)
+ * @throws Error naming the file and byte offset for a damaged record or a wrong XOR key
+ */
+export async function openDatadir(files, { hash256 }) {
+  const key = await readXorKey(files.xor);
+  const revByNumber = new Map(files.rev.map((f) => [fileNumber(f.name), f]));
+  const headers = [];
+  const partial = [];
+  for (const file of files.blk) {
+    const number = fileNumber(file.name);
+    const { records, partial: cut } = await listRecords(file, key, 'blk');
+    if (cut) partial.push(`${file.name} at byte ${cut.offset}: a block record of ${cut.size} bytes with ${Math.max(0, cut.available)} written (a block the node is still writing; skipped)`);
+    for (const record of records) {
+      const header = await readPlain(file, record.dataOffset, 80, key);
+      const hash = displayHex(await hash256(header));
+      headers.push({
+        hash, prev: displayHex(header.subarray(4, 36)),
+        bits: new DataView(header.buffer, header.byteOffset, 80).getUint32(72, true),
+        file: number, blockFile: file, record,
+        coinbaseHeight: async () => coinbaseHeight(await readPlain(file, record.dataOffset, Math.min(record.size, 200), key)),
+      });
+    }
+  }
+  const { chain, tip, unplaced, stale } = await activeChain(headers);
+  const placed = chain.map((h, height) => h && height).filter((h) => h !== undefined && h !== false);
+  const heights = placed.length ? { first: Math.min(...placed), last: Math.max(...placed) } : null;
+
+  // Rev records per file number, in the order the node connected the blocks of that blk file:
+  // the k-th block of a file (by height, on the active chain) expects the k-th record. A record
+  // of a block since disconnected (a reorganization) shifts that, so a record whose checksum
+  // does not match is looked for among the file's others.
+  const revCache = new Map();
+  const revRecords = async (number) => {
+    if (!revCache.has(number)) {
+      const file = revByNumber.get(number);
+      revCache.set(number, file ? listRecords(file, key, 'rev').then((r) => ({ file, ...r })) : Promise.resolve(null));
+    }
+    return revCache.get(number);
+  };
+  const rankInFile = new Map(); // hash -> its index among the chain's blocks of its file
+  const seen = new Map();
+  for (let h = 0; h < chain.length; h++) {
+    const header = chain[h];
+    if (!header) continue;
+    const k = seen.get(header.file) ?? 0;
+    rankInFile.set(header.hash, k);
+    seen.set(header.file, k + 1);
+  }
+  const checksumOf = async (prevInternal, body) => {
+    const joined = new Uint8Array(32 + body.length);
+    joined.set(prevInternal, 0);
+    joined.set(body, 32);
+    return hash256(joined);
+  };
+  const readUndo = async (header, blockBytes) => {
+    const rev = await revRecords(header.file);
+    const name = `rev${String(header.file).padStart(5, '0')}.dat`;
+    if (!rev) throw new Error(`block ${header.hash}: its undo data file ${name} is missing (pruned, or not copied with blk${String(header.file).padStart(5, '0')}.dat)`);
+    const prev = blockBytes.subarray(4, 36);
+    const tryRecord = async (record) => {
+      const bytes = await readPlain(rev.file, record.offset, 8 + record.size + 32, key);
+      const sum = await checksumOf(prev, bytes.subarray(8, 8 + record.size));
+      return sum.every((b, i) => b === bytes[8 + record.size + i]) ? bytes : null;
+    };
+    const expected = rev.records[rankInFile.get(header.hash)];
+    const hit = expected && await tryRecord(expected);
+    if (hit) return hit;
+    for (const record of rev.records) {
+      if (record === expected) continue;
+      const found = await tryRecord(record);
+      if (found) return found;
+    }
+    throw new Error(`block ${header.hash}: no undo record in ${name} (${rev.records.length} records${rev.partial ? ', the last one still being written' : ''}) has its checksum (SHA256d of its previous block's hash and the undo data): the node has not connected it yet, or the file is damaged`);
+  };
+
+  return {
+    tip, heights, partial, unplaced, stale,
+    /** The block at `height` on the active chain with its rev record (layout in core-files.mjs). */
+    async read(height) {
+      const header = chain[height];
+      if (!header) {
+        const span = heights ? `the files hold heights ${heights.first} to ${heights.last}${placed.length !== heights.last - heights.first + 1 ? ' with gaps' : ''}` : 'the files hold no block with a known height';
+        throw new Error(`height ${height}: no block at this height in the datadir's blk files (pruned, not yet downloaded, or past the tip): ${span}`);
+      }
+      const block = await readPlain(header.blockFile, header.record.dataOffset, header.record.size, key);
+      const undo = height === 0 ? null : await readUndo(header, block);
+      return {
+        height, hash: header.hash, block, undo,
+        blockFile: header.blockFile.name, blockOffset: header.record.offset,
+        revFile: undo ? `rev${String(header.file).padStart(5, '0')}.dat` : null,
+      };
+    },
+  };
+}

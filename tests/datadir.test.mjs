@@ -1,0 +1,123 @@
+// A Bitcoin Core datadir as a block source (blocks-fixtures/datadir/, issue 17): a blocks/
+// folder written in Core's exact formats from the fixture data (support/write-datadir.mjs:
+// obfuscated blk and rev files, blocks out of height order, preallocated zeros) is read back
+// in height order along its active chain, and each block validated from its rev record gets
+// the same verdict, checks and sighash counts as from its spent_outputs.json. Damaged files
+// are errors naming the file and byte, or the block and height.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { openDatadir } from '../blocks-fixtures/datadir/datadir.mjs';
+import { datadirFiles, hash256 } from '../blocks-fixtures/datadir/node-files.mjs';
+import { fixturesDir, loadBlocks, loadChain } from '../blocks-fixtures/loader.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
+import { writeDatadir, XOR_KEY } from './support/write-datadir.mjs';
+
+const engine = await loadEngine('simd');
+let work;
+let written;
+
+before(async () => {
+  work = mkdtempSync(path.join(os.tmpdir(), 'ibd-datadir-'));
+  written = await writeDatadir(work, fixturesDir());
+});
+after(() => rmSync(work, { recursive: true, force: true }));
+
+const open = (dir = work) => openDatadir(datadirFiles(dir), { hash256 });
+/** The parts of a validateBlock result that must not depend on where the spent outputs came from. */
+const verdictOf = (r) => ({
+  ok: r.ok, valid: r.valid, error: r.error, inputs: r.inputs, fee: r.fee, sigopCost: r.sigopCost,
+  checks: Buffer.from(r.checks ?? []).toString('hex'), verdicts: Buffer.from(r.verdicts ?? []).toString('hex'),
+  sighash: JSON.stringify(r.sighash), coverage: JSON.stringify(r.coverage),
+});
+
+test('the datadir is read in height order along its active chain, whatever the files\' order and obfuscation', async () => {
+  const d = await open();
+  assert.deepEqual(d.partial, []);
+  assert.equal(d.unplaced, 0);
+  assert.equal(d.heights.first, 0);
+  assert.equal(d.tip.height, Math.max(...written.fixtureHeights));
+  const genesis = await d.read(0);
+  assert.equal(genesis.hash, '000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f');
+  assert.equal(genesis.undo, null);
+  let prev = genesis.hash;
+  let valid = 0;
+  for (let h = 1; h <= 255; h++) {
+    const b = await d.read(h);
+    assert.equal(Buffer.from(b.block.subarray(4, 36)).reverse().toString('hex'), prev, `height ${h} links to ${h - 1}`);
+    prev = b.hash;
+    const r = engine.validateBlock(b.block, b.undo, b.hash, h, undefined);
+    assert.equal(r.ok && r.valid, true, `height ${h}: ${r.error}`);
+    valid++;
+  }
+  assert.equal(valid, 255);
+  assert.equal(prev, (await loadChain(fixturesDir())).lastHash, 'the tip of 1-255 is the manifest\'s last chain block');
+});
+
+test('from the rev records, the same verdicts, checks and sighashes as from spent_outputs.json', async () => {
+  const d = await open();
+  const fixtures = (await loadBlocks(fixturesDir())).filter((f) => f.block && (f.height <= 255 || written.fixtureHeights.includes(f.height)));
+  assert.ok(fixtures.length >= 15, `${fixtures.length} fixture blocks in the datadir`);
+  for (const f of fixtures) {
+    const b = await d.read(f.height);
+    assert.equal(b.hash, f.hash, `height ${f.height}`);
+    assert.deepEqual(Buffer.from(b.block), Buffer.from(f.block));
+    const fromUndo = engine.validateBlock(b.block, b.undo, f.hash, f.height, undefined);
+    const fromJson = engine.validateBlock(f.block, f.spentOutputsJson, f.hash, f.height, undefined);
+    assert.deepEqual(verdictOf(fromUndo), verdictOf(fromJson), `height ${f.height}`);
+    assert.equal(fromUndo.valid, true, `height ${f.height}: ${fromUndo.error}`);
+  }
+});
+
+/** A copy of the written datadir, changed by `change(blocksDir)`. */
+function damaged(change) {
+  const dir = mkdtempSync(path.join(work, 'damaged-'));
+  for (const f of ['blk00000.dat', 'rev00000.dat', 'blk00001.dat', 'rev00001.dat', 'xor.dat']) {
+    copyFileSync(path.join(written.blocks, f), path.join(dir, f));
+  }
+  change(dir);
+  return dir;
+}
+
+test('bad datadirs: a wrong XOR key, a block still being written, a missing or damaged rev file, a height it does not hold', async () => {
+  // A wrong key: the first record's message start does not read as mainnet's.
+  let dir = damaged((b) => writeFileSync(path.join(b, 'xor.dat'), Buffer.alloc(8, 1)));
+  await assert.rejects(open(dir), /blk00000\.dat at byte 0: message start [0-9a-f ]+ is not mainnet's f9 be b4 d9 \(a wrong XOR key/);
+  dir = damaged((b) => writeFileSync(path.join(b, 'xor.dat'), Buffer.alloc(5)));
+  await assert.rejects(open(dir), /xor\.dat: 5 bytes, not the 8 of an obfuscation key/);
+
+  // The tip's block cut short (its preallocated zeros too): named and skipped, the rest read.
+  dir = damaged((b) => {
+    const f = path.join(b, 'blk00001.dat');
+    truncateSync(f, statSync(f).size - 4096 - 100);
+  });
+  let d = await open(dir);
+  assert.equal(d.partial.length, 1);
+  assert.match(d.partial[0], /^blk00001\.dat at byte \d+: a block record of \d+ bytes with \d+ written \(a block the node is still writing; skipped\)/);
+  assert.ok(d.tip.height < Math.max(...written.fixtureHeights));
+
+  // A missing rev file: the blocks of its blk file cannot be validated, and say why.
+  dir = damaged((b) => unlinkSync(path.join(b, 'rev00000.dat')));
+  d = await open(dir);
+  await assert.rejects(d.read(170), /block 00000000d1145790a8694403d4063f323d499e655c83426834d4ce2f8dd4a2ee: its undo data file rev00000\.dat is missing/);
+
+  // A damaged byte inside block 170's undo record: no record has its checksum.
+  dir = damaged((b) => {
+    const f = path.join(b, 'rev00000.dat');
+    const bytes = readFileSync(f);
+    // Records of blocks 1..169 hold 1 byte of undo data each (no spend): 41 bytes apiece.
+    const at = 169 * 41 + 8 + 10;
+    bytes[at] ^= 0x01;
+    writeFileSync(f, bytes);
+  });
+  d = await open(dir);
+  await assert.rejects(d.read(170), /block 00000000d1145790a8694403d4063f323d499e655c83426834d4ce2f8dd4a2ee: no undo record in rev00000\.dat \(255 records\) has its checksum/);
+  assert.equal((await d.read(169)).height, 169, 'the other blocks still read');
+
+  // A height the files do not hold.
+  d = await open();
+  await assert.rejects(d.read(300), /height 300: no block at this height in the datadir's blk files \(pruned, not yet downloaded, or past the tip\): the files hold heights 0 to \d+ with gaps/);
+  assert.equal(XOR_KEY.length, 8);
+});
