@@ -121,3 +121,22 @@ test('bad datadirs: a wrong XOR key, a block still being written, a missing or d
   await assert.rejects(d.read(300), /height 300: no block at this height in the datadir's blk files \(pruned, not yet downloaded, or past the tip\): the files hold heights 0 to \d+ with gaps/);
   assert.equal(XOR_KEY.length, 8);
 });
+
+test('rev records through a pool of workers: a block split into ranges gets the verdict of the single-threaded run', async () => {
+  const { createPool, validateBlock } = await import('../workers/package/index-node.mjs');
+  const d = await open();
+  const pool = createPool({ workers: 2 });
+  try {
+    for (const height of [170, Math.max(...written.fixtureHeights)]) {
+      const b = await d.read(height);
+      const inPool = await validateBlock(b.block, b.undo, { height, hash: b.hash, pool });
+      const alone = engine.validateBlock(b.block, b.undo, b.hash, height, undefined);
+      assert.equal(inPool.valid, true, `height ${height}: ${inPool.error}`);
+      assert.deepEqual(
+        [inPool.inputs, inPool.fee, Buffer.from(inPool.verdicts).toString('hex'), Buffer.from(inPool.checks).toString('hex')],
+        [alone.inputs, alone.fee, Buffer.from(alone.verdicts).toString('hex'), Buffer.from(alone.checks).toString('hex')], `height ${height}`);
+    }
+  } finally {
+    await pool.close();
+  }
+});

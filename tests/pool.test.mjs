@@ -516,9 +516,9 @@ test('a worker killed before it is ready, or that never says so, is started agai
     await exiting.close();
   }
   // The first worker started never says it is ready (a stalled download): given up on after
-  // loadTimeoutMs and started again.
+  // loadTimeoutMs (2 s: a healthy start must fit in it on a loaded CI machine) and started again.
   const stalls = new Int32Array(new SharedArrayBuffer(4));
-  const stalled = createPool({ workers: 2, loadTimeoutMs: 300, host: nodeHost({ workerUrl: FAKE_WORKER, workerData: { starts: stalls, neverReady: 1 } }) });
+  const stalled = createPool({ workers: 2, loadTimeoutMs: 2000, host: nodeHost({ workerUrl: FAKE_WORKER, workerData: { starts: stalls, neverReady: 1 } }) });
   try {
     const early = stalled.verify(checks, { batchSize: 50 });
     assert.equal((await stalled.ready()).length, 2);

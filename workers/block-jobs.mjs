@@ -39,10 +39,15 @@ function compactSize(bytes, at) {
   return n;
 }
 
+/** About the bytes of one compressed coin in a rev record (a P2PKH coin takes 24 to 27, a
+ *  P2WPKH one 26 to 29): the estimate of a rev record's inputs when planning. */
+const UNDO_BYTES_PER_INPUT = 28;
+
 /**
  * Plans the worker messages for `blocks`.
  * @param {Array<{block: Uint8Array, spentOutputs: Uint8Array, hash: string, height: number,
- *   options?: object}>} blocks in order; spentOutputs in the binary form
+ *   options?: object}>} blocks in order; spentOutputs in the binary form, or the block's rev
+ *   record from a node's datadir (its inputs then estimated from its size)
  * @param {{workers: number, targetInputs?: number, maxRangesPerWorker?: number}} options
  *   targetInputs: inputs per message (default DEFAULT_TARGET_INPUTS, lowered so that there are
  *   at least 4 messages per worker when the blocks hold enough inputs); a block above twice it
@@ -57,8 +62,14 @@ function compactSize(bytes, at) {
  *   transaction count its bytes cannot hold is not cut (the engine names the fault).
  */
 export function planBlockJobs(blocks, { workers, targetInputs = DEFAULT_TARGET_INPUTS, maxRangesPerWorker = MAX_RANGES_PER_WORKER }) {
-  const inputsOf = (b) => (b.spentOutputs.length >= 8
-    ? new DataView(b.spentOutputs.buffer, b.spentOutputs.byteOffset, 8).getUint32(4, true) : 0);
+  const inputsOf = (b) => {
+    const s = b.spentOutputs;
+    if (s.length < 8) return 0;
+    // A node's rev record (f9 be b4 d9, native/undo/block_undo.h) does not count its coins up
+    // front: estimated from its size.
+    if (s[0] === 0xf9 && s[1] === 0xbe && s[2] === 0xb4 && s[3] === 0xd9) return Math.ceil(Math.max(0, s.length - 40) / UNDO_BYTES_PER_INPUT);
+    return new DataView(s.buffer, s.byteOffset, 8).getUint32(4, true);
+  };
   const total = blocks.reduce((n, b) => n + inputsOf(b), 0);
   const target = Math.max(16, Math.min(targetInputs, Math.ceil(total / (4 * workers))));
   const groups = [];

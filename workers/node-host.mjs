@@ -17,9 +17,13 @@ import { Worker } from 'node:worker_threads';
  * @returns {{spawn: Function}} see the host interface above.
  */
 export function nodeHost({ workerUrl = new URL('./verify-worker.mjs', import.meta.url), workerData } = {}) {
+  // A worker inherits the process's Node options; the ones about how the main script was given
+  // (node --input-type=module -e ...) make a worker started from a file fail
+  // (ERR_INPUT_TYPE_NOT_ALLOWED), so they are left out.
+  const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print)\b|^-[ep]$/.test(a));
   return {
     spawn(index, { onMessage, onError, onExit }) {
-      const worker = new Worker(workerUrl, { workerData, name: `ibd-verify-${index}` });
+      const worker = new Worker(workerUrl, { workerData, execArgv, name: `ibd-verify-${index}` });
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('messageerror', (err) => onError(new Error(`message could not be deserialized: ${err?.message ?? err}`)));

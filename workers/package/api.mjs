@@ -69,6 +69,11 @@ export function spentOutputsBytes(spent) {
  *  would otherwise be ignored). */
 export function checkKeys(what, options, known) {
   for (const key of Object.keys(options)) {
+    // The wasm location's option is the host's own: say so rather than "unknown".
+    const other = { wasmDir: 'wasmUrl', wasmUrl: 'wasmDir' }[key];
+    if (other && known.includes(other)) {
+      throw new TypeError(`${what}: ${key} is the ${key === 'wasmDir' ? 'Node' : 'browser'} entry's option; here give ${other} (${other === 'wasmDir' ? 'a folder path' : 'the URL of the .wasm'})`);
+    }
     if (!known.includes(key)) throw new TypeError(`${what}: unknown option ${JSON.stringify(key)} (known: ${known.join(', ')})`);
   }
 }

@@ -11,7 +11,7 @@ export declare function simdSupported(): boolean;
 
 /** What init() resolves to: the loaded engine's description. */
 export interface EngineInfo {
-  variant: string;
+  variant: Variant;
   [key: string]: unknown;
 }
 
