@@ -158,3 +158,21 @@ test('bad input: the drop-in throws what tiny-secp256k1 throws, class and messag
   assert.equal(ours.isPoint(offCurve), false);
   assert.deepEqual(outcome(() => ours.verifySchnorr(h, G.subarray(1), rIsN)), { error: 'TypeError: Expected Signature' });
 });
+
+test('a damaged .wasm is named when the engine loads, asynchronously or on first synchronous use', async () => {
+  const { loadEngine, loadEngineSync } = await import('../wasm/engine.mjs');
+  const { mkdtempSync, copyFileSync, readFileSync: read, writeFileSync: write, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { wasmDir } = await import('../wasm/paths.mjs');
+  const dir = mkdtempSync(join(tmpdir(), 'ibd-damaged-wasm-'));
+  try {
+    for (const f of ['ibd-simd.js', 'package.json']) copyFileSync(join(wasmDir(), f), join(dir, f));
+    write(join(dir, 'ibd-simd.wasm'), read(join(wasmDir(), 'ibd-simd.wasm')).subarray(0, 1000));
+    const named = new RegExp(`^${join(dir, 'ibd-simd.wasm').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} does not compile \\(a damaged or foreign \\.wasm\\): `);
+    await assert.rejects(loadEngine('simd', { dir }), { message: named });
+    assert.throws(() => loadEngineSync('simd', { dir }), { message: named });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

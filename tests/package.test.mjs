@@ -158,6 +158,9 @@ test('the package from Node: the same verdicts as the repo engine in the thread 
   assert.match(got.bad.oversized, /^RangeError: blockBytes: 4000001 bytes, over MAX_BLOCK_SERIALIZED_SIZE/);
   assert.match(got.bad.medianTimePast, /^RangeError: options\.medianTimePast must be an integer number of seconds in 0\.\.4294967295/);
   assert.equal(got.bad.liarHash, 'TypeError: Expected Hash');
+  assert.equal(got.bad.detachedVerify, 'TypeError: checks: its ArrayBuffer is detached (transferred to a worker or by structuredClone): pass the bytes before transferring them');
+  assert.match(got.bad.detachedBlock, /^TypeError: blockBytes: its ArrayBuffer is detached/);
+  assert.equal(got.bad.thrownString, 'mine');
   assert.equal(got.bad.liarBatch, expected.verdicts, 'every record of the real extent verified, none past it');
 });
 

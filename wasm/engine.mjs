@@ -15,11 +15,35 @@ const require = createRequire(import.meta.url);
  *   wasm/paths.mjs: IBD_WASM_DIR, else build/wasm).
  * @returns {Promise<object>} the Emscripten module: BlockValidation, verifyBatch, engineInfo,
  *   _malloc, _free, HEAPU8 (wasm/API.md).
- * @throws Error naming the variant or the missing file (with the command that builds it).
+ * @throws Error naming the variant or the missing file (with the command that builds it), or
+ *   naming the .wasm that does not compile or link (the CompileError / LinkError as its cause).
  */
 export async function loadEngine(variant = 'simd', { dir = wasmDir() } = {}) {
   const { factory, wasmFile } = buildFiles(variant, dir);
-  return factory({ wasmBinary: readFileSync(wasmFile) });
+  let module;
+  try {
+    module = await WebAssembly.compile(readFileSync(wasmFile));
+  } catch (err) {
+    throw new Error(`${wasmFile} does not compile (a damaged or foreign .wasm): ${err.message}`, { cause: err });
+  }
+  return factory(instantiateHook(module, wasmFile));
+}
+
+/** Emscripten's instantiateWasm hook over an already compiled module, which names the file
+ *  when the module does not link. */
+function instantiateHook(module, wasmFile) {
+  return {
+    instantiateWasm(imports, done) {
+      let instance;
+      try {
+        instance = new WebAssembly.Instance(module, imports);
+      } catch (err) {
+        throw new Error(`${wasmFile} does not link with its glue (a .wasm from another build?): ${err.message}`, { cause: err });
+      }
+      done(instance, module);
+      return instance.exports;
+    },
+  };
 }
 
 /**
@@ -35,14 +59,13 @@ export async function loadEngine(variant = 'simd', { dir = wasmDir() } = {}) {
  */
 export function loadEngineSync(variant = 'simd', { dir = wasmDir() } = {}) {
   const { factory, jsFile, wasmFile } = buildFiles(variant, dir);
-  const module = new WebAssembly.Module(readFileSync(wasmFile));
-  const engine = {
-    instantiateWasm(imports, done) {
-      const instance = new WebAssembly.Instance(module, imports);
-      done(instance, module);
-      return instance.exports;
-    },
-  };
+  let module;
+  try {
+    module = new WebAssembly.Module(readFileSync(wasmFile));
+  } catch (err) {
+    throw new Error(`${wasmFile} does not compile (a damaged or foreign .wasm): ${err.message}`, { cause: err });
+  }
+  const engine = instantiateHook(module, wasmFile);
   factory(engine).catch?.(() => {}); // a start-up failure is the check below
   if (!engine.calledRun || typeof engine.verifyBatch !== 'function') {
     throw new Error(`${jsFile}: the module did not start synchronously (an Emscripten other than the build's?)`);

@@ -590,7 +590,7 @@ export class VerifyPool {
     }
     if (task.attempts >= this._maxAttempts) {
       const what = task.what ?? `batch of ${task.batch.count} records starting at record ${task.batch.first}`;
-      const message = `${what} failed ${task.attempts} times (${this._maxAttempts} attempts allowed); last error: ${reason}`;
+      const message = `${what} failed ${task.attempts === 1 ? 'once' : `${task.attempts} times`} (${this._maxAttempts} attempt${this._maxAttempts === 1 ? '' : 's'} allowed); last error: ${reason}`;
       if (task.kind === 'validate') {
         // One group's failure loses no other group's results: each of its jobs gets a failure
         // object (wasm/API.md's shape, locations unknown) naming its block and the last error.

@@ -30,6 +30,12 @@ const outcome = (f) => {
     return { error: `${err.constructor.name}: ${err.message}` };
   }
 };
+/** A copy of `bytes` whose ArrayBuffer has been transferred away (detached). */
+const detached = (bytes) => {
+  const copy = Uint8Array.from(bytes);
+  structuredClone(copy.buffer, { transfer: [copy.buffer] });
+  return copy;
+};
 const rejection = async (p) => {
   try {
     await p;
@@ -95,6 +101,11 @@ const bad = {
   medianTimePast: await rejection(validateBlock(block, spent, { height, medianTimePast: 2 ** 53 })),
   // A Uint8Array whose length lies: sizes are read from the real extent, never past it.
   liarHash: outcome(() => verify(new (class extends Uint8Array { get length() { return 32; } })(4096), new Uint8Array(33), new Uint8Array(64))).error,
+  // A buffer transferred away: named, and a rejection from the promise calls, never a throw.
+  detachedVerify: await rejection(pool.verify(detached(local.checks))),
+  detachedBlock: await rejection(validateBlock(detached(block), spent, { height })),
+  // What the caller's own code throws passes through as thrown.
+  thrownString: await (async () => { try { await validateBlock(block, { get spent_outputs() { throw 'mine'; } }, { height }); } catch (err) { return err; } })(),
   liarBatch: outcome(() => digest(verifyBatch(new (class extends Uint8Array { get length() { return 40; } })(local.checks)))).value,
 };
 // The caller reuses its buffers at once: the call validated what they held when it was made.

@@ -21,6 +21,17 @@ function describe(x) {
   return x.constructor?.name ?? 'object';
 }
 
+/** plainView(bytes), or a TypeError naming `what` when its ArrayBuffer is detached (transferred
+ *  with postMessage or structuredClone), where V8 would say only "Cannot perform Construct on a
+ *  detached ArrayBuffer". */
+function viewOf(bytes, what) {
+  try {
+    return plainView(bytes);
+  } catch (err) {
+    throw new TypeError(`${what}: its ArrayBuffer is detached (transferred to a worker or by structuredClone): pass the bytes before transferring them`, { cause: err });
+  }
+}
+
 /** Core's MAX_BLOCK_SERIALIZED_SIZE (consensus/consensus.h): the most bytes a block can have. */
 const MAX_BLOCK_SERIALIZED_SIZE = 4000000;
 
@@ -41,7 +52,7 @@ const MAGIC = [0x49, 0x42, 0x53, 0x31];
  */
 export function spentOutputsBytes(spent) {
   if (isBytes(spent)) {
-    spent = plainView(spent);
+    spent = viewOf(spent, 'spentOutputs');
     if (MAGIC.every((b, k) => spent[k] === b)) return spent;
     const text = new TextDecoder().decode(spent.subarray(0, 64)).trimStart(); // a BOM is dropped by decode
     if (!text.startsWith('{') && !text.startsWith('[')) return spent; // the engine names what is wrong with it
@@ -83,7 +94,7 @@ const BLOCK_OPTIONS = ['height', 'hash', 'medianTimePast', 'pool'];
 /** validateBlock's arguments checked and put in the engine's form; throws naming the field. */
 function blockJob(block, spentOutputs, options) {
   if (!isBytes(block)) throw new TypeError(`blockBytes must be a Uint8Array (the serialized block), got ${describe(block)}`);
-  block = plainView(block);
+  block = viewOf(block, 'blockBytes');
   if (block.length > MAX_BLOCK_SERIALIZED_SIZE) {
     throw new RangeError(`blockBytes: ${block.length} bytes, over MAX_BLOCK_SERIALIZED_SIZE (${MAX_BLOCK_SERIALIZED_SIZE}): no valid block is that large`);
   }
@@ -105,8 +116,10 @@ function blockJob(block, spentOutputs, options) {
   try {
     spent = spentOutputsBytes(spentOutputs);
   } catch (err) {
-    err.message = `spentOutputs of the block at height ${height}: ${err.message}`;
-    throw err;
+    // The package's own errors get the height; anything else (the caller's getter throwing a
+    // string, a frozen error) passes through as it was thrown.
+    if (!(err instanceof Error) || !Object.isExtensible(err) || !['TypeError', 'RangeError', 'SyntaxError', 'Error'].includes(err.constructor?.name)) throw err;
+    throw new err.constructor(`spentOutputs of the block at height ${height}: ${err.message}`, { cause: err });
   }
   return {
     block, spentOutputs: spent, hash: hash.toLowerCase(), height,
@@ -208,7 +221,7 @@ export function packageApi(host) {
   /** Checks `checks` (packed records) and verifies them in this thread's engine: verdict bytes. */
   function verifyBatch(checks) {
     if (!isBytes(checks)) throw new TypeError(`checks must be a Uint8Array of packed check records, got ${describe(checks)}`);
-    checks = plainView(checks);
+    checks = viewOf(checks, 'checks');
     const { count } = walkChecks(checks); // throws naming the record and byte offset
     verifier ??= createBatchVerifier(host.slot.engine());
     const { verdicts, error, errorOffset, errorRecord } = verifier.verify(checks, count);
@@ -248,16 +261,24 @@ export function packageApi(host) {
       ready: () => (closed ? Promise.reject(new Error('verify pool closed')) : inner.ready().then(() => undefined)),
       verify: (checks) => {
         if (!isBytes(checks)) return Promise.reject(new TypeError(`checks must be a Uint8Array of packed check records, got ${describe(checks)}`));
-        return inner.verify(plainView(checks));
+        try {
+          return inner.verify(viewOf(checks, 'checks'));
+        } catch (err) {
+          return Promise.reject(err);
+        }
       },
       submit: (check) => {
         if (closed) return Promise.reject(new Error('verify pool closed'));
-        return (stream ??= new CheckStream(inner)).submit(isBytes(check) ? plainView(check) : check);
+        try {
+          return (stream ??= new CheckStream(inner)).submit(isBytes(check) ? viewOf(check, 'check') : check);
+        } catch (err) {
+          return Promise.reject(err);
+        }
       },
       flush: () => (stream ? stream.flush() : Promise.resolve()),
       validateBlock: (blockBytes, spentOutputs, blockOptions) => {
         try {
-          if (blockOptions?.pool !== undefined) throw new TypeError('pool.validateBlock: options.pool is this pool already');
+          if (blockOptions?.pool !== undefined) throw new TypeError('pool.validateBlock: options.pool is not taken here (this pool runs the block); leave it out');
           return validateBlocksInPool(inner, [blockJob(blockBytes, spentOutputs, blockOptions)]).then((r) => judged(r[0]));
         } catch (err) {
           return Promise.reject(err);
