@@ -150,6 +150,7 @@ test('the package from Node: the same verdicts as the repo engine in the thread 
   assert.equal(got.truncatedValid, null);
   // spent_outputs.json's bytes (a file read without an encoding) are read as its text.
   assert.deepEqual(got.jsonBytes, expected);
+  assert.deepEqual(got.paddedJsonBytes, expected);
   assert.deepEqual(got.reused, expected, 'buffers changed after the call are not what was validated');
   assert.match(got.bad.hole, /spent_outputs\[0\]: not an object/);
   assert.match(got.bad.arrayBuffer, /^TypeError: spentOutputs of the block at height 866342: spentOutputs must be a Uint8Array, not an ArrayBuffer/);

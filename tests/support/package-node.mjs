@@ -116,6 +116,8 @@ mine.spent.fill(0x20);
 const reused = summary(await early);
 const wrongHeight = await validateBlock(block, spent, { height: height + 1 });
 const jsonBytes = summary(await validateBlock(block, readFileSync(fixture.spentFile), { height }));
+// The same bytes after 100 spaces: still JSON text, however long its leading whitespace.
+const paddedJsonBytes = summary(await validateBlock(block, Buffer.concat([Buffer.alloc(100, 0x20), readFileSync(fixture.spentFile)]), { height }));
 const initAgain = (await init({ variant: 'simd' })).variant;
 await pool.close();
 const closed = await rejection(pool.verify(local.checks));
@@ -124,6 +126,6 @@ const readyClosed = await rejection(pool.ready());
 process.stdout.write(`${JSON.stringify({
   dropIn, local: summary(local), pooled: summary(pooled), afterKill: summary(afterKill), replacements,
   batch: digest(verifyBatch(local.checks)), poolVerify, bad, closed, readyClosed, exports: Object.keys(ibd).sort(),
-  failedInit, emptyDir, inFlightOther, initAgain, jsonBytes, reused, truncatedValid: (await validateBlock(block.subarray(0, 1000), spent, { height })).valid,
+  failedInit, emptyDir, inFlightOther, initAgain, jsonBytes, paddedJsonBytes, reused, truncatedValid: (await validateBlock(block.subarray(0, 1000), spent, { height })).valid,
   wrongHeight: { ok: wrongHeight.ok, valid: wrongHeight.valid, stage: wrongHeight.stage, rejectReason: wrongHeight.rejectReason },
 })}\n`);

@@ -54,8 +54,10 @@ export function spentOutputsBytes(spent) {
   if (isBytes(spent)) {
     spent = viewOf(spent, 'spentOutputs');
     if (MAGIC.every((b, k) => spent[k] === b)) return spent;
-    const text = new TextDecoder().decode(spent.subarray(0, 64)).trimStart(); // a BOM is dropped by decode
-    if (!text.startsWith('{') && !text.startsWith('[')) return spent; // the engine names what is wrong with it
+    // JSON text's first character after any whitespace and a UTF-8 BOM (ef bb bf).
+    let k = spent[0] === 0xef && spent[1] === 0xbb && spent[2] === 0xbf ? 3 : 0;
+    while (k < spent.length && (spent[k] === 0x20 || spent[k] === 0x09 || spent[k] === 0x0a || spent[k] === 0x0d)) k++;
+    if (spent[k] !== 0x7b && spent[k] !== 0x5b) return spent; // not '{' or '[': the engine names what is wrong with it
     spent = new TextDecoder().decode(spent);
   }
   if (spent instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && spent instanceof SharedArrayBuffer)) {
