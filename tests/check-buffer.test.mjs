@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import {
   CHECK_HEADER_SIZE, CheckType, concatChecks, encodeCheck, selectByType, splitBatches, walkChecks,
 } from '../wasm/check-buffer.mjs';
-import { randomChecks } from './support/random-checks.mjs';
+import { packUnchecked, randomChecks } from './support/random-checks.mjs';
 
 const msg32 = new Uint8Array(32).fill(7);
 
@@ -73,9 +73,15 @@ test('malformed buffers are errors naming the record and byte offset', () => {
   const badType = two.slice();
   badType[good.length] = 3;
   assert.throws(() => walkChecks(badType), /check record 1 at byte 139: unknown check type 3/);
-  const schnorr = encodeCheck({ type: CheckType.SCHNORR, msg32, pubkey: new Uint8Array(33), sig: new Uint8Array(64) });
+  const schnorr = packUnchecked({ type: CheckType.SCHNORR, msg32, pubkey: new Uint8Array(33), sig: new Uint8Array(64) });
   assert.throws(() => walkChecks(schnorr), /record 0 at byte 0: Schnorr record with pubkey_len 33/);
-  const longSig = encodeCheck({ type: CheckType.ECDSA, msg32, pubkey: new Uint8Array(33), sig: new Uint8Array(521) });
+  const longSig = packUnchecked({ type: CheckType.ECDSA, msg32, pubkey: new Uint8Array(33), sig: new Uint8Array(521) });
   assert.throws(() => walkChecks(longSig), /ECDSA sig_len 521 > 520/);
+  // encodeCheck refuses to write them.
+  assert.throws(() => encodeCheck({ type: CheckType.SCHNORR, msg32, pubkey: new Uint8Array(33), sig: new Uint8Array(64) }),
+    /^RangeError: a Schnorr check takes a 32-byte x-only pubkey and a 64-byte signature, got 33 and 64 bytes$/);
+  assert.throws(() => encodeCheck({ type: CheckType.SCHNORR, msg32, pubkey: new Uint8Array(32), sig: new Uint8Array(65) }), /RangeError: a Schnorr check/);
+  assert.throws(() => encodeCheck({ type: CheckType.ECDSA, msg32, pubkey: new Uint8Array(33), sig: new Uint8Array(521) }),
+    /^RangeError: an ECDSA signature \(DER, without its hash_type byte\) is at most 520 bytes, got 521$/);
   assert.equal(walkChecks(new Uint8Array(0)).count, 0);
 });

@@ -5,6 +5,7 @@
 // the same verdict, checks and sighash counts as from its spent_outputs.json. Damaged files
 // are errors naming the file and byte, or the block and height.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { openDatadir } from '../blocks-fixtures/datadir/datadir.mjs';
 import { datadirFiles, hash256 } from '../blocks-fixtures/datadir/node-files.mjs';
 import { fixturesDir, loadBlocks, loadChain } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
+import { REPO_ROOT } from '../wasm/paths.mjs';
 import { writeDatadir, XOR_KEY } from './support/write-datadir.mjs';
 
 const engine = await loadEngine('simd');
@@ -139,4 +141,49 @@ test('rev records through a pool of workers: a block split into ranges gets the 
   } finally {
     await pool.close();
   }
+});
+
+/** `npm start -- --datadir ...` (bench/cli/main.mjs) as a user runs it: its exit code and JSON. */
+function mainJob(args) {
+  const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bench', 'cli', 'main.mjs'), ...args], { encoding: 'utf8', timeout: 300000 });
+  return { code: r.status, stderr: r.stderr, doc: r.stdout.trim().startsWith('{') ? JSON.parse(r.stdout) : null, stdout: r.stdout };
+}
+
+test('npm start --datadir: a range streamed through the workers, its verdicts and figures; a read error keeps what came before', async () => {
+  let r = mainJob(['--datadir', work, '--from', '1', '--to', '255', '--workers', '2', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.doc.range, { from: 1, to: 255 });
+  assert.deepEqual({ ...r.doc.totals, bytes_read: undefined }, { blocks: 255, valid: 255, invalid: 0, failed: 0, inputs: 7, checks: 7, bytes_read: undefined });
+  assert.deepEqual(r.doc.blocks.filter((b) => b.inputs > 0).map((b) => b.height), [170, 181, 182, 183, 187, 221, 248]);
+  assert.equal(r.doc.source.obfuscated, true);
+  for (const k of ['blocks_per_second', 'inputs_per_second', 'read_bytes_per_second']) assert.ok(r.doc.figures[k] > 0, k);
+  assert.ok(r.doc.figures.wait_share >= 0 && r.doc.figures.wait_share <= 1);
+  assert.equal(r.doc.read_error, null);
+
+  // The newest fixture block alone, found under its BIP34 height.
+  const tip = Math.max(...written.fixtureHeights);
+  r = mainJob(['--datadir', path.join(work, 'blocks'), '--from', String(tip), '--workers', '2', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.doc.totals.valid, 1);
+  assert.equal(r.doc.blocks[0].inputs, 7972);
+
+  // A damaged undo record at 170: the blocks before it validated and reported, the error named.
+  const dir = damaged((b) => {
+    const f = path.join(b, 'rev00000.dat');
+    const bytes = readFileSync(f);
+    bytes[169 * 41 + 8 + 10] ^= 0x01;
+    writeFileSync(f, bytes);
+  });
+  r = mainJob(['--datadir', dir, '--from', '100', '--to', '200', '--workers', '2', '--json']);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.doc.totals.valid, 70);
+  assert.equal(r.doc.read_error.height, 170);
+  assert.match(r.doc.read_error.message, /no undo record in rev00000\.dat/);
+  r = mainJob(['--datadir', dir, '--from', '100', '--to', '200', '--workers', '2']);
+  assert.match(r.stdout, /READ ERROR at height 170: block 00000000d1145790a8694403d4063f323d499e655c83426834d4ce2f8dd4a2ee: no undo record/);
+
+  // Flags: --from needs --datadir; --datadir takes no --fixtures.
+  assert.equal(mainJob(['--from', '5']).code, 2);
+  assert.equal(mainJob(['--datadir', work, '--fixtures', work]).code, 2);
+  assert.match(mainJob(['--datadir', path.join(work, 'nothing-here')]).stderr, /nothing-here: no such folder \(a Bitcoin Core datadir, or its blocks\/ folder, is expected\)/);
 });

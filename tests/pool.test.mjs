@@ -16,7 +16,7 @@ import { CheckType, concatChecks, encodeCheck, MAX_RECORD_BYTES, walkChecks } fr
 import { nodeHost } from '../workers/node-host.mjs';
 import { createPool, MAX_BATCH_SIZE, MAX_WORKERS } from '../workers/pool.mjs';
 import { createFakeEngine } from './support/fake-engine.mjs';
-import { prng, randomChecks } from './support/random-checks.mjs';
+import { packUnchecked, prng, randomChecks } from './support/random-checks.mjs';
 import { validateFixture } from './support/wasm.mjs';
 
 const FAKE_WORKER = new URL('./support/fake-verify-worker.mjs', import.meta.url);
@@ -122,7 +122,7 @@ test('the batch verifier grows its region once, re-reads memory, reports malform
   const walked = walkChecks(checks);
   assert.equal(verifier.verify(checks.subarray(0, walked.offsets[5]), 5).error, 0);
   assert.equal(engine.mallocCalls, calls, 'a smaller batch reuses the region');
-  const badSchnorr = encodeCheck({ type: CheckType.SCHNORR, msg32: new Uint8Array(32), pubkey: new Uint8Array(31), sig: new Uint8Array(64) });
+  const badSchnorr = packUnchecked({ type: CheckType.SCHNORR, msg32: new Uint8Array(32), pubkey: new Uint8Array(31), sig: new Uint8Array(64) });
   const status = verifier.verify(concatChecks([checks.subarray(0, walked.offsets[4]), badSchnorr]), 5);
   assert.deepEqual({ error: status.error, errorRecord: status.errorRecord, errorOffset: status.errorOffset },
     { error: 3, errorRecord: 4, errorOffset: walked.offsets[4] });

@@ -162,7 +162,11 @@ export function encodeCheck(check) {
   }
   if (msg32.length !== 32) throw new RangeError(`msg32 must be 32 bytes, got ${msg32.length}`);
   if (pubkey.length > 255) throw new RangeError(`pubkey of ${pubkey.length} bytes does not fit pubkey_len`);
-  if (sig.length > 0xffff) throw new RangeError(`signature of ${sig.length} bytes does not fit sig_len`);
+  // What verifyBatch accepts (native/verify/check_buffer.h): a record it would refuse is refused here.
+  if (type === CheckType.SCHNORR && (pubkey.length !== 32 || sig.length !== 64)) {
+    throw new RangeError(`a Schnorr check takes a 32-byte x-only pubkey and a 64-byte signature, got ${pubkey.length} and ${sig.length} bytes`);
+  }
+  if (type === CheckType.ECDSA && sig.length > 520) throw new RangeError(`an ECDSA signature (DER, without its hash_type byte) is at most 520 bytes, got ${sig.length}`);
   const out = new Uint8Array(CHECK_HEADER_SIZE + pubkey.length + sig.length);
   out[0] = type;
   out[1] = pubkey.length;

@@ -21,6 +21,12 @@ together) and whole-block validation end to end, and reports counts, verdicts, t
 the full-chain (IBD) projection.
 
   --fixtures DIR     fixture set (default: $IBD_FIXTURES, else ../shared/blocks-fixtures)
+  --datadir PATH     instead of the fixtures: a Bitcoin Core node's datadir (or its blocks/
+                     folder), read-only and without its locks; the blocks of --from..--to on its
+                     active chain, each with its undo data, validated in the workers, streamed;
+                     reports verdicts, blocks/s, MB/s read and the share of time waiting for data
+  --from H1, --to H2 with --datadir: the height range (default: the first height after genesis
+                     the files hold, to the tip)
   --heights LIST     only these block heights, comma-separated (e.g. 170,866342)
   --workers N        workers (each validates whole blocks and verifies signatures), 1..${MAX_WORKERS} (default: available parallelism, ${os.availableParallelism()} here)
   --variant NAME     wasm build: ${VARIANTS.join(' | ')} (default: simd)
@@ -75,6 +81,9 @@ function integerFlag(name, text, min, max) {
 export function parseOptions(argv) {
   const { values } = parseFlags(argv, {
     fixtures: { type: 'string' },
+    datadir: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
     heights: { type: 'string' },
     workers: { type: 'string' },
     variant: { type: 'string', default: 'simd' },
@@ -92,6 +101,14 @@ export function parseOptions(argv) {
   if (values.port !== undefined && !values.web) {
     throw new UsageError('--port needs --web');
   }
+  for (const flag of ['from', 'to']) {
+    if (values[flag] !== undefined && values.datadir === undefined) throw new UsageError(`--${flag} needs --datadir`);
+  }
+  if (values.datadir !== undefined) {
+    for (const other of ['fixtures', 'heights', 'scaling', 'web']) {
+      if (values[other] !== undefined && values[other] !== false) throw new UsageError(`--datadir and --${other} do not go together`);
+    }
+  }
   if (values['max-workers'] !== undefined && !values.scaling) {
     throw new UsageError('--max-workers needs --scaling');
   }
@@ -104,6 +121,11 @@ export function parseOptions(argv) {
   return {
     help: values.help,
     fixtures: values.fixtures,
+    ...(values.datadir !== undefined ? {
+      datadir: values.datadir,
+      ...(values.from !== undefined ? { from: integerFlag('from', values.from, 0, 2 ** 31 - 1) } : {}),
+      ...(values.to !== undefined ? { to: integerFlag('to', values.to, 0, 2 ** 31 - 1) } : {}),
+    } : {}),
     heights,
     workers: values.workers === undefined ? Math.min(os.availableParallelism(), MAX_WORKERS)
       : integerFlag('workers', values.workers, 1, MAX_WORKERS),

@@ -61,9 +61,11 @@ export async function readPlain(file, offset, length, key) {
  * @param {{name: string, size: number, read: Function}} file
  * @param {Uint8Array} key the XOR key
  * @param {'blk'|'rev'} kind rev records carry a 32-byte checksum after their data
- * @returns {Promise<{records: Array<{offset: number, dataOffset: number, size: number}>,
+ * @returns {Promise<{records: Array<{offset: number, dataOffset: number, size: number,
+ *   header?: Uint8Array}>,
  *   end: number, partial: {offset: number, size: number, available: number}|null}>}
- *   records: each whole record (offset: its message start; dataOffset: its block or CBlockUndo);
+ *   records: each whole record (offset: its message start; dataOffset: its block or CBlockUndo;
+ *   header: a blk record's 80-byte block header, de-obfuscated);
  *   end: where the records end (the first zero message start, or the end of the file);
  *   partial: a last record whose size runs past the end of the file, as a node still writing
  *   it at the tip leaves it (not an error: the caller names it and skips it)
@@ -76,7 +78,8 @@ export async function listRecords(file, key, kind) {
   const max = kind === 'rev' ? MAX_UNDO_SIZE : MAX_BLOCK_SERIALIZED_SIZE;
   let offset = 0;
   while (offset + 8 <= file.size) {
-    const raw = Uint8Array.from(await file.read(offset, 8));
+    // A blk record's block header comes in the same read (88 bytes: one read per block).
+    const raw = Uint8Array.from(await file.read(offset, kind === 'blk' ? 88 : 8));
     // Preallocated space is zeros on disk, never obfuscated: no more records.
     if (raw[0] === 0 && raw[1] === 0 && raw[2] === 0 && raw[3] === 0) break;
     const head = unxor(raw, offset, key);
@@ -91,7 +94,7 @@ export async function listRecords(file, key, kind) {
     if (offset + 8 + size + tail > file.size) {
       return { records, end: offset, partial: { offset, size, available: file.size - offset - 8 } };
     }
-    records.push({ offset, dataOffset: offset + 8, size });
+    records.push(kind === 'blk' ? { offset, dataOffset: offset + 8, size, header: head.subarray(8, 88) } : { offset, dataOffset: offset + 8, size });
     offset += 8 + size + tail;
   }
   return { records, end: offset, partial: null };

@@ -31,7 +31,7 @@ export async function openDatadir(files, { hash256 }) {
     const { records, partial: cut } = await listRecords(file, key, 'blk');
     if (cut) partial.push(`${file.name} at byte ${cut.offset}: a block record of ${cut.size} bytes with ${Math.max(0, cut.available)} written (a block the node is still writing; skipped)`);
     for (const record of records) {
-      const header = await readPlain(file, record.dataOffset, 80, key);
+      const { header } = record;
       const hash = displayHex(await hash256(header));
       headers.push({
         hash, prev: displayHex(header.subarray(4, 36)),
@@ -59,7 +59,7 @@ export async function openDatadir(files, { hash256 }) {
   };
   const rankInFile = new Map(); // hash -> its index among the chain's blocks of its file
   const seen = new Map();
-  for (let h = 0; h < chain.length; h++) {
+  for (let h = 1; h < chain.length; h++) { // genesis is never connected: it has no undo record
     const header = chain[h];
     if (!header) continue;
     const k = seen.get(header.file) ?? 0;

@@ -142,7 +142,18 @@ void CheckBlock(const Block& block) {
                         " differs from the header's " + HexEncodeReversed(block.header.merkle_root),
                     at);
     }
-    if (mutated) throw Error("bad-txns-duplicate: merkle tree mutated (CVE-2012-2459)", at);
+    if (mutated) {
+        // Name the duplicate when the leaves are the mutated level: the second of the first pair
+        // (at an even and the next odd index) of identical transactions.
+        for (size_t i = 1; i < block.txs.size(); i += 2) {
+            if (block.txs[i].txid == block.txs[i - 1].txid) {
+                at.tx_index = static_cast<int64_t>(i);
+                at.byte_offset = static_cast<int64_t>(block.txs[i].offset);
+                break;
+            }
+        }
+        throw Error("bad-txns-duplicate: merkle tree mutated (CVE-2012-2459)", at);
+    }
 
     if (block.txs.empty() || block.txs.size() * kWitnessScaleFactor > kMaxBlockWeight ||
         block.stripped_size * kWitnessScaleFactor > kMaxBlockWeight) {

@@ -29,8 +29,10 @@ namespace ibd {
 constexpr size_t kBlockHeaderSize = 80;
 /** Offsets of the header fields the block rules point at (the layout above): a failure of the
  *  rule names the field by its byte offset in the block. */
+constexpr int64_t kHeaderVersionOffset = 0;
 constexpr int64_t kHeaderPrevBlockOffset = 4;
 constexpr int64_t kHeaderMerkleRootOffset = 36;
+constexpr int64_t kHeaderTimeOffset = 68;
 constexpr int64_t kHeaderBitsOffset = 72;
 
 /** Core's CBlockHeader. */
@@ -96,7 +98,8 @@ int64_t WitnessCommitmentIndex(const Block& block);
  *  in Core's order, throwing Error with Core's reject reason and the block hash (and the tx
  *  index and byte offset where one tx is at fault):
  *    "bad-txnmrklroot"          merkle root of the txids differs from the header's (byte offset 36);
- *    "bad-txns-duplicate"       the merkle tree is mutated (CVE-2012-2459);
+ *    "bad-txns-duplicate"       the merkle tree is mutated (CVE-2012-2459; at the second of the
+ *                               first pair of identical transactions, when the leaves are such);
  *    "bad-blk-length"           no transactions, or tx count * 4 or stripped size * 4 > 4,000,000;
  *    "bad-cb-missing"           the first tx is not a coinbase;
  *    "bad-cb-multiple"          a later tx is (the first such);

@@ -43,6 +43,7 @@ void CheckExpectedHash(const uint8_t* block_raw, size_t block_len, const std::st
         ParseBlockHeader(block_raw, hash);
         if (hash != expected) {
             at_block.block_hash = HexEncodeReversed(hash);
+            at_block.byte_offset = 0;  // the header, which the hash covers
             throw Error("block hash mismatch: expected " + ToLower(expected_hash_hex) + ", header hashes to " +
                             at_block.block_hash,
                         at_block);

@@ -141,13 +141,24 @@ std::optional<RuleFailure> CheckProofOfWork(const Block& block) {
     return std::nullopt;
 }
 
+namespace {
+
+/** The location of a header field: its byte offset in the block. */
+Location HeaderField(int64_t byte_offset) {
+    Location at;
+    at.byte_offset = byte_offset;
+    return at;
+}
+
+}  // namespace
+
 std::optional<RuleFailure> CheckContextualHeader(const Block& block, int32_t height, const ChainContext& context) {
     // Core's order: the time (time-too-old) before the version.
     if (context.median_time_past && static_cast<int64_t>(block.header.time) <= *context.median_time_past) {
         return RuleFailure{"time-too-old", "ContextualCheckBlockHeader",
                            "header time " + std::to_string(block.header.time) + " is not above the median time past " +
                                std::to_string(*context.median_time_past),
-                           Location{}};
+                           HeaderField(kHeaderTimeOffset)};
     }
     const int32_t version = block.header.version;
     const int32_t needed = height >= kBip65Height ? 4 : height >= kBip66Height ? 3 : height >= kBip34Height ? 2 : 0;
@@ -157,7 +168,7 @@ std::optional<RuleFailure> CheckContextualHeader(const Block& block, int32_t hei
         return RuleFailure{reason, "ContextualCheckBlockHeader",
                            "block version " + std::to_string(version) + " at height " + std::to_string(height) +
                                ", where version " + std::to_string(needed) + " or above is required",
-                           Location{}};
+                           HeaderField(kHeaderVersionOffset)};
     }
     return std::nullopt;
 }

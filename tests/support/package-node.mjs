@@ -89,6 +89,8 @@ const bad = {
   notAPool: await rejection(validateBlock(block, spent, { height, pool: {} })),
   misspelt: await rejection(validateBlock(block, spent, { height, heigth: height })),
   poolOption: outcome(() => createPool({ wrokers: 1 })).error,
+  poolEmptyDir: outcome(() => createPool({ wasmDir: '' })).error,
+  poolVariantType: outcome(() => createPool({ variant: 5 })).error,
   initOption: await rejection(init({ wasmdir: '.' })),
   initOther: await rejection(init({ variant: 'scalar' })),
   notJson: await rejection(validateBlock(block, '{"spent_outputs": [', { height })),

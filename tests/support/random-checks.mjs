@@ -39,3 +39,22 @@ export function randomChecks(count, seed) {
   }
   return { checks: concatChecks(parts), msgFirstBytes, types };
 }
+
+/**
+ * A check record packed as the layout says (wasm/check-buffer.mjs), with no check of its
+ * lengths: the records encodeCheck refuses, for the tests of what verifyBatch and walkChecks do
+ * with them.
+ * @param {{type: number, msg32: Uint8Array, pubkey: Uint8Array, sig: Uint8Array}} check
+ * @returns {Uint8Array} type | pubkey_len | sig_len (LE) | msg32 | pubkey | sig
+ */
+export function packUnchecked({ type, msg32, pubkey, sig }) {
+  const out = new Uint8Array(36 + pubkey.length + sig.length);
+  out[0] = type;
+  out[1] = pubkey.length;
+  out[2] = sig.length & 0xff;
+  out[3] = sig.length >> 8;
+  out.set(msg32, 4);
+  out.set(pubkey, 36);
+  out.set(sig, 36 + pubkey.length);
+  return out;
+}

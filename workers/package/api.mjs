@@ -142,18 +142,26 @@ function judged(r) {
  * load succeeds each init() replaces the options of the next load (a failed load leaves none
  * behind, so a later call takes the defaults); while a load is in progress, or once one has
  * succeeded, asking for another variant or location is an error.
- * @param {{key: 'wasmDir'|'wasmUrl', checkLocation: (value: unknown) => void, where: (value:
+ * @param {{key: 'wasmDir'|'wasmUrl', checkLocation: (value: unknown, what: string) => void, where: (value:
  *   string|URL|undefined) => string, defaultVariant: () => string, load: (next: object) =>
  *   Promise<object>, loadSync?: (next: object) => object, notLoaded?: string}} host key: the
  *   location option's name; checkLocation: throws a TypeError for a bad value; where: a value
  *   made comparable (the default's when undefined); load / loadSync: the engine for {variant,
  *   [key]}; notLoaded: the Error a synchronous call gets before init() where there is no loadSync
  * @returns {{engine: () => object, engineAsync: () => Promise<object>, current: () => object|null,
- *   init: (options: object) => void, settings: () => object}} current: the engine once loaded,
+ *   init: (options: object) => void, settings: () => object, checkLoadOptions: (what: string,
+ *   options: object) => void}} current: the engine once loaded,
  *   else null (nothing is loaded); init: checks and records `options` (throws TypeError / Error
- *   as described), the caller then awaits engineAsync(); settings: the options of the next load
+ *   as described), the caller then awaits engineAsync(); settings: the options of the next load;
+ *   checkLoadOptions: the location and variant checks init() makes, for createPool() too
  */
 export function engineSlot({ key, checkLocation, where, defaultVariant, load, loadSync, notLoaded }) {
+  /** The load options init() and createPool() share, checked alike: throws a TypeError naming
+   *  `what` and the option. */
+  const checkLoadOptions = (what, options) => {
+    if (options[key] !== undefined) checkLocation(options[key], what);
+    if (options.variant !== undefined && typeof options.variant !== 'string') throw new TypeError(`${what}: variant must be 'simd' or 'scalar', got ${JSON.stringify(options.variant) ?? typeof options.variant}`);
+  };
   let settings = {};   // the options of the next load (init's, or none)
   let loaded = null;   // {variant, [key]} the engine was loaded with
   let inFlight = null; // {variant, [key]} of the load in progress
@@ -190,11 +198,11 @@ export function engineSlot({ key, checkLocation, where, defaultVariant, load, lo
       }
       return loading;
     },
+    checkLoadOptions,
     init(options) {
       if (options === null || typeof options !== 'object') throw new TypeError(`init options must be an object such as {variant: 'simd'}, got ${options === null ? 'null' : typeof options}`);
       checkKeys('init', options, ['variant', key]);
-      if (options[key] !== undefined) checkLocation(options[key]);
-      if (options.variant !== undefined && typeof options.variant !== 'string') throw new TypeError(`init: variant must be 'simd' or 'scalar', got ${JSON.stringify(options.variant) ?? typeof options.variant}`);
+      checkLoadOptions('init', options);
       if (engine) {
         if (differs(options, loaded)) throw new Error(`init: this thread's engine is already loaded (${origin(loaded)}); it cannot change`);
       } else if (loading) {
@@ -254,6 +262,7 @@ export function packageApi(host) {
   function createPool(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError(`createPool options must be an object such as {workers: 4}, got ${describe(options)}`);
     checkKeys('createPool', options, host.poolOptions);
+    host.slot.checkLoadOptions('createPool', options);
     const inner = host.startPool(options);
     let stream = null;
     let closed = false;

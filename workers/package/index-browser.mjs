@@ -24,8 +24,8 @@ const absolute = (url) => new URL(url, globalThis.location?.href).href;
 
 const slot = engineSlot({
   key: 'wasmUrl',
-  checkLocation: (url) => {
-    if (url === '' || (typeof url !== 'string' && !(url instanceof URL))) throw new TypeError(`init: wasmUrl must be a URL or a non-empty string, got ${JSON.stringify(url) ?? typeof url}`);
+  checkLocation: (url, what) => {
+    if (url === '' || (typeof url !== 'string' && !(url instanceof URL))) throw new TypeError(`${what}: wasmUrl must be a URL or a non-empty string, got ${JSON.stringify(url) ?? typeof url}`);
   },
   where: (url) => (url === undefined ? "the package's own file" : absolute(url)),
   defaultVariant,

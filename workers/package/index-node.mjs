@@ -28,8 +28,8 @@ const dirOption = ({ wasmDir: dir }) => (dir ? { dir } : undefined);
 
 const slot = engineSlot({
   key: 'wasmDir',
-  checkLocation: (dir) => {
-    if (typeof dir !== 'string' || dir === '') throw new TypeError(`init: wasmDir must be a folder path (a non-empty string), got ${JSON.stringify(dir) ?? typeof dir}`);
+  checkLocation: (dir, what) => {
+    if (typeof dir !== 'string' || dir === '') throw new TypeError(`${what}: wasmDir must be a folder path (a non-empty string), got ${JSON.stringify(dir) ?? typeof dir}`);
   },
   where: (dir) => path.resolve(dir ?? wasmDir()),
   defaultVariant,

@@ -71,6 +71,8 @@ Outcome ValidateWithProofOfWork(const Fixture& f, const ChainContext& context = 
 /** Where a rejection must point: tx, and input or output (-1 when none). */
 struct At {
     int64_t tx, input, output;
+    /** The byte offset in the block, when the test names one (a header field's). */
+    std::optional<int64_t> byte = std::nullopt;
 };
 
 void ExpectRejected(const Outcome& o, const std::string& reason, const std::string& stage, At at) {
@@ -101,6 +103,7 @@ void ExpectRejected(const Outcome& o, const std::string& reason, const std::stri
     EXPECT_EQ(output, at.output) << message;
     EXPECT_EQ(message.rfind(reason, 0), 0u) << message;
     if (at.input >= 0 || at.output >= 0) EXPECT_GT(byte, 0) << message;
+    if (at.byte) EXPECT_EQ(byte, *at.byte) << message;
 }
 
 void ExpectAccepted(const Outcome& o) {
@@ -568,12 +571,12 @@ TEST(BlockRules, HeaderTimeAboveTheMedianTimePastAndVersionByHeight) {
     ctx.median_time_past = static_cast<int64_t>(f.block.header.time) - 1;
     ExpectAccepted(Validate(f, ctx));
     ctx.median_time_past = f.block.header.time;
-    ExpectRejected(Validate(f, ctx), "time-too-old", "ContextualCheckBlockHeader", {-1, -1, -1});
+    ExpectRejected(Validate(f, ctx), "time-too-old", "ContextualCheckBlockHeader", {-1, -1, -1, kHeaderTimeOffset});
     // From BIP65 (388,381) the version is at least 4.
     f.block.header.version = 4;
     ExpectAccepted(Validate(f));
     f.block.header.version = 3;
-    ExpectRejected(Validate(f), "bad-version(0x00000003)", "ContextualCheckBlockHeader", {-1, -1, -1});
+    ExpectRejected(Validate(f), "bad-version(0x00000003)", "ContextualCheckBlockHeader", {-1, -1, -1, kHeaderVersionOffset});
     // Both: Core checks the time first.
     ExpectRejected(Validate(f, ctx), "time-too-old", "ContextualCheckBlockHeader", {-1, -1, -1});
 }
@@ -713,6 +716,22 @@ TEST(BlockRules, CoreTxInvalidBadTxCasesFailCheckBlockWithTheirReason) {
         ++cases;
     }
     EXPECT_EQ(cases, 9u);
+}
+
+TEST(BlockRules, AMutatedMerkleTreeNamesTheDuplicatedTransaction) {
+    // CVE-2012-2459: with an odd transaction count, the last transaction repeated leaves the
+    // merkle root as it was; Core rejects the block as bad-txns-duplicate.
+    Fixture f = Load(757739);
+    if (f.block.txs.size() % 2 == 0) {
+        f.block.txs.pop_back();
+        f.block.header.merkle_root = BlockMerkleRoot(f.block, nullptr);
+    }
+    const size_t n = f.block.txs.size();
+    f.block.txs.push_back(f.block.txs.back());
+    const Outcome o = Validate(f);
+    ExpectRejected(o, "bad-txns-duplicate", "CheckBlock", {static_cast<int64_t>(n), -1, -1});
+    ASSERT_TRUE(o.error);
+    EXPECT_GT(o.error->where().byte_offset, 80);
 }
 
 }  // namespace

@@ -1,0 +1,95 @@
+// A height range of a block source validated in a pool, streamed: blocks are read in batches
+// while the previous batch validates, so reading overlaps validation and the range is never
+// held in memory (at most maxInFlight batches and the one being read). Host-neutral: the source
+// is blocks-fixtures/datadir/datadir.mjs's (or any {read(height)}), the pool workers/pool.mjs's.
+import { validateBlocksInPool } from '../../workers/block-jobs.mjs';
+
+/** Bytes of block and undo data per batch: enough inputs for every worker to get work. */
+export const DEFAULT_BATCH_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Validates heights from..to of `source` in `pool`.
+ * @param {{read: (height: number) => Promise<{height: number, hash: string, block: Uint8Array,
+ *   undo: Uint8Array|null}>}} source
+ * @param {object} pool a VerifyPool (workers/pool.mjs createPool)
+ * @param {{from: number, to: number, batchBytes?: number, maxInFlight?: number,
+ *   onBatch?: (done: number, total: number) => void, now?: () => number}} options
+ * @returns {Promise<{blocks: object[], readError: {height: number, message: string}|null,
+ *   seconds: number, readSeconds: number, waitSeconds: number, bytesRead: number}>} blocks: one
+ *   entry per block validated, in height order: {height, hash, bytes (block + undo), valid
+ *   (true / false / null when not judged), reject_reason, error, inputs, ecdsa, schnorr};
+ *   readError: the first block that could not be read (the range stops there; every block
+ *   read before it is validated and reported); seconds: wall time; readSeconds: time in the
+ *   source's reads; waitSeconds: wall time during which no batch was in the pool because the
+ *   next was still being read (the wait for data, apart from validation)
+ */
+export async function validateRange(source, pool, { from, to, batchBytes = DEFAULT_BATCH_BYTES, maxInFlight = 2, onBatch, now = () => performance.now() }) {
+  const started = now();
+  const blocks = [];
+  const inFlight = new Set();
+  let readMs = 0;
+  let waitMs = 0;
+  let idleSince = started; // the pool has nothing to do until the first batch goes out
+  let bytesRead = 0;
+  let readError = null;
+  let done = 0;
+  let failure = null;
+
+  const submit = async (batch) => {
+    while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+    if (inFlight.size === 0) waitMs += now() - idleSince;
+    const jobs = batch.map((b) => ({ block: b.block, spentOutputs: b.undo, hash: b.hash, height: b.height }));
+    const slot = blocks.length;
+    blocks.push(...batch.map((b) => ({ height: b.height, hash: b.hash, bytes: b.block.length + b.undo.length })));
+    const p = validateBlocksInPool(pool, jobs).then((results) => {
+      results.forEach((r, i) => Object.assign(blocks[slot + i], summary(r)));
+      done += results.length;
+      onBatch?.(done, to - from + 1);
+    }, (err) => { failure ??= err; }).finally(() => {
+      inFlight.delete(p);
+      if (inFlight.size === 0) idleSince = now();
+    });
+    inFlight.add(p);
+  };
+
+  let batch = [];
+  let size = 0;
+  for (let height = from; height <= to; height++) {
+    const t = now();
+    let item;
+    try {
+      item = await source.read(height);
+    } catch (err) {
+      readError = { height, message: err.message };
+      break;
+    } finally {
+      readMs += now() - t;
+    }
+    if (!item.undo) continue; // genesis: Core never connects it, and it has no undo data
+    bytesRead += item.block.length + item.undo.length;
+    batch.push(item);
+    size += item.block.length + item.undo.length;
+    if (size >= batchBytes) {
+      await submit(batch);
+      batch = [];
+      size = 0;
+    }
+  }
+  if (batch.length) await submit(batch);
+  while (inFlight.size) await Promise.race(inFlight);
+  if (failure) throw failure;
+  return { blocks, readError, seconds: (now() - started) / 1000, readSeconds: readMs / 1000, waitSeconds: waitMs / 1000, bytesRead };
+}
+
+/** What the report keeps of a block's result (its checks are not held for a whole range). */
+function summary(r) {
+  const valid = r.ok ? r.valid : (r.stage ? false : null);
+  return {
+    valid,
+    reject_reason: r.rejectReason || null,
+    error: valid === true ? null : r.error,
+    inputs: r.inputs ?? null,
+    ecdsa: r.ecdsa ?? null,
+    schnorr: r.schnorr ?? null,
+  };
+}
