@@ -14,7 +14,7 @@ import { checkHeights, UsageError } from '../shared/args.mjs';
 import { HELP_HINT, parseOptions, USAGE } from './options.mjs';
 import { chainShortfall, exitCodeOf } from '../core/run-core.mjs';
 import { runBench } from './run.mjs';
-import { datadirExitCode, formatDatadirReport, runDatadir } from './datadir.mjs';
+import { formatNodeSourceReport, nodeSourceExitCode, runNodeSource } from './node-source.mjs';
 import { startServer } from '../../web/server.mjs';
 import { saveMeasurement } from '../workload/measurement.mjs';
 import { MIN_ROUNDS } from '../core/model-projection.mjs';
@@ -45,16 +45,16 @@ async function serveWeb(options) {
   return 0;
 }
 
-/** --datadir: the range from a node's files, streamed through the workers; its own report. */
-async function datadirMain(options) {
+/** --datadir / --rest: the range from a node, streamed through the workers; its own report. */
+async function nodeSourceMain(options) {
   let doc;
   try {
-    doc = await runDatadir(options, log);
+    doc = await runNodeSource(options, log);
   } catch (err) {
     return failed(options, err);
   }
-  const code = datadirExitCode(doc);
-  process.stdout.write(options.json ? `${JSON.stringify({ ...doc, exit_code: code }, null, 1)}\n` : formatDatadirReport(doc));
+  const code = nodeSourceExitCode(doc);
+  process.stdout.write(options.json ? `${JSON.stringify({ ...doc, exit_code: code }, null, 1)}\n` : formatNodeSourceReport(doc));
   return code;
 }
 
@@ -73,7 +73,7 @@ async function main() {
     return 0;
   }
   if (options.web) return serveWeb(options);
-  if (options.datadir !== undefined) return datadirMain(options);
+  if (options.datadir !== undefined || options.rest !== undefined) return nodeSourceMain(options);
   // A progress bar on stderr only on a terminal and without --json (bench/cli/progress.mjs).
   const progress = createProgress({ enabled: Boolean(process.stderr.isTTY) && !options.json });
   let doc;

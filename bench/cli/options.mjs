@@ -25,8 +25,11 @@ the full-chain (IBD) projection.
                      folder), read-only and without its locks; the blocks of --from..--to on its
                      active chain, each with its undo data, validated in the workers, streamed;
                      reports verdicts, blocks/s, MB/s read and the share of time waiting for data
-  --from H1, --to H2 with --datadir: the height range (default: the first height after genesis
-                     the files hold, to the tip)
+  --rest URL         instead of the fixtures: a running node's REST interface (bitcoind -rest;
+                     Core 30 or later, for /rest/spenttxouts/), e.g. http://127.0.0.1:8332;
+                     requests pipelined, transient failures retried
+  --from H1, --to H2 with --datadir or --rest: the height range (default: the first height after
+                     genesis the source holds, to the tip)
   --heights LIST     only these block heights, comma-separated (e.g. 170,866342)
   --workers N        workers (each validates whole blocks and verifies signatures), 1..${MAX_WORKERS} (default: available parallelism, ${os.availableParallelism()} here)
   --variant NAME     wasm build: ${VARIANTS.join(' | ')} (default: simd)
@@ -82,6 +85,7 @@ export function parseOptions(argv) {
   const { values } = parseFlags(argv, {
     fixtures: { type: 'string' },
     datadir: { type: 'string' },
+    rest: { type: 'string' },
     from: { type: 'string' },
     to: { type: 'string' },
     heights: { type: 'string' },
@@ -101,13 +105,24 @@ export function parseOptions(argv) {
   if (values.port !== undefined && !values.web) {
     throw new UsageError('--port needs --web');
   }
+  const node = values.datadir !== undefined ? 'datadir' : values.rest !== undefined ? 'rest' : null;
   for (const flag of ['from', 'to']) {
-    if (values[flag] !== undefined && values.datadir === undefined) throw new UsageError(`--${flag} needs --datadir`);
+    if (values[flag] !== undefined && !node) throw new UsageError(`--${flag} needs --datadir or --rest`);
   }
-  if (values.datadir !== undefined) {
+  if (values.datadir !== undefined && values.rest !== undefined) throw new UsageError('--datadir and --rest do not go together: one source');
+  if (node) {
     for (const other of ['fixtures', 'heights', 'scaling', 'web']) {
-      if (values[other] !== undefined && values[other] !== false) throw new UsageError(`--datadir and --${other} do not go together`);
+      if (values[other] !== undefined && values[other] !== false) throw new UsageError(`--${node} and --${other} do not go together`);
     }
+  }
+  if (values.rest !== undefined) {
+    let url;
+    try {
+      url = new URL(values.rest);
+    } catch {
+      throw new UsageError(`--rest must be a URL such as http://127.0.0.1:8332, got "${values.rest}"`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--rest must be an http or https URL, got "${url.protocol}"`);
   }
   if (values['max-workers'] !== undefined && !values.scaling) {
     throw new UsageError('--max-workers needs --scaling');
@@ -121,8 +136,8 @@ export function parseOptions(argv) {
   return {
     help: values.help,
     fixtures: values.fixtures,
-    ...(values.datadir !== undefined ? {
-      datadir: values.datadir,
+    ...(node ? {
+      ...(values.datadir !== undefined ? { datadir: values.datadir } : { rest: values.rest }),
       ...(values.from !== undefined ? { from: integerFlag('from', values.from, 0, 2 ** 31 - 1) } : {}),
       ...(values.to !== undefined ? { to: integerFlag('to', values.to, 0, 2 ** 31 - 1) } : {}),
     } : {}),

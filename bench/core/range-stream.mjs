@@ -9,8 +9,9 @@ export const DEFAULT_BATCH_BYTES = 8 * 1024 * 1024;
 
 /**
  * Validates heights from..to of `source` in `pool`.
- * @param {{read: (height: number) => Promise<{height: number, hash: string, block: Uint8Array,
- *   undo: Uint8Array|null}>}} source
+ * @param {{read: (height: number, last: number) => Promise<{height: number, hash: string, block:
+ *   Uint8Array, undo: Uint8Array|null}>}} source read(height, last): `last` the range's end, so
+ *   that a source reading ahead stops there
  * @param {object} pool a VerifyPool (workers/pool.mjs createPool)
  * @param {{from: number, to: number, batchBytes?: number, maxInFlight?: number,
  *   onBatch?: (done: number, total: number) => void, now?: () => number}} options
@@ -58,7 +59,7 @@ export async function validateRange(source, pool, { from, to, batchBytes = DEFAU
     const t = now();
     let item;
     try {
-      item = await source.read(height);
+      item = await source.read(height, to);
     } catch (err) {
       readError = { height, message: err.message };
       break;

@@ -3,6 +3,7 @@
 #include "validation/block_validation.h"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -209,13 +210,16 @@ BlockValidation::BlockValidation(const uint8_t* block_raw, size_t block_len, con
     // Decoding the list is its own stage (spent_ns), taken out of parse_ns, which Start measures
     // from parse_started.
     int64_t spent_ns = 0;
-    // A rev record (a node's undo data) is turned into the binary form first.
+    // A rev record (a node's undo data) or a /rest/spenttxouts body is turned into the binary
+    // form first.
     // (Before parse_started: its time is spent_ns's alone.)
     std::vector<uint8_t> from_undo;
     int64_t undo_ns = 0;
-    if (LooksLikeUndoRecord(spent_binary, spent_len)) {
+    const bool rest = spent_len >= 4 && std::memcmp(spent_binary, kSpentTxOutsMagic, 4) == 0;
+    if (rest || LooksLikeUndoRecord(spent_binary, spent_len)) {
         const int64_t started = MonotonicNanos();
-        from_undo = SpentOutputsFromUndoRecord(block_raw, block_len, spent_binary, spent_len);
+        from_undo = rest ? SpentOutputsFromSpentTxOuts(block_raw, block_len, spent_binary, spent_len)
+                         : SpentOutputsFromUndoRecord(block_raw, block_len, spent_binary, spent_len);
         undo_ns = MonotonicNanos() - started;
         spent_binary = from_undo.data();
         spent_len = from_undo.size();

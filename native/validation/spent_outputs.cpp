@@ -258,4 +258,49 @@ std::vector<uint8_t> SpentOutputsFromUndoRecord(const uint8_t* block_raw, size_t
     return SerializeSpentOutputs(entries);
 }
 
+std::vector<uint8_t> SpentOutputsFromSpentTxOuts(const uint8_t* block_raw, size_t block_len, const uint8_t* data,
+                                                 size_t len) {
+    const Block block = ParseBlock(block_raw, block_len, 0, 0);
+    Location at;
+    at.block_hash = block.hash_hex;
+    const auto fail = [&](const std::string& reason) { throw Error("spenttxouts: " + reason, at); };
+    if (len < 4 || std::memcmp(data, kSpentTxOutsMagic, 4) != 0) fail("does not start with \"IBT1\"");
+    std::vector<SpentOutputEntry> entries;
+    try {
+        Reader r(data + 4, len - 4, 4);
+        // A list is at least its count (1 byte); an output at least 9 bytes.
+        const size_t lists = r.ReadCount("transaction count", 1);
+        if (lists != block.txs.size()) {
+            fail(std::to_string(lists) + " transactions for the block's " + std::to_string(block.txs.size()));
+        }
+        for (size_t t = 0; t < lists; ++t) {
+            const size_t n = r.ReadCount("output count", 9);
+            if (t == 0) {
+                if (n != 0) fail("the coinbase's list holds " + std::to_string(n) + " outputs");
+                continue;
+            }
+            const Transaction& tx = block.txs[t];
+            if (n != tx.vin.size()) {
+                at.tx_index = static_cast<int64_t>(t);
+                fail("tx " + std::to_string(t) + " has " + std::to_string(n) + " outputs for its " +
+                     std::to_string(tx.vin.size()) + " inputs");
+            }
+            for (size_t i = 0; i < n; ++i) {
+                SpentOutputEntry e;
+                e.prevout = tx.vin[i].prevout;
+                e.out.value = r.ReadI64("value");
+                e.out.script_pubkey = r.ReadVarBytes("scriptPubKey");
+                entries.push_back(std::move(e));
+            }
+        }
+        if (!r.empty()) r.Fail(std::to_string(r.remaining()) + " bytes left after the lists", r.offset());
+    } catch (const Error& e) {
+        if (e.reason().rfind("spenttxouts: ", 0) == 0) throw;
+        Location where = e.where();
+        where.block_hash = block.hash_hex;
+        throw Error("spenttxouts: " + e.reason() + " (byte offsets in the tagged body)", where);
+    }
+    return SerializeSpentOutputs(entries);
+}
+
 }  // namespace ibd

@@ -71,4 +71,21 @@ std::vector<SpentOutputEntry> ParseSpentOutputsBinary(const uint8_t* data, size_
 std::vector<uint8_t> SpentOutputsFromUndoRecord(const uint8_t* block_raw, size_t block_len, const uint8_t* record,
                                                 size_t record_len);
 
+/** The first 4 bytes of a /rest/spenttxouts/<hash>.bin body given to the engine as spent
+ *  outputs: "IBT1", then the body as Core 30's REST interface serves it (rest.cpp
+ *  SerializeBlockUndo):
+ *    CompactSize(transactions) | CompactSize(0) for the coinbase |
+ *    per other transaction: CompactSize(m) | CTxOut * m (int64 LE value, CompactSize script
+ *    length, script), one per input in input order. */
+inline constexpr uint8_t kSpentTxOutsMagic[4] = {'I', 'B', 'T', '1'};
+
+/** The spent outputs of the block `block_raw` from a tagged /rest/spenttxouts body (`data`:
+ *  kSpentTxOutsMagic then the body), in the binary form above, prevouts from the block's
+ *  inputs. Errors, located at the block's hash: the body's own (truncated, a non-canonical
+ *  count, trailing bytes: "spenttxouts: ...", byte offsets in the tagged buffer), and a body
+ *  that does not fit the block ("spenttxouts: N transactions for the block's M", "spenttxouts:
+ *  the coinbase's list holds N outputs", "spenttxouts: tx T has N outputs for its M inputs"). */
+std::vector<uint8_t> SpentOutputsFromSpentTxOuts(const uint8_t* block_raw, size_t block_len, const uint8_t* data,
+                                                 size_t len);
+
 }  // namespace ibd

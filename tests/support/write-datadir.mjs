@@ -107,6 +107,59 @@ function obfuscated(buffers) {
 }
 
 /**
+ * The blocks the fixture set gives, each with the coins its inputs spend: genesis and blocks
+ * 1-255 (the coins followed through the chain) and the fixture blocks from BIP34 on (from
+ * spent_outputs.json, heights written as the block's - 1, not coinbase).
+ * @param {string} fixtures
+ * @returns {Promise<{chain: object[], modern: object[]}>} each {height, hash, block, txUndos}:
+ *   txUndos[t - 1] the coins of tx t's inputs, {height, coinbase, value (bigint), script}
+ */
+export async function fixtureChain(fixtures) {
+  const chainFile = await loadChain(fixtures);
+  if (!chainFile?.bytes) throw new Error(`no chain in ${fixtures}: ${chainFile?.error}`);
+  const blocks = [Buffer.from(GENESIS_HEX, 'hex')];
+  for (let p = 0; p < chainFile.bytes.length;) {
+    const size = new DataView(chainFile.bytes.buffer, chainFile.bytes.byteOffset + p + 4, 4).getUint32(0, true);
+    blocks.push(Buffer.from(chainFile.bytes.subarray(p + 8, p + 8 + size)));
+    p += 8 + size;
+  }
+  const coins = new Map();
+  const chain = blocks.map((block, height) => {
+    const txUndos = [];
+    parseBlock(block).forEach((tx, t) => {
+      if (t > 0) txUndos.push(tx.ins.map((outpoint) => { const c = coins.get(outpoint); coins.delete(outpoint); if (!c) throw new Error(`height ${height}: ${outpoint} not in the chain's coins`); return c; }));
+      tx.outs.forEach((o, n) => coins.set(`${tx.txid}:${n}`, { height, coinbase: t === 0, value: o.value, script: o.script }));
+    });
+    return { height, hash: display(hash256(block.subarray(0, 80))), block, txUndos };
+  });
+  const modern = (await loadBlocks(fixtures)).filter((f) => f.height >= 227931 && f.block).sort((a, b) => a.height - b.height).map((f) => {
+    const spent = JSON.parse(f.spentOutputsJson).spent_outputs;
+    let k = 0;
+    const txUndos = parseBlock(f.block).slice(1).map((tx) => tx.ins.map(() => {
+      const s = spent[k++];
+      return { height: f.height - 1, coinbase: false, value: BigInt(s.value), script: Buffer.from(s.script_pubkey, 'hex') };
+    }));
+    return { height: f.height, hash: f.hash, block: Buffer.from(f.block), txUndos };
+  });
+  return { chain, modern };
+}
+
+/** Core 30's /rest/spenttxouts/<hash>.bin body of a block (rest.cpp SerializeBlockUndo): the
+ *  transaction count, an empty list for the coinbase, then each transaction's spent CTxOuts. */
+export function spentTxOutsBody(txUndos) {
+  const out = [...compactSize(txUndos.length + 1), 0];
+  for (const coins of txUndos) {
+    out.push(...compactSize(coins.length));
+    for (const c of coins) {
+      const value = Buffer.alloc(8);
+      value.writeBigInt64LE(BigInt(c.value));
+      out.push(...value, ...compactSize(c.script.length), ...c.script);
+    }
+  }
+  return Buffer.from(out);
+}
+
+/**
  * Writes `<dir>/blocks/` (layout above) from the fixture set in `fixtures`.
  * @param {string} dir
  * @param {string} fixtures the fixture set (../shared/blocks-fixtures)
@@ -115,42 +168,14 @@ function obfuscated(buffers) {
 export async function writeDatadir(dir, fixtures) {
   const blocksDir = path.join(dir, 'blocks');
   mkdirSync(blocksDir, { recursive: true });
-  const chain = await loadChain(fixtures);
-  if (!chain?.bytes) throw new Error(`no chain in ${fixtures}: ${chain?.error}`);
-  const blocks = [Buffer.from(GENESIS_HEX, 'hex')];
-  for (let p = 0; p < chain.bytes.length;) {
-    const size = new DataView(chain.bytes.buffer, chain.bytes.byteOffset + p + 4, 4).getUint32(0, true);
-    blocks.push(Buffer.from(chain.bytes.subarray(p + 8, p + 8 + size)));
-    p += 8 + size;
-  }
-  // The coins, followed through the chain: each block's undo is the coins its inputs took.
-  const coins = new Map();
-  const undos = blocks.map((block, height) => {
-    const txUndos = [];
-    parseBlock(block).forEach((tx, t) => {
-      if (t > 0) txUndos.push(tx.ins.map((outpoint) => { const c = coins.get(outpoint); coins.delete(outpoint); if (!c) throw new Error(`height ${height}: ${outpoint} not in the chain's coins`); return c; }));
-      tx.outs.forEach((o, n) => coins.set(`${tx.txid}:${n}`, { height, coinbase: t === 0, value: o.value, script: o.script }));
-    });
-    return txUndos;
-  });
+  const { chain, modern } = await fixtureChain(fixtures);
   // Out of height order in the blk file (pairs swapped), as blocks arrive from several peers.
-  const order = blocks.map((_, h) => h);
+  const order = chain.map((_, h) => h);
   for (let h = 1; h + 1 < order.length; h += 2) [order[h], order[h + 1]] = [order[h + 1], order[h]];
-  writeFileSync(path.join(blocksDir, 'blk00000.dat'), obfuscated(order.map((h) => record(blocks[h]))));
-  writeFileSync(path.join(blocksDir, 'rev00000.dat'), obfuscated(blocks.slice(1).map((b, i) => record(undoBody(undos[i + 1]), b.subarray(4, 36)))));
-
-  const modern = (await loadBlocks(fixtures)).filter((f) => f.height >= 227931 && f.block).sort((a, b) => a.height - b.height);
-  const revs = modern.map((f) => {
-    const spent = JSON.parse(f.spentOutputsJson).spent_outputs;
-    let k = 0;
-    const txUndos = parseBlock(f.block).slice(1).map((tx) => tx.ins.map(() => {
-      const s = spent[k++];
-      return { height: f.height - 1, coinbase: false, value: BigInt(s.value), script: Buffer.from(s.script_pubkey, 'hex') };
-    }));
-    return record(undoBody(txUndos), Buffer.from(f.block.subarray(4, 36)));
-  });
+  writeFileSync(path.join(blocksDir, 'blk00000.dat'), obfuscated(order.map((h) => record(chain[h].block))));
+  writeFileSync(path.join(blocksDir, 'rev00000.dat'), obfuscated(chain.slice(1).map((b) => record(undoBody(b.txUndos), b.block.subarray(4, 36)))));
   writeFileSync(path.join(blocksDir, 'blk00001.dat'), obfuscated(modern.map((f) => record(f.block))));
-  writeFileSync(path.join(blocksDir, 'rev00001.dat'), obfuscated(revs));
+  writeFileSync(path.join(blocksDir, 'rev00001.dat'), obfuscated(modern.map((f) => record(undoBody(f.txUndos), f.block.subarray(4, 36)))));
   writeFileSync(path.join(blocksDir, 'xor.dat'), XOR_KEY);
-  return { blocks: blocksDir, chainHeights: blocks.map((_, h) => h), fixtureHeights: modern.map((f) => f.height) };
+  return { blocks: blocksDir, chainHeights: chain.map((b) => b.height), fixtureHeights: modern.map((f) => f.height) };
 }

@@ -12,6 +12,7 @@
 #include "support/test_support.h"
 #include "undo/block_undo.h"
 #include "validation/block_validation.h"
+#include "primitives/serialize.h"
 #include "validation/spent_outputs.h"
 
 namespace ibd {
@@ -139,6 +140,51 @@ TEST(BlockUndo, DamagedRecordsNameTheByte) {
     // Fewer than the record's fixed 40 bytes.
     e = UndoError(f, std::vector<uint8_t>(record.begin(), record.begin() + 39));
     EXPECT_NE(e.reason().find("fewer than the 40"), std::string::npos) << e.what();
+}
+
+/** The fixture's spent outputs as Core 30's /rest/spenttxouts/<hash>.bin body, tagged "IBT1". */
+std::vector<uint8_t> SpentTxOutsOf(const FixtureBlock& f) {
+    const Block block = ParseBlock(f.raw.data(), f.raw.size());
+    std::vector<uint8_t> out(kSpentTxOutsMagic, kSpentTxOutsMagic + 4);
+    VectorSink s{out};
+    WriteCompactSize(s, block.txs.size());
+    WriteCompactSize(s, 0);
+    size_t k = 0;
+    for (size_t t = 1; t < block.txs.size(); ++t) {
+        WriteCompactSize(s, block.txs[t].vin.size());
+        for (size_t i = 0; i < block.txs[t].vin.size(); ++i) {
+            const TxOut& o = f.spent.at(k++).out;
+            WriteLE64(s, static_cast<uint64_t>(o.value));
+            WriteVarBytes(s, o.script_pubkey);
+        }
+    }
+    return out;
+}
+
+TEST(SpentTxOuts, ARestBodyGivesBackTheFixturesSpentOutputsAndItsErrorsAreNamed) {
+    const FixtureBlock f = LoadFixtureBlock(866342);
+    std::vector<uint8_t> body = SpentTxOutsOf(f);
+    EXPECT_EQ(HexEncode(SpentOutputsFromSpentTxOuts(f.raw.data(), f.raw.size(), body.data(), body.size())),
+              HexEncode(SerializeSpentOutputs(f.spent)));
+    const BlockValidationResult r = ValidateBlock(f.raw.data(), f.raw.size(), body.data(), body.size(), f.hash, 866342);
+    EXPECT_TRUE(r.valid) << r.error;
+    const auto error = [&](const std::vector<uint8_t>& b) {
+        try {
+            SpentOutputsFromSpentTxOuts(f.raw.data(), f.raw.size(), b.data(), b.size());
+        } catch (const Error& e) {
+            EXPECT_EQ(e.where().block_hash, f.hash);
+            return e.reason();
+        }
+        return std::string("no error");
+    };
+    std::vector<uint8_t> trailing = body;
+    trailing.push_back(0);
+    EXPECT_EQ(error(trailing).rfind("spenttxouts: 1 bytes left after the lists", 0), 0u) << error(trailing);
+    std::vector<uint8_t> cut(body.begin(), body.end() - 3);
+    EXPECT_NE(error(cut).find("spenttxouts: "), std::string::npos);
+    const FixtureBlock other = LoadFixtureBlock(170);
+    const std::vector<uint8_t> wrong = SpentTxOutsOf(other);
+    EXPECT_EQ(error(wrong), "spenttxouts: 2 transactions for the block's 4864");
 }
 
 }  // namespace

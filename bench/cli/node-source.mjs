@@ -1,40 +1,50 @@
-// `npm start -- --datadir PATH [--from H1] [--to H2]`: a height range of a Bitcoin Core node's
-// active chain, read from its blocks/ folder (read-only, no lock: blocks-fixtures/datadir/) and
-// validated in a pool of wasm workers, streamed (bench/core/range-stream.mjs). Reports the
-// verdicts, blocks/s, MB/s read and the share of the wall time spent waiting for data.
+// `npm start -- --datadir PATH | --rest URL [--from H1] [--to H2]`: a height range of a Bitcoin
+// Core node's active chain, read from its blocks/ folder (read-only, no lock:
+// blocks-fixtures/datadir/) or from its REST interface (blocks-fixtures/rest/), validated in a
+// pool of wasm workers, streamed (bench/core/range-stream.mjs). Reports the verdicts, blocks/s,
+// MB/s read and the share of the wall time spent waiting for data.
 import { openDatadir } from '../../blocks-fixtures/datadir/datadir.mjs';
 import { datadirFiles, hash256 } from '../../blocks-fixtures/datadir/node-files.mjs';
+import { openRest } from '../../blocks-fixtures/rest/rest-source.mjs';
 import { createPool } from '../../workers/pool.mjs';
 import { validateRange } from '../core/range-stream.mjs';
 import { countOf } from '../core/format.mjs';
 
 /**
- * Runs the range.
- * @param {{datadir: string, from?: number, to?: number, workers: number, variant: string}} options
+ * Runs the range from the source the options name.
+ * @param {{datadir?: string, rest?: string, from?: number, to?: number, workers: number,
+ *   variant: string}} options exactly one of datadir and rest
  * @param {(msg: string) => void} log
- * @returns {Promise<object>} the result document (docs/json.md "datadir"): source, range, blocks,
- *   totals, figures, read_error, skipped
- * @throws Error when the folder is not a datadir, a record is damaged (file and byte named), or
- *   the range holds no block the files have
+ * @returns {Promise<object>} the result document (docs/json.md "--datadir and --rest runs"):
+ *   source, range, blocks, totals, figures, read_error, skipped
+ * @throws Error when the folder is not a datadir, a record is damaged (file and byte named), the
+ *   node cannot be reached, or the range is empty
  */
-export async function runDatadir(options, log) {
+export async function runNodeSource(options, log) {
+  if (options.rest !== undefined) {
+    const source = openRest(options.rest);
+    log(`REST: ${source.url}: asking for the tip`);
+    const tipHeight = await source.tipHeight();
+    return runRange(source, { kind: 'rest', url: source.url, tip: { height: tipHeight } }, [], options, 1, tipHeight, log);
+  }
   const files = datadirFiles(options.datadir);
   log(`datadir: ${files.folder}: ${countOf(files.blk.length, 'blk file')}, ${countOf(files.rev.length, 'rev file')}, ${files.xor ? 'xor.dat' : 'no xor.dat'}; ordering the headers`);
   try {
-    return await runOn(files, options, log);
+    const source = await openDatadir(files, { hash256 });
+    for (const p of source.partial) log(`skipped: ${p}`);
+    if (!source.tip) throw new Error(`${files.folder}: no block with a known height (neither linked to genesis nor after BIP34)`);
+    const described = { kind: 'datadir', folder: files.folder, obfuscated: Boolean(files.xor), tip: source.tip, unplaced_blocks: source.unplaced, stale_blocks: source.stale };
+    return await runRange(source, described, source.partial, options, Math.max(1, source.heights.first), source.tip.height, log);
   } finally {
     await files.close();
   }
 }
 
-async function runOn(files, options, log) {
-  const source = await openDatadir(files, { hash256 });
-  for (const p of source.partial) log(`skipped: ${p}`);
-  if (!source.tip) throw new Error(`${files.folder}: no block with a known height (neither linked to genesis nor after BIP34)`);
-  const from = options.from ?? Math.max(1, source.heights.first);
-  const to = options.to ?? source.tip.height;
+async function runRange(source, described, skipped, options, firstHeight, tipHeight, log) {
+  const from = options.from ?? firstHeight;
+  const to = options.to ?? tipHeight;
   if (from > to) throw new Error(`--from ${from} is above --to ${to}`);
-  log(`active chain tip ${source.tip.height} ${source.tip.hash}; validating heights ${from} to ${to} in ${countOf(options.workers, 'worker')}`);
+  log(`tip ${tipHeight}; validating heights ${from} to ${to} in ${countOf(options.workers, 'worker')}`);
   const pool = createPool({ workers: options.workers, variant: options.variant });
   let run;
   try {
@@ -48,9 +58,9 @@ async function runOn(files, options, log) {
   const inputs = blocks.reduce((n, b) => n + (b.inputs ?? 0), 0);
   const checks = blocks.reduce((n, b) => n + (b.ecdsa ?? 0) + (b.schnorr ?? 0), 0);
   return {
-    source: { kind: 'datadir', folder: files.folder, obfuscated: Boolean(files.xor), tip: source.tip, unplaced_blocks: source.unplaced, stale_blocks: source.stale },
+    source: described,
     range: { from, to },
-    skipped: source.partial,
+    skipped,
     blocks,
     totals: {
       blocks: blocks.length, valid: count((b) => b.valid === true), invalid: count((b) => b.valid === false),
@@ -70,21 +80,23 @@ async function runOn(files, options, log) {
   };
 }
 
-/** The exit code of a datadir run: 0 every block valid, 3 an invalid block, 1 a block not
+/** The exit code of a --datadir or --rest run: 0 every block valid, 3 an invalid block, 1 a block not
  *  judged or a read error (bench/cli/options.mjs). */
-export function datadirExitCode(doc) {
+export function nodeSourceExitCode(doc) {
   if (doc.read_error || doc.totals.failed) return 1;
   return doc.totals.invalid ? 3 : 0;
 }
 
-/** The terminal report of a datadir run. */
-export function formatDatadirReport(doc) {
+/** The terminal report of a --datadir or --rest run. */
+export function formatNodeSourceReport(doc) {
   const t = doc.totals;
   const f = doc.figures;
   const lines = [
-    `ibd-wasm: Bitcoin Core datadir ${doc.source.folder} (${doc.source.obfuscated ? 'obfuscated, xor.dat' : 'no obfuscation'}), active chain tip ${doc.source.tip.height} ${doc.source.tip.hash}`,
+    doc.source.kind === 'rest'
+      ? `ibd-wasm: Bitcoin Core REST interface ${doc.source.url}, active chain tip ${doc.source.tip.height}`
+      : `ibd-wasm: Bitcoin Core datadir ${doc.source.folder} (${doc.source.obfuscated ? 'obfuscated, xor.dat' : 'no obfuscation'}), active chain tip ${doc.source.tip.height} ${doc.source.tip.hash}`,
     `heights ${doc.range.from} to ${doc.range.to}: ${countOf(t.blocks, 'block')} validated in ${countOf(f.workers, 'worker')}: ${t.valid} valid, ${t.invalid} invalid, ${t.failed} not judged; ${t.inputs.toLocaleString('en-US')} inputs, ${t.checks.toLocaleString('en-US')} signature checks`,
-    `  ${f.blocks_per_second.toFixed(1)} blocks/s, ${Math.round(f.inputs_per_second).toLocaleString('en-US')} inputs/s, ${(f.read_bytes_per_second / 1e6).toFixed(2)} MB/s read (blocks and undo data), ${f.seconds.toFixed(2)} s (${f.timing})`,
+    `  ${f.blocks_per_second.toFixed(1)} blocks/s, ${Math.round(f.inputs_per_second).toLocaleString('en-US')} inputs/s, ${(f.read_bytes_per_second / 1e6).toFixed(2)} MB/s read (blocks and spent outputs), ${f.seconds.toFixed(2)} s (${f.timing})`,
     `  waiting for data: ${(100 * f.wait_share).toFixed(1)}% of the wall time (no batch in the pool while the next was read); reading took ${f.read_seconds.toFixed(2)} s in all, overlapped with validation`,
   ];
   for (const s of doc.skipped) lines.push(`  skipped: ${s}`);
