@@ -73,7 +73,7 @@ async function main() {
     return 0;
   }
   if (options.web) return serveWeb(options);
-  if (options.datadir !== undefined || options.rest !== undefined) return nodeSourceMain(options);
+  if (options.datadir !== undefined || options.rest !== undefined || options.rpc !== undefined) return nodeSourceMain(options);
   // A progress bar on stderr only on a terminal and without --json (bench/cli/progress.mjs).
   const progress = createProgress({ enabled: Boolean(process.stderr.isTTY) && !options.json });
   let doc;

@@ -3,9 +3,11 @@
 // blocks-fixtures/datadir/) or from its REST interface (blocks-fixtures/rest/), validated in a
 // pool of wasm workers, streamed (bench/core/range-stream.mjs). Reports the verdicts, blocks/s,
 // MB/s read and the share of the wall time spent waiting for data.
+import { readFileSync } from 'node:fs';
 import { openDatadir } from '../../blocks-fixtures/datadir/datadir.mjs';
 import { datadirFiles, hash256 } from '../../blocks-fixtures/datadir/node-files.mjs';
 import { openRest } from '../../blocks-fixtures/rest/rest-source.mjs';
+import { openRpc } from '../../blocks-fixtures/rpc/rpc-source.mjs';
 import { createPool } from '../../workers/pool.mjs';
 import { validateRange } from '../core/range-stream.mjs';
 import { countOf } from '../core/format.mjs';
@@ -21,6 +23,20 @@ import { countOf } from '../core/format.mjs';
  *   node cannot be reached, or the range is empty
  */
 export async function runNodeSource(options, log) {
+  if (options.rpc !== undefined) {
+    let cookie;
+    if (options.rpcCookie !== undefined) {
+      try {
+        cookie = readFileSync(options.rpcCookie, 'utf8');
+      } catch (err) {
+        throw new Error(`--rpc-cookie ${options.rpcCookie}: ${err.code === 'ENOENT' ? 'no such file (the node writes <datadir>/.cookie while it runs)' : err.message}`);
+      }
+    }
+    const source = openRpc(options.rpc, { cookie });
+    log(`RPC: ${source.url}: asking for the tip`);
+    const tipHeight = await source.tipHeight();
+    return runRange(source, { kind: 'rpc', url: source.url, tip: { height: tipHeight } }, [], options, 1, tipHeight, log);
+  }
   if (options.rest !== undefined) {
     const source = openRest(options.rest);
     log(`REST: ${source.url}: asking for the tip`);
@@ -92,8 +108,8 @@ export function formatNodeSourceReport(doc) {
   const t = doc.totals;
   const f = doc.figures;
   const lines = [
-    doc.source.kind === 'rest'
-      ? `ibd-wasm: Bitcoin Core REST interface ${doc.source.url}, active chain tip ${doc.source.tip.height}`
+    doc.source.kind !== 'datadir'
+      ? `ibd-wasm: Bitcoin Core ${doc.source.kind === 'rest' ? 'REST' : 'RPC'} interface ${doc.source.url}, active chain tip ${doc.source.tip.height}`
       : `ibd-wasm: Bitcoin Core datadir ${doc.source.folder} (${doc.source.obfuscated ? 'obfuscated, xor.dat' : 'no obfuscation'}), active chain tip ${doc.source.tip.height} ${doc.source.tip.hash}`,
     `heights ${doc.range.from} to ${doc.range.to}: ${countOf(t.blocks, 'block')} validated in ${countOf(f.workers, 'worker')}: ${t.valid} valid, ${t.invalid} invalid, ${t.failed} not judged; ${t.inputs.toLocaleString('en-US')} inputs, ${t.checks.toLocaleString('en-US')} signature checks`,
     `  ${f.blocks_per_second.toFixed(1)} blocks/s, ${Math.round(f.inputs_per_second).toLocaleString('en-US')} inputs/s, ${(f.read_bytes_per_second / 1e6).toFixed(2)} MB/s read (blocks and spent outputs), ${f.seconds.toFixed(2)} s (${f.timing})`,

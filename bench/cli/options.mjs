@@ -28,8 +28,11 @@ the full-chain (IBD) projection.
   --rest URL         instead of the fixtures: a running node's REST interface (bitcoind -rest;
                      Core 30 or later, for /rest/spenttxouts/), e.g. http://127.0.0.1:8332;
                      requests pipelined, transient failures retried
-  --from H1, --to H2 with --datadir or --rest: the height range (default: the first height after
-                     genesis the source holds, to the tip)
+  --rpc URL          instead of the fixtures: a running node's JSON-RPC interface (Core 23 or
+                     later: getblock verbosity 3), e.g. http://user:password@127.0.0.1:8332
+  --rpc-cookie FILE  with --rpc: the node's cookie file (<datadir>/.cookie) for the credentials
+  --from H1, --to H2 with --datadir, --rest or --rpc: the height range (default: the first height
+                     after genesis the source holds, to the tip)
   --heights LIST     only these block heights, comma-separated (e.g. 170,866342)
   --workers N        workers (each validates whole blocks and verifies signatures), 1..${MAX_WORKERS} (default: available parallelism, ${os.availableParallelism()} here)
   --variant NAME     wasm build: ${VARIANTS.join(' | ')} (default: simd)
@@ -86,6 +89,8 @@ export function parseOptions(argv) {
     fixtures: { type: 'string' },
     datadir: { type: 'string' },
     rest: { type: 'string' },
+    rpc: { type: 'string' },
+    'rpc-cookie': { type: 'string' },
     from: { type: 'string' },
     to: { type: 'string' },
     heights: { type: 'string' },
@@ -105,24 +110,27 @@ export function parseOptions(argv) {
   if (values.port !== undefined && !values.web) {
     throw new UsageError('--port needs --web');
   }
-  const node = values.datadir !== undefined ? 'datadir' : values.rest !== undefined ? 'rest' : null;
+  const sources = ['datadir', 'rest', 'rpc'].filter((k) => values[k] !== undefined);
+  if (sources.length > 1) throw new UsageError(`--${sources[0]} and --${sources[1]} do not go together: one source`);
+  const node = sources[0] ?? null;
   for (const flag of ['from', 'to']) {
-    if (values[flag] !== undefined && !node) throw new UsageError(`--${flag} needs --datadir or --rest`);
+    if (values[flag] !== undefined && !node) throw new UsageError(`--${flag} needs --datadir, --rest or --rpc`);
   }
-  if (values.datadir !== undefined && values.rest !== undefined) throw new UsageError('--datadir and --rest do not go together: one source');
+  if (values['rpc-cookie'] !== undefined && node !== 'rpc') throw new UsageError('--rpc-cookie needs --rpc');
   if (node) {
     for (const other of ['fixtures', 'heights', 'scaling', 'web']) {
       if (values[other] !== undefined && values[other] !== false) throw new UsageError(`--${node} and --${other} do not go together`);
     }
   }
-  if (values.rest !== undefined) {
+  if (node === 'rest' || node === 'rpc') {
     let url;
     try {
-      url = new URL(values.rest);
+      url = new URL(values[node]);
     } catch {
-      throw new UsageError(`--rest must be a URL such as http://127.0.0.1:8332, got "${values.rest}"`);
+      // The value is not echoed: it may hold a password.
+      throw new UsageError(`--${node} must be a URL such as http://127.0.0.1:8332`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--rest must be an http or https URL, got "${url.protocol}"`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--${node} must be an http or https URL, got "${url.protocol}"`);
   }
   if (values['max-workers'] !== undefined && !values.scaling) {
     throw new UsageError('--max-workers needs --scaling');
@@ -137,7 +145,8 @@ export function parseOptions(argv) {
     help: values.help,
     fixtures: values.fixtures,
     ...(node ? {
-      ...(values.datadir !== undefined ? { datadir: values.datadir } : { rest: values.rest }),
+      [node]: values[node],
+      ...(values['rpc-cookie'] !== undefined ? { rpcCookie: values['rpc-cookie'] } : {}),
       ...(values.from !== undefined ? { from: integerFlag('from', values.from, 0, 2 ** 31 - 1) } : {}),
       ...(values.to !== undefined ? { to: integerFlag('to', values.to, 0, 2 ** 31 - 1) } : {}),
     } : {}),
