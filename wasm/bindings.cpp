@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <new>
@@ -16,10 +17,12 @@
 #include "primitives/hex.h"
 #include "secp256k1/ecmult_tables.h"
 #include "util/error.h"
+#include "undo/block_undo.h"
 #include "util/stage_times.h"
 #include "validation/block_check.h"
 #include "validation/block_validation.h"
 #include "validation/chain_validation.h"
+#include "validation/spent_outputs.h"
 #include "verify/batch_verify.h"
 #include "verify/single_verify.h"
 
@@ -755,7 +758,45 @@ val EngineInfo() {
 
 }  // namespace
 
+/** decodeSpentOutputs(block, spentOutputs) -> { ok: true, spent: [{ txid, vout, value,
+ *  scriptPubKey }] } (spent_outputs.json's entries, one per non-coinbase input in block order:
+ *  txid display hex, value in satoshis, scriptPubKey hex) or the failure object. `spentOutputs`
+ *  is any binary form validateBlock takes: "IBS1", a rev record, or an "IBT1" spenttxouts body
+ *  (wasm/API.md). For writing fixture folders from a node (npm start -- --save). Never throws. */
+val DecodeSpentOutputsJs(val block, val spent_val) {
+    try {
+        if (!block.instanceof(val::global("Uint8Array")) || !spent_val.instanceof(val::global("Uint8Array"))) {
+            return ArgumentFailure("decodeSpentOutputs(block, spentOutputs) takes two Uint8Arrays");
+        }
+        const std::vector<uint8_t> raw = CopyIn(block);
+        std::vector<uint8_t> bytes = CopyIn(spent_val);
+        if (bytes.size() >= 4 && std::memcmp(bytes.data(), ibd::kSpentTxOutsMagic, 4) == 0) {
+            bytes = ibd::SpentOutputsFromSpentTxOuts(raw.data(), raw.size(), bytes.data(), bytes.size());
+        } else if (ibd::LooksLikeUndoRecord(bytes.data(), bytes.size())) {
+            bytes = ibd::SpentOutputsFromUndoRecord(raw.data(), raw.size(), bytes.data(), bytes.size());
+        }
+        val spent = val::array();
+        for (const ibd::SpentOutputEntry& e : ibd::ParseSpentOutputsBinary(bytes.data(), bytes.size())) {
+            val x = val::object();
+            x.set("txid", ibd::HexEncodeReversed(e.prevout.txid));
+            x.set("vout", e.prevout.n);
+            x.set("value", static_cast<double>(e.out.value));
+            x.set("scriptPubKey", ibd::HexEncode(e.out.script_pubkey));
+            spent.call<void>("push", x);
+        }
+        val r = val::object();
+        r.set("ok", true);
+        r.set("spent", spent);
+        return r;
+    } catch (const ibd::Error& e) {
+        return Failure(e.what(), e.reason(), e.where());
+    } catch (const std::exception& e) {
+        return Failure(e.what(), e.what(), ibd::Location{});
+    }
+}
+
 EMSCRIPTEN_BINDINGS(ibd) {
+    emscripten::function("decodeSpentOutputs", &DecodeSpentOutputsJs);
     emscripten::function("verifyBatch", &VerifyBatch);
     emscripten::function("verifySingle", &VerifySingle);
     emscripten::function("engineInfo", &EngineInfo);

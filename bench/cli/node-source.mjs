@@ -3,7 +3,11 @@
 // blocks-fixtures/datadir/) or from its REST interface (blocks-fixtures/rest/), validated in a
 // pool of wasm workers, streamed (bench/core/range-stream.mjs). Reports the verdicts, blocks/s,
 // MB/s read and the share of the wall time spent waiting for data.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadEngine } from '../../wasm/engine.mjs';
+import { REPO_ROOT } from '../../wasm/paths.mjs';
 import { openDatadir } from '../../blocks-fixtures/datadir/datadir.mjs';
 import { datadirFiles, hash256 } from '../../blocks-fixtures/datadir/node-files.mjs';
 import { openRest } from '../../blocks-fixtures/rest/rest-source.mjs';
@@ -65,7 +69,9 @@ async function runRange(source, described, skipped, options, firstHeight, tipHei
   let run;
   try {
     await pool.ready();
-    run = await validateRange(source, pool, { from, to, onBatch: (done, total) => log(`validated ${done} of ${total} blocks`) });
+    const saver = options.save === undefined ? null : await fixtureSaver(options.save, described);
+    run = await validateRange(source, pool, { from, to, onRead: saver?.save, onBatch: (done, total) => log(`validated ${done} of ${total} blocks`) });
+    if (saver) log(`saved ${countOf(saver.count(), 'block')} as fixture folders: ${saver.finish()}`);
   } finally {
     await pool.close();
   }
@@ -124,4 +130,43 @@ export function formatNodeSourceReport(doc) {
     lines.push(`  the range stopped there; the ${countOf(t.blocks, 'block')} before it were validated and are reported above`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * --save DIR: each block read is written as DIR/mainnet/<height>/block.raw and
+ * spent_outputs.json (the shared fixture set's format, ../shared/blocks-fixtures/README.md), its
+ * spent outputs decoded by a wasm engine on this thread (decodeSpentOutputs, wasm/API.md); at the
+ * end, blocks-fixtures/make-manifest.mjs writes DIR/manifest.json with each file's SHA-256, so
+ * that `npm start -- --fixtures DIR` replays the range offline.
+ * @returns {Promise<{save: (item: object) => void, count: () => number, finish: () => string}>}
+ *   finish: writes the manifest, returns its path
+ * @throws Error naming the block when its spent outputs do not decode
+ */
+async function fixtureSaver(dir, described) {
+  const engine = await loadEngine('simd');
+  const origin = described.kind === 'datadir' ? `a Bitcoin Core datadir (${described.folder})` : `a Bitcoin Core node's ${described.kind === 'rest' ? 'REST' : 'RPC'} interface (${described.url})`;
+  let count = 0;
+  return {
+    save(item) {
+      const decoded = engine.decodeSpentOutputs(item.block, item.undo);
+      if (!decoded.ok) throw new Error(`--save: block ${item.hash} at height ${item.height}: ${decoded.error}`);
+      const folder = path.join(dir, 'mainnet', String(item.height));
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, 'block.raw'), item.block);
+      const doc = {
+        network: 'mainnet', height: item.height, block_hash: item.hash,
+        note: 'Written by npm start -- --save: one entry per non-coinbase input, in block order. value in satoshis, script_pubkey as hex.',
+        derived_from: origin,
+        spent_outputs: decoded.spent.map((e) => ({ txid: e.txid, vout: e.vout, value: e.value, script_pubkey: e.scriptPubKey })),
+      };
+      writeFileSync(path.join(folder, 'spent_outputs.json'), `${JSON.stringify(doc, null, 1)}\n`);
+      count++;
+    },
+    count: () => count,
+    finish() {
+      const out = path.join(dir, 'manifest.json');
+      execFileSync(process.execPath, [path.join(REPO_ROOT, 'blocks-fixtures', 'make-manifest.mjs'), '--fixtures', dir, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+      return out;
+    },
+  };
 }

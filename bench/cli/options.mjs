@@ -31,6 +31,9 @@ the full-chain (IBD) projection.
   --rpc URL          instead of the fixtures: a running node's JSON-RPC interface (Core 23 or
                      later: getblock verbosity 3), e.g. http://user:password@127.0.0.1:8332
   --rpc-cookie FILE  with --rpc: the node's cookie file (<datadir>/.cookie) for the credentials
+  --save DIR         with --datadir, --rest or --rpc: also write each block of the range as a
+                     fixture folder (DIR/mainnet/<height>/block.raw, spent_outputs.json) and
+                     DIR/manifest.json with their SHA-256, for --fixtures DIR to replay offline
   --from H1, --to H2 with --datadir, --rest or --rpc: the height range (default: the first height
                      after genesis the source holds, to the tip)
   --heights LIST     only these block heights, comma-separated (e.g. 170,866342)
@@ -91,6 +94,7 @@ export function parseOptions(argv) {
     rest: { type: 'string' },
     rpc: { type: 'string' },
     'rpc-cookie': { type: 'string' },
+    save: { type: 'string' },
     from: { type: 'string' },
     to: { type: 'string' },
     heights: { type: 'string' },
@@ -117,6 +121,7 @@ export function parseOptions(argv) {
     if (values[flag] !== undefined && !node) throw new UsageError(`--${flag} needs --datadir, --rest or --rpc`);
   }
   if (values['rpc-cookie'] !== undefined && node !== 'rpc') throw new UsageError('--rpc-cookie needs --rpc');
+  if (values.save !== undefined && !node) throw new UsageError('--save needs --datadir, --rest or --rpc');
   if (node) {
     for (const other of ['fixtures', 'heights', 'scaling', 'web']) {
       if (values[other] !== undefined && values[other] !== false) throw new UsageError(`--${node} and --${other} do not go together`);
@@ -147,6 +152,7 @@ export function parseOptions(argv) {
     ...(node ? {
       [node]: values[node],
       ...(values['rpc-cookie'] !== undefined ? { rpcCookie: values['rpc-cookie'] } : {}),
+      ...(values.save !== undefined ? { save: values.save } : {}),
       ...(values.from !== undefined ? { from: integerFlag('from', values.from, 0, 2 ** 31 - 1) } : {}),
       ...(values.to !== undefined ? { to: integerFlag('to', values.to, 0, 2 ** 31 - 1) } : {}),
     } : {}),

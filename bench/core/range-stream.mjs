@@ -14,7 +14,8 @@ export const DEFAULT_BATCH_BYTES = 8 * 1024 * 1024;
  *   that a source reading ahead stops there
  * @param {object} pool a VerifyPool (workers/pool.mjs createPool)
  * @param {{from: number, to: number, batchBytes?: number, maxInFlight?: number,
- *   onBatch?: (done: number, total: number) => void, now?: () => number}} options
+ *   onBatch?: (done: number, total: number) => void, onRead?: (item: object) => void, now?: () =>
+ *   number}} options onRead: each block as read, before it is validated (npm start -- --save)
  * @returns {Promise<{blocks: object[], readError: {height: number, message: string}|null,
  *   seconds: number, readSeconds: number, waitSeconds: number, bytesRead: number}>} blocks: one
  *   entry per block validated, in height order: {height, hash, bytes (block + undo), valid
@@ -24,7 +25,7 @@ export const DEFAULT_BATCH_BYTES = 8 * 1024 * 1024;
  *   source's reads; waitSeconds: wall time during which no batch was in the pool because the
  *   next was still being read (the wait for data, apart from validation)
  */
-export async function validateRange(source, pool, { from, to, batchBytes = DEFAULT_BATCH_BYTES, maxInFlight = 2, onBatch, now = () => performance.now() }) {
+export async function validateRange(source, pool, { from, to, batchBytes = DEFAULT_BATCH_BYTES, maxInFlight = 2, onBatch, onRead, now = () => performance.now() }) {
   const started = now();
   const blocks = [];
   const inFlight = new Set();
@@ -67,6 +68,7 @@ export async function validateRange(source, pool, { from, to, batchBytes = DEFAU
       readMs += now() - t;
     }
     if (!item.undo) continue; // genesis: Core never connects it, and it has no undo data
+    onRead?.(item);
     bytesRead += item.block.length + item.undo.length;
     batch.push(item);
     size += item.block.length + item.undo.length;
