@@ -86,7 +86,7 @@ function damaged(change) {
 test('bad datadirs: a wrong XOR key, a block still being written, a missing or damaged rev file, a height it does not hold', async () => {
   // A wrong key: the first record's message start does not read as mainnet's.
   let dir = damaged((b) => writeFileSync(path.join(b, 'xor.dat'), Buffer.alloc(8, 1)));
-  await assert.rejects(open(dir), /blk00000\.dat at byte 0: message start [0-9a-f ]+ is not mainnet's f9 be b4 d9 \(a wrong XOR key/);
+  await assert.rejects(open(dir), /blk00000\.dat at byte 0: message start [0-9a-f ]+ is not mainnet's f9 be b4 d9 \(a wrong or missing XOR key/);
   dir = damaged((b) => writeFileSync(path.join(b, 'xor.dat'), Buffer.alloc(5)));
   await assert.rejects(open(dir), /xor\.dat: 5 bytes, not the 8 of an obfuscation key/);
 
@@ -189,8 +189,12 @@ test('npm start --datadir: a range streamed through the workers, its verdicts an
 });
 
 test('npm start --datadir --save: the range written as fixture folders with a manifest, replayed offline with --fixtures', async () => {
-  const saved = path.join(work, 'saved');
-  let r = mainJob(['--datadir', work, '--from', '165', '--to', '190', '--workers', '2', '--save', saved, '--json']);
+  // Never into the node's datadir.
+  let r = mainJob(['--datadir', work, '--from', '165', '--to', '166', '--workers', '2', '--save', path.join(work, 'saved')]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /--save .*saved: inside the node's datadir/);
+  const saved = path.join(mkdtempSync(path.join(os.tmpdir(), 'ibd-saved-')), 'set');
+  r = mainJob(['--datadir', work, '--from', '165', '--to', '190', '--workers', '2', '--save', saved, '--json']);
   assert.equal(r.code, 0, r.stderr);
   const manifest = JSON.parse(readFileSync(path.join(saved, 'manifest.json'), 'utf8'));
   assert.deepEqual(manifest.blocks.map((b) => b.height), Array.from({ length: 26 }, (_, i) => 165 + i));
@@ -205,4 +209,49 @@ test('npm start --datadir --save: the range written as fixture folders with a ma
   assert.equal(r.doc.blocks.length, 26);
   assert.equal(r.doc.blocks.every((b) => b.block_valid === true), true);
   assert.equal(mainJob(['--save', saved]).code, 2, '--save needs a node source');
+  // A folder that already holds a set is refused, not merged into.
+  r = mainJob(['--datadir', work, '--from', '165', '--to', '166', '--workers', '2', '--save', saved]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /--save .*: not empty/);
+  rmSync(path.dirname(saved), { recursive: true, force: true });
+});
+
+test('hostile datadirs: an early coinbase is no BIP34 height; a damaged or zeroed record mid-file stops that file there, named', async () => {
+  const { coinbaseHeight } = await import('../blocks-fixtures/datadir/chain-order.mjs');
+  const { GENESIS_HEX } = await import('./support/write-datadir.mjs');
+  const genesis = Buffer.from(GENESIS_HEX, 'hex');
+  assert.equal(coinbaseHeight(genesis), null, 'version 1: no BIP34');
+  const v2 = Buffer.from(genesis);
+  v2[0] = 2; // still "04 ffff001d": a push of nBits, not of a height
+  assert.equal(coinbaseHeight(v2), null);
+  const modern = (await loadBlocks(fixturesDir(), { heights: [866342] }))[0].block;
+  assert.equal(coinbaseHeight(modern.subarray(0, 200)), 866342);
+
+  const flip = (file, at, mask) => (b) => {
+    const f = path.join(b, file);
+    const bytes = readFileSync(f);
+    bytes[at] ^= mask;
+    writeFileSync(f, bytes);
+  };
+  // The 101st record of blk00000 (records there are genesis and then 1-255, pairs swapped;
+  // each of blocks 1-255 is 215 or 216 bytes with its frame): find it by walking the frames.
+  const { listRecords } = await import('../blocks-fixtures/datadir/core-files.mjs');
+  const files = datadirFiles(work);
+  const { records } = await listRecords(files.blk[0], XOR_KEY, 'blk');
+  await files.close();
+  const at = records[101].offset;
+  let d = await open(damaged(flip('blk00000.dat', at, 0x11)));
+  assert.equal(d.damaged.length, 1);
+  assert.match(d.damaged[0], new RegExp(`^blk00000\\.dat at byte ${at}: message start [0-9a-f ]+ is not mainnet's f9 be b4 d9 \\(the record before it, at byte ${records[100].offset}, may have a wrong size field\\); the file's blocks after it are not read$`));
+  assert.equal((await d.read(90)).height, 90, 'the blocks before it still read');
+  await assert.rejects(d.read(150), /height 150: no block at this height .*damaged: blk00000\.dat at byte/);
+  // Zeros where blk00001's first record was, data after them: damage, not the end of the file.
+  d = await open(damaged((b) => {
+    const f = path.join(b, 'blk00001.dat');
+    const bytes = readFileSync(f);
+    bytes.fill(0, 0, 8);
+    writeFileSync(f, bytes);
+  }));
+  assert.match(d.damaged[0], /^blk00001\.dat at byte 0: zero bytes up to byte 8, then data again: a damaged blk file/);
+  assert.equal(d.tip.height, 255);
 });

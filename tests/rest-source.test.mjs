@@ -100,3 +100,17 @@ test('npm start --rest: a range streamed from the node, its verdicts and figures
   assert.equal((await run(['--rest', 'not a url'])).status, 2);
   assert.equal((await run(['--rest', chainServer.url, '--datadir', '/tmp'])).status, 2);
 });
+
+test('a node that never answers: the request times out, is retried, then named', async () => {
+  const http = await import('node:http');
+  const silent = http.createServer(() => {}); // accepts, never answers
+  await new Promise((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${silent.address().port}`;
+  try {
+    await assert.rejects(openRest(url, { timeoutMs: 150, retries: 1, backoffMs: 10 }).read(3, 3),
+      new RegExp(`^Error: ${url}/rest/blockhashbyheight/3\\.bin \\(height 3\\): no answer within 0\\.15 s, 2 tries$`));
+  } finally {
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
+  }
+});

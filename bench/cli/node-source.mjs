@@ -4,7 +4,7 @@
 // pool of wasm workers, streamed (bench/core/range-stream.mjs). Reports the verdicts, blocks/s,
 // MB/s read and the share of the wall time spent waiting for data.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadEngine } from '../../wasm/engine.mjs';
 import { REPO_ROOT } from '../../wasm/paths.mjs';
@@ -52,9 +52,10 @@ export async function runNodeSource(options, log) {
   try {
     const source = await openDatadir(files, { hash256 });
     for (const p of source.partial) log(`skipped: ${p}`);
+    for (const d of source.damaged) log(`DAMAGED: ${d}`);
     if (!source.tip) throw new Error(`${files.folder}: no block with a known height (neither linked to genesis nor after BIP34)`);
     const described = { kind: 'datadir', folder: files.folder, obfuscated: Boolean(files.xor), tip: source.tip, unplaced_blocks: source.unplaced, stale_blocks: source.stale };
-    return await runRange(source, described, source.partial, options, Math.max(1, source.heights.first), source.tip.height, log);
+    return await runRange(source, described, [...source.partial, ...source.damaged.map((d) => `DAMAGED: ${d}`)], options, Math.max(1, source.heights.first), source.tip.height, log);
   } finally {
     await files.close();
   }
@@ -71,7 +72,10 @@ async function runRange(source, described, skipped, options, firstHeight, tipHei
     await pool.ready();
     const saver = options.save === undefined ? null : await fixtureSaver(options.save, described);
     run = await validateRange(source, pool, { from, to, onRead: saver?.save, onBatch: (done, total) => log(`validated ${done} of ${total} blocks`) });
-    if (saver) log(`saved ${countOf(saver.count(), 'block')} as fixture folders: ${saver.finish()}`);
+    if (saver) {
+      for (const f of saver.failures()) log(`--save: ${f}`);
+      if (saver.count()) log(`saved ${countOf(saver.count(), 'block')} as fixture folders: ${saver.finish()}`);
+    }
   } finally {
     await pool.close();
   }
@@ -102,10 +106,10 @@ async function runRange(source, described, skipped, options, firstHeight, tipHei
   };
 }
 
-/** The exit code of a --datadir or --rest run: 0 every block valid, 3 an invalid block, 1 a block not
- *  judged or a read error (bench/cli/options.mjs). */
+/** The exit code of a --datadir, --rest or --rpc run: 0 every block valid, 3 an invalid block,
+ *  1 a block not judged, a read error or a damaged block file (bench/cli/options.mjs). */
 export function nodeSourceExitCode(doc) {
-  if (doc.read_error || doc.totals.failed) return 1;
+  if (doc.read_error || doc.totals.failed || doc.skipped.some((x) => x.startsWith('DAMAGED'))) return 1;
   return doc.totals.invalid ? 3 : 0;
 }
 
@@ -143,13 +147,32 @@ export function formatNodeSourceReport(doc) {
  * @throws Error naming the block when its spent outputs do not decode
  */
 async function fixtureSaver(dir, described) {
+  // A new or empty folder, never the node's own: checked before any block is read.
+  const target = path.resolve(dir);
+  if (described.kind === 'datadir') {
+    const datadir = path.resolve(described.folder, '..');
+    if (target === datadir || target.startsWith(`${datadir}${path.sep}`)) throw new Error(`--save ${dir}: inside the node's datadir (${datadir}), which is never written`);
+  }
+  try {
+    mkdirSync(target, { recursive: true });
+    if (readdirSync(target).length) throw new Error('not empty: give a new or empty folder (a fixture set is saved whole, with its own manifest)');
+    writeFileSync(path.join(target, '.write-test'), '');
+    rmSync(path.join(target, '.write-test'));
+  } catch (err) {
+    throw new Error(`--save ${dir}: ${err.message}`);
+  }
   const engine = await loadEngine('simd');
+  const failures = [];
   const origin = described.kind === 'datadir' ? `a Bitcoin Core datadir (${described.folder})` : `a Bitcoin Core node's ${described.kind === 'rest' ? 'REST' : 'RPC'} interface (${described.url})`;
   let count = 0;
   return {
     save(item) {
       const decoded = engine.decodeSpentOutputs(item.block, item.undo);
-      if (!decoded.ok) throw new Error(`--save: block ${item.hash} at height ${item.height}: ${decoded.error}`);
+      if (!decoded.ok) {
+        // Not saved, and said; the block still goes to validation, which judges it.
+        failures.push(`block ${item.hash} at height ${item.height} not saved: ${decoded.error}`);
+        return;
+      }
       const folder = path.join(dir, 'mainnet', String(item.height));
       mkdirSync(folder, { recursive: true });
       writeFileSync(path.join(folder, 'block.raw'), item.block);
@@ -163,6 +186,7 @@ async function fixtureSaver(dir, described) {
       count++;
     },
     count: () => count,
+    failures: () => failures,
     finish() {
       const out = path.join(dir, 'manifest.json');
       execFileSync(process.execPath, [path.join(REPO_ROOT, 'blocks-fixtures', 'make-manifest.mjs'), '--fixtures', dir, '--out', out], { stdio: ['ignore', 'ignore', 'pipe'] });

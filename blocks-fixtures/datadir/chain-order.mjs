@@ -16,6 +16,8 @@
 export const GENESIS_HASH = '000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f';
 /** BIP34's activation height on mainnet: from here on the coinbase starts with the height. */
 export const BIP34_HEIGHT = 227931;
+/** Mainnet genesis block's nTime (2009-01-03). */
+const GENESIS_TIME = 1231006505;
 
 const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 /** Display hex of a 32-byte hash in internal byte order. */
@@ -40,6 +42,10 @@ export function blockProof(bits) {
  *   1 to 4 bytes (a block before BIP34, or bytes that are not a block)
  */
 export function coinbaseHeight(head) {
+  // BIP34 applies to version 2 and later blocks; before it coinbases start with anything (the
+  // early ones with a push of nBits, 04 ffff001d, which is no height).
+  const version = head[0] | (head[1] << 8) | (head[2] << 16) | (head[3] << 24);
+  if (version < 2) return null;
   let p = 80;
   const compact = () => {
     const first = head[p];
@@ -54,10 +60,21 @@ export function coinbaseHeight(head) {
   p += 36; // the null prevout
   const scriptLength = compact();
   if (scriptLength === null || scriptLength < 2) return null;
+  // CScript() << nHeight: the minimal little-endian push, 3 bytes up to 2^23 - 1 (and 4 bytes
+  // after, with no sign bit): anything else is no BIP34 height.
   const push = head[p];
-  if (push < 1 || push > 4 || p + 1 + push > head.length) return null;
+  if (push !== 3 && push !== 4) return null;
+  if (p + 1 + push > head.length) return null;
   let height = 0;
   for (let i = push - 1; i >= 0; i--) height = height * 256 + head[p + 1 + i];
+  const top = head[p + push];
+  if (top === 0 || top >= 0x80) return null; // not minimal, or negative
+  if (height < BIP34_HEIGHT) return null;
+  // And no more blocks than one a minute since genesis by the header's own time (the chain has
+  // averaged one in ten): a coinbase that merely starts with a 4-byte push (some miners' data
+  // before BIP34 bound version 2 blocks to it) is no height.
+  const time = (head[68] | (head[69] << 8) | (head[70] << 16) | (head[71] << 24)) >>> 0;
+  if (height > (time - GENESIS_TIME) / 60) return null;
   return height;
 }
 
@@ -105,7 +122,9 @@ export async function activeChain(headers) {
       const node = stack.pop();
       placed.set(node.header.hash, node);
       if (!best || node.work > best.work) best = node;
-      for (const child of children.get(node.header.hash) ?? []) {
+      // Pushed last-stored first, so that of children with equal work the first stored (the
+      // first the node received, as Core keeps it) is visited first and stays the best.
+      for (const child of [...(children.get(node.header.hash) ?? [])].reverse()) {
         stack.push({ header: child, height: node.height + 1, work: node.work + blockProof(child.bits) });
       }
     }
@@ -119,7 +138,7 @@ export async function activeChain(headers) {
       chain[node.height] = node.header;
     }
   }
-  const top = chain.length - 1;
+  const top = chain.length - 1; // a sparse array: heights the files hold (BIP34 roots plausible only)
   const best = top >= 0 ? { height: top, hash: chain[top].hash } : null;
   const onChain = chain.filter(Boolean).length;
   return {

@@ -63,39 +63,63 @@ export async function readPlain(file, offset, length, key) {
  * @param {'blk'|'rev'} kind rev records carry a 32-byte checksum after their data
  * @returns {Promise<{records: Array<{offset: number, dataOffset: number, size: number,
  *   header?: Uint8Array}>,
- *   end: number, partial: {offset: number, size: number, available: number}|null}>}
+ *   end: number, partial: {offset: number, size: number, available: number}|null,
+ *   damage: {offset: number, message: string}|null}>}
  *   records: each whole record (offset: its message start; dataOffset: its block or CBlockUndo;
  *   header: a blk record's 80-byte block header, de-obfuscated);
  *   end: where the records end (the first zero message start, or the end of the file);
  *   partial: a last record whose size runs past the end of the file, as a node still writing
- *   it at the tip leaves it (not an error: the caller names it and skips it)
- * @throws Error "<file> at byte B: message start xx xx xx xx is not mainnet's f9 be b4 d9 (a
- *   wrong XOR key, or not a block file)" or "... size N is above ..." for a damaged record
+ *   it at the tip leaves it (not an error: the caller names it and skips it); damage: null, or
+ *   the first damaged record ({offset, message}: "<file> at byte B: message start xx xx xx xx
+ *   is not mainnet's f9 be b4 d9 (...)", "... record size N is above ...", "... zero bytes up to
+ *   byte C, then data again"), where the records stop: those before it are returned
  */
 export async function listRecords(file, key, kind) {
   const records = [];
   const tail = kind === 'rev' ? 32 : 0;
   const max = kind === 'rev' ? MAX_UNDO_SIZE : MAX_BLOCK_SERIALIZED_SIZE;
+  const damaged = (offset, what) => {
+    const after = records.length
+      ? ` (the record before it, at byte ${records[records.length - 1].offset}, may have a wrong size field)`
+      : ` (a wrong or missing XOR key, blocks/xor.dat, or not a ${kind} file)`;
+    return { records, end: offset, partial: null, damage: { offset, message: `${file.name} at byte ${offset}: ${what}${after}` } };
+  };
   let offset = 0;
   while (offset + 8 <= file.size) {
     // A blk record's block header comes in the same read (88 bytes: one read per block).
     const raw = Uint8Array.from(await file.read(offset, kind === 'blk' ? 88 : 8));
-    // Preallocated space is zeros on disk, never obfuscated: no more records.
-    if (raw[0] === 0 && raw[1] === 0 && raw[2] === 0 && raw[3] === 0) break;
+    // Preallocated space is zeros on disk, never obfuscated: the records end there, provided
+    // the rest of the file is zeros too (zeros in the middle are damage, never an end).
+    if (raw[0] === 0 && raw[1] === 0 && raw[2] === 0 && raw[3] === 0) {
+      const data = await firstNonZero(file, offset);
+      if (data === null) break;
+      return damaged(offset, `zero bytes up to byte ${data}, then data again: a damaged ${kind} file`);
+    }
     const head = unxor(raw, offset, key);
     if (!MAINNET_MAGIC.every((b, i) => head[i] === b)) {
       const hex = [...head.subarray(0, 4)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
-      throw new Error(`${file.name} at byte ${offset}: message start ${hex} is not mainnet's f9 be b4 d9 (a wrong XOR key in blocks/xor.dat, or not a ${kind} file)`);
+      return damaged(offset, `message start ${hex} is not mainnet's f9 be b4 d9`);
     }
     const size = new DataView(head.buffer, head.byteOffset, 8).getUint32(4, true);
     if (size > max || (kind === 'blk' && size < 80)) {
-      throw new Error(`${file.name} at byte ${offset}: record size ${size} is ${size > max ? `above ${max} bytes` : 'below the 80 of a block header'}: a damaged ${kind} record`);
+      return damaged(offset, `record size ${size} is ${size > max ? `above ${max} bytes` : 'below the 80 of a block header'}: a damaged ${kind} record`);
     }
     if (offset + 8 + size + tail > file.size) {
-      return { records, end: offset, partial: { offset, size, available: file.size - offset - 8 } };
+      return { records, end: offset, partial: { offset, size, available: file.size - offset - 8 }, damage: null };
     }
     records.push(kind === 'blk' ? { offset, dataOffset: offset + 8, size, header: head.subarray(8, 88) } : { offset, dataOffset: offset + 8, size });
     offset += 8 + size + tail;
   }
-  return { records, end: offset, partial: null };
+  return { records, end: offset, partial: null, damage: null };
+}
+
+/** The offset of the first non-zero byte of `file` from `offset`, or null when the rest of the
+ *  file is zeros (read in 1 MiB slices). */
+async function firstNonZero(file, offset) {
+  for (let at = offset; at < file.size; at += 1 << 20) {
+    const chunk = await file.read(at, Math.min(1 << 20, file.size - at));
+    const i = chunk.findIndex((b) => b !== 0);
+    if (i >= 0) return at + i;
+  }
+  return null;
 }

@@ -14,10 +14,11 @@ const fileNumber = (name) => Number(/(\d{5})\.dat$/.exec(name)?.[1] ?? NaN);
  *   xor.dat (null when absent)
  * @param {{hash256: (bytes: Uint8Array) => Uint8Array|Promise<Uint8Array>}} host SHA256d
  * @returns {Promise<{tip: {height: number, hash: string}|null, heights: {first: number,
- *   last: number}|null, partial: string[], unplaced: number, stale: number,
+ *   last: number}|null, partial: string[], damaged: string[], unplaced: number, stale: number,
  *   read: (height: number) => Promise<{height: number, hash: string, block: Uint8Array,
  *   undo: Uint8Array|null, blockFile: string, blockOffset: number, revFile: string|null}>}>}
- *   partial: records a node is still writing (named, skipped); read(h): the block at height h
+ *   partial: records a node is still writing (named, skipped); damaged: blk files' first
+ *   damaged record each (their blocks before it are read); read(h): the block at height h
  *   and its rev record (null for genesis, which has none)
  * @throws Error naming the file and byte offset for a damaged record or a wrong XOR key
  */
@@ -26,9 +27,11 @@ export async function openDatadir(files, { hash256 }) {
   const revByNumber = new Map(files.rev.map((f) => [fileNumber(f.name), f]));
   const headers = [];
   const partial = [];
+  const damaged = [];
   for (const file of files.blk) {
     const number = fileNumber(file.name);
-    const { records, partial: cut } = await listRecords(file, key, 'blk');
+    const { records, partial: cut, damage } = await listRecords(file, key, 'blk');
+    if (damage) damaged.push(`${damage.message}; the file's blocks after it are not read`);
     if (cut) partial.push(`${file.name} at byte ${cut.offset}: a block record of ${cut.size} bytes with ${Math.max(0, cut.available)} written (a block the node is still writing; skipped)`);
     for (const record of records) {
       const { header } = record;
@@ -41,9 +44,12 @@ export async function openDatadir(files, { hash256 }) {
       });
     }
   }
+  // Nothing readable at all (a wrong key, or no block files): an error, not an empty chain.
+  if (headers.length === 0 && damaged.length) throw new Error(damaged[0]);
   const { chain, tip, unplaced, stale } = await activeChain(headers);
-  const placed = chain.map((h, height) => h && height).filter((h) => h !== undefined && h !== false);
-  const heights = placed.length ? { first: Math.min(...placed), last: Math.max(...placed) } : null;
+  // Heights held, from the sparse chain's own keys (never a loop up to its length).
+  const placed = Object.keys(chain).map(Number).sort((a, b) => a - b);
+  const heights = placed.length ? { first: placed[0], last: placed[placed.length - 1] } : null;
 
   // Rev records per file number, in the order the node connected the blocks of that blk file:
   // the k-th block of a file (by height, on the active chain) expects the k-th record. A record
@@ -59,9 +65,9 @@ export async function openDatadir(files, { hash256 }) {
   };
   const rankInFile = new Map(); // hash -> its index among the chain's blocks of its file
   const seen = new Map();
-  for (let h = 1; h < chain.length; h++) { // genesis is never connected: it has no undo record
+  for (const h of placed) {
+    if (h === 0) continue; // genesis is never connected: it has no undo record
     const header = chain[h];
-    if (!header) continue;
     const k = seen.get(header.file) ?? 0;
     rankInFile.set(header.hash, k);
     seen.set(header.file, k + 1);
@@ -90,16 +96,17 @@ export async function openDatadir(files, { hash256 }) {
       const found = await tryRecord(record);
       if (found) return found;
     }
-    throw new Error(`block ${header.hash}: no undo record in ${name} (${rev.records.length} records${rev.partial ? ', the last one still being written' : ''}) has its checksum (SHA256d of its previous block's hash and the undo data): the node has not connected it yet, or the file is damaged`);
+    throw new Error(`block ${header.hash}: no undo record in ${name} (${rev.records.length} records${rev.partial ? ', the last one still being written' : ''}${rev.damage ? `; read up to the damage: ${rev.damage.message}` : ''}) has its checksum (SHA256d of its previous block's hash and the undo data): the node has not connected it yet, or the file is damaged`);
   };
 
   return {
-    tip, heights, partial, unplaced, stale,
+    tip, heights, partial, damaged, unplaced, stale,
     /** The block at `height` on the active chain with its rev record (layout in core-files.mjs). */
     async read(height) {
       const header = chain[height];
       if (!header) {
-        const span = heights ? `the files hold heights ${heights.first} to ${heights.last}${placed.length !== heights.last - heights.first + 1 ? ' with gaps' : ''}` : 'the files hold no block with a known height';
+        const span = (heights ? `the files hold heights ${heights.first} to ${heights.last}${placed.length !== heights.last - heights.first + 1 ? ' with gaps' : ''}` : 'the files hold no block with a known height') +
+          (damaged.length ? `; damaged: ${damaged.join('; ')}` : '');
         throw new Error(`height ${height}: no block at this height in the datadir's blk files (pruned, not yet downloaded, or past the tip): ${span}`);
       }
       const block = await readPlain(header.blockFile, header.record.dataOffset, header.record.size, key);

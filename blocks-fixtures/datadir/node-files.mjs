@@ -62,11 +62,11 @@ function nodeFile(file, handles) {
  * @throws Error naming the folder when it holds no blk?????.dat
  */
 export function datadirFiles(dir) {
-  if (!existsSync(dir)) throw new Error(`${dir}: no such folder (a Bitcoin Core datadir, or its blocks/ folder, is expected)`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`${dir}: no such folder (a Bitcoin Core datadir, or its blocks/ folder, is expected)`);
   const folder = existsSync(path.join(dir, 'blocks')) ? path.join(dir, 'blocks') : dir;
   const names = readdirSync(folder).sort();
   const handles = handleCache();
-  const pick = (re) => names.filter((n) => re.test(n)).map((n) => nodeFile(path.join(folder, n), handles));
+  const pick = (re) => names.filter((n) => re.test(n) && statSync(path.join(folder, n)).isFile()).map((n) => nodeFile(path.join(folder, n), handles));
   const blk = pick(/^blk\d{5}\.dat$/);
   if (blk.length === 0) throw new Error(`${folder}: no blk?????.dat files (not a Bitcoin Core datadir or blocks folder)`);
   return {

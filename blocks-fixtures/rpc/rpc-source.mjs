@@ -5,7 +5,7 @@
 // transient failures; Core's error objects are reported with their code and message, a 401 as
 // an authentication failure. Authentication: the URL's user and password, or a cookie file's
 // "user:password" (Core's .cookie). Credentials are sent, never shown. Host-neutral (fetch).
-import { shownUrl } from '../rest/rest-source.mjs';
+import { decodeUrlPart, shownUrl } from '../rest/rest-source.mjs';
 import { encodeSpentOutputs } from '../../wasm/spent-outputs.mjs';
 
 /**
@@ -18,9 +18,9 @@ import { encodeSpentOutputs } from '../../wasm/spent-outputs.mjs';
  *   block: Uint8Array, undo: Uint8Array}>, tipHeight: () => Promise<number>, url: string}}
  *   undo: the spent outputs in the engine's binary form ("IBS1", wasm/spent-outputs.mjs)
  */
-export function openRpc(url, { cookie, concurrency = 4, retries = 4, backoffMs = 250, fetch: fetchImpl = globalThis.fetch } = {}) {
+export function openRpc(url, { cookie, concurrency = 4, retries = 4, backoffMs = 250, timeoutMs = 60000, fetch: fetchImpl = globalThis.fetch } = {}) {
   const u = new URL(url);
-  const user = u.username ? `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}` : cookie?.trim();
+  const user = u.username ? `${decodeUrlPart(u.username)}:${decodeUrlPart(u.password)}` : cookie?.trim();
   u.username = '';
   u.password = '';
   const endpoint = u.href;
@@ -30,37 +30,48 @@ export function openRpc(url, { cookie, concurrency = 4, retries = 4, backoffMs =
 
   async function call(method, params, what) {
     let wait = backoffMs;
+    const where = `${shown} ${method} (${what})`;
     for (let attempt = 0; ; attempt++) {
       let res;
+      let text;
       try {
-        res = await fetchImpl(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '1.0', id: ++id, method, params }) });
+        res = await fetchImpl(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '1.0', id: ++id, method, params }), signal: AbortSignal.timeout(timeoutMs) });
+        text = await res.text(); // a connection dropped mid-body is retried too
       } catch (err) {
-        const code = err.cause?.code ?? err.code ?? '';
+        const code = err.name === 'TimeoutError' ? 'TIMEOUT' : err.cause?.code ?? err.code ?? '';
         if (attempt < retries && code !== 'ECONNREFUSED' && code !== 'ENOTFOUND') { await sleep(wait); wait *= 2; continue; }
-        throw new Error(`${shown} ${method} (${what}): ${code === 'ECONNREFUSED' ? 'connection refused (is the node running, with its RPC server on this port?)' : code || err.message}`, { cause: err });
+        throw new Error(`${where}: ${code === 'ECONNREFUSED' ? 'connection refused (is the node running, with its RPC server on this port?)' : code === 'TIMEOUT' ? `no answer within ${timeoutMs / 1000} s, ${retries + 1} tries` : code || err.message}`, { cause: err });
       }
-      if (res.status === 401) throw new Error(`${shown} ${method} (${what}): HTTP 401: the node refused the credentials (give the URL's user:password or --rpc-cookie with the node's .cookie file)`);
-      const text = await res.text();
+      if (res.status === 401) throw new Error(`${where}: HTTP 401: the node refused the credentials (give the URL's user:password or --rpc-cookie with the node's .cookie file)`);
       let body = null;
       try { body = JSON.parse(text); } catch { /* not JSON: reported below */ }
-      if (body?.error) throw new Error(`${shown} ${method} (${what}): RPC error ${body.error.code}: ${body.error.message}`);
-      if (res.ok && body && 'result' in body) return body.result;
+      if (body && typeof body === 'object' && body.error) {
+        const e = body.error;
+        throw new Error(`${where}: RPC error ${typeof e === 'object' ? `${e.code}: ${e.message}` : JSON.stringify(e)}`);
+      }
+      if (res.ok && body && typeof body === 'object' && 'result' in body) return body.result;
       if (res.status >= 500 && attempt < retries) { await sleep(wait); wait *= 2; continue; }
-      throw new Error(`${shown} ${method} (${what}): HTTP ${res.status}${text ? ` ${text.trim().slice(0, 200)}` : ''}`);
+      throw new Error(`${where}: HTTP ${res.status}${text ? ` ${text.trim().slice(0, 200)}` : ''}${res.ok ? ' (not a JSON-RPC answer)' : ''}`);
     }
   }
 
   async function fetchHeight(height) {
     const hash = await call('getblockhash', [height], `height ${height}`);
+    if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) throw new Error(`${shown} getblockhash (height ${height}): answered ${JSON.stringify(hash)?.slice(0, 80)}, not a block hash`);
     const [hex, verbose] = await Promise.all([
       call('getblock', [hash, 0], `block ${hash} at height ${height}`),
       call('getblock', [hash, 3], `prevouts of block ${hash} at height ${height}; Core 23 or later gives them`),
     ]);
+    if (typeof hex !== 'string' || hex.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(hex)) {
+      throw new Error(`${shown} getblock ${hash} verbosity 0 (height ${height}): not the block's hex (${typeof hex === 'string' ? `${hex.length} characters${/^[0-9a-f]*$/i.test(hex) ? '' : ', not all hex digits'}` : JSON.stringify(hex)?.slice(0, 80)})`);
+    }
+    if (!verbose || !Array.isArray(verbose.tx)) throw new Error(`${shown} getblock ${hash} verbosity 3 (height ${height}): no "tx" array`);
     const spent = [];
     verbose.tx.forEach((tx, t) => {
+      if (!tx || !Array.isArray(tx.vin)) throw new Error(`${shown} getblock ${hash} verbosity 3: tx ${t} has no "vin" array`);
       if (t === 0) return; // the coinbase spends nothing
       tx.vin.forEach((vin, i) => {
-        if (!vin.prevout) throw new Error(`${shown} getblock ${hash} verbosity 3: tx ${t} input ${i} has no prevout (a node before Core 23, or a pruned undo)`);
+        if (!vin?.prevout || typeof vin.prevout.value !== 'number' || typeof vin.prevout.scriptPubKey?.hex !== 'string') throw new Error(`${shown} getblock ${hash} verbosity 3: tx ${t} input ${i} has no prevout with a value and a scriptPubKey hex (a node before Core 23, or a pruned undo)`);
         // BTC with 8 decimals as a JS number: times 1e8, rounded, is the exact satoshi count
         // below 2^53 (21e14).
         spent.push({ txid: vin.txid, vout: vin.vout, value: Math.round(vin.prevout.value * 1e8), script_pubkey: vin.prevout.scriptPubKey.hex });
@@ -84,7 +95,11 @@ export function openRpc(url, { cookie, concurrency = 4, retries = 4, backoffMs =
       pending.delete(height);
       return p;
     },
-    tipHeight: () => call('getblockcount', [], 'the tip'),
+    async tipHeight() {
+      const n = await call('getblockcount', [], 'the tip');
+      if (!Number.isInteger(n) || n < 0) throw new Error(`${shown} getblockcount: answered ${JSON.stringify(n)?.slice(0, 80)}, not a height`);
+      return n;
+    },
   };
 }
 
