@@ -4,14 +4,12 @@
 // pipelined requests with transient failures retried; Core's errors and a refused connection
 // named with the URL and height.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { openRest } from '../blocks-fixtures/rest/rest-source.mjs';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
-import { REPO_ROOT } from '../wasm/paths.mjs';
 import { startRestServer } from './support/core-rest-server.mjs';
+import { runMainJob } from './support/main-job.mjs';
 import { fixtureChain } from './support/write-datadir.mjs';
 
 const engine = await loadEngine('simd');
@@ -70,18 +68,7 @@ test('REST errors: Core\'s answers and a refused connection are named with the U
   await assert.rejects(openRest(withUser.href).read(400, 400), (err) => !err.message.includes('s3cret') && !err.message.includes('alice') && /HTTP 404/.test(err.message));
 });
 
-/** The main job in a child process, run asynchronously: the loopback server answers from this
- *  process, which must not block while the child runs. */
-function run(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bench', 'cli', 'main.mjs'), ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const run = runMainJob;
 
 test('npm start --rest: a range streamed from the node, its verdicts and figures', async () => {
   let r = await run(['--rest', chainServer.url, '--from', '1', '--to', '255', '--workers', '2', '--json']);

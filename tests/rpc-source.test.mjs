@@ -4,7 +4,6 @@
 // user/password and cookie authentication; a 401, an unknown hash and a height past the tip
 // named, credentials never shown.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,8 +11,8 @@ import { after, before, test } from 'node:test';
 import { openRpc } from '../blocks-fixtures/rpc/rpc-source.mjs';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
-import { REPO_ROOT } from '../wasm/paths.mjs';
 import { startRpcServer } from './support/core-rpc-server.mjs';
+import { runMainJob } from './support/main-job.mjs';
 import { fixtureChain } from './support/write-datadir.mjs';
 
 const engine = await loadEngine('simd');
@@ -69,16 +68,7 @@ test('RPC errors: a 401, a height past the tip, an unknown method are named; cre
   await assert.rejects(right.read(300, 300), (err) => err.message === `${chainServer.url} getblockhash (height 300): RPC error -8: Block height out of range` && !err.message.includes(CREDENTIALS.password));
 });
 
-function run(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bench', 'cli', 'main.mjs'), ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const run = runMainJob;
 
 test('npm start --rpc with --rpc-cookie: a range from the node, the same totals as the datadir and REST paths', async () => {
   const cookie = path.join(work, '.cookie');

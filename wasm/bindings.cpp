@@ -80,6 +80,21 @@ val NotCheckedArray(const std::vector<ibd::NotChecked>& list) {
 /** A failure naming a wrong argument: reason = message. */
 val ArgumentFailure(const std::string& message) { return Failure(message, message, ibd::Location{}); }
 
+/** Spent outputs as spent_outputs.json's entries: [{ txid (display hex), vout, value
+ *  (satoshis), scriptPubKey (hex) }]. */
+val SpentArray(const std::vector<ibd::SpentOutputEntry>& entries) {
+    val spent = val::array();
+    for (const ibd::SpentOutputEntry& e : entries) {
+        val x = val::object();
+        x.set("txid", ibd::HexEncodeReversed(e.prevout.txid));
+        x.set("vout", e.prevout.n);
+        x.set("value", static_cast<double>(e.out.value));
+        x.set("scriptPubKey", ibd::HexEncode(e.out.script_pubkey));
+        spent.call<void>("push", x);
+    }
+    return spent;
+}
+
 /** `height` must be a JS number holding an integer in [0, 2^31 - 1]: sets `height`, or sets
  *  `failure` and returns false. */
 bool CheckHeight(const val& height_val, int32_t& height, val& failure) {
@@ -536,16 +551,7 @@ val ChainBlockObject(const ibd::ChainBlockResult& b) {
     o.set("valid", b.error.empty() && r.valid);
     o.set("fileOffset", static_cast<double>(b.file_offset));
     o.set("sighashes", r.sighashes);
-    val spent = val::array();
-    for (const ibd::SpentOutputEntry& e : b.spent) {
-        val x = val::object();
-        x.set("txid", ibd::HexEncodeReversed(e.prevout.txid));
-        x.set("vout", e.prevout.n);
-        x.set("value", static_cast<double>(e.out.value));
-        x.set("scriptPubKey", ibd::HexEncode(e.out.script_pubkey));
-        spent.call<void>("push", x);
-    }
-    o.set("spent", spent);
+    o.set("spent", SpentArray(b.spent));
     o.set("spendsFromView", b.spends_from_view);
     o.set("spendsInBlock", b.spends_in_block);
     o.set("coinsAdded", b.coins_added);
@@ -775,18 +781,9 @@ val DecodeSpentOutputsJs(val block, val spent_val) {
         } else if (ibd::LooksLikeUndoRecord(bytes.data(), bytes.size())) {
             bytes = ibd::SpentOutputsFromUndoRecord(raw.data(), raw.size(), bytes.data(), bytes.size());
         }
-        val spent = val::array();
-        for (const ibd::SpentOutputEntry& e : ibd::ParseSpentOutputsBinary(bytes.data(), bytes.size())) {
-            val x = val::object();
-            x.set("txid", ibd::HexEncodeReversed(e.prevout.txid));
-            x.set("vout", e.prevout.n);
-            x.set("value", static_cast<double>(e.out.value));
-            x.set("scriptPubKey", ibd::HexEncode(e.out.script_pubkey));
-            spent.call<void>("push", x);
-        }
         val r = val::object();
         r.set("ok", true);
-        r.set("spent", spent);
+        r.set("spent", SpentArray(ibd::ParseSpentOutputsBinary(bytes.data(), bytes.size())));
         return r;
     } catch (const ibd::Error& e) {
         return Failure(e.what(), e.reason(), e.where());
