@@ -16,6 +16,7 @@ import { fixturesDir, loadBlocks, loadChain } from '../blocks-fixtures/loader.mj
 import { loadEngine } from '../wasm/engine.mjs';
 import { REPO_ROOT } from '../wasm/paths.mjs';
 import { writeDatadir, XOR_KEY } from './support/write-datadir.mjs';
+import { verdictOf } from './support/block-source.mjs';
 
 const engine = await loadEngine('simd');
 let work;
@@ -28,12 +29,6 @@ before(async () => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 const open = (dir = work) => openDatadir(datadirFiles(dir), { hash256 });
-/** The parts of a validateBlock result that must not depend on where the spent outputs came from. */
-const verdictOf = (r) => ({
-  ok: r.ok, valid: r.valid, error: r.error, inputs: r.inputs, fee: r.fee, sigopCost: r.sigopCost,
-  checks: Buffer.from(r.checks ?? []).toString('hex'), verdicts: Buffer.from(r.verdicts ?? []).toString('hex'),
-  sighash: JSON.stringify(r.sighash), coverage: JSON.stringify(r.coverage),
-});
 
 test('the datadir is read in height order along its active chain, whatever the files\' order and obfuscation', async () => {
   const d = await open();

@@ -11,6 +11,7 @@ import { loadEngine } from '../wasm/engine.mjs';
 import { startRestServer } from './support/core-rest-server.mjs';
 import { runMainJob } from './support/main-job.mjs';
 import { fixtureChain } from './support/write-datadir.mjs';
+import { verdictOf } from './support/block-source.mjs';
 
 const engine = await loadEngine('simd');
 let chainServer; // blocks 0-255
@@ -27,11 +28,6 @@ after(async () => {
   await modernServer?.close();
 });
 
-const verdictOf = (r) => ({
-  ok: r.ok, valid: r.valid, error: r.error, inputs: r.inputs, fee: r.fee, sigopCost: r.sigopCost,
-  checks: Buffer.from(r.checks ?? []).toString('hex'), verdicts: Buffer.from(r.verdicts ?? []).toString('hex'),
-  sighash: JSON.stringify(r.sighash), coverage: JSON.stringify(r.coverage),
-});
 
 test('from REST, the same verdicts, checks and sighashes as from spent_outputs.json', async () => {
   const fixtures = (await loadBlocks(fixturesDir())).filter((f) => f.block && (f.height <= 255 || given.modern.some((m) => m.height === f.height)));

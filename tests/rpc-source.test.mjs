@@ -14,6 +14,7 @@ import { loadEngine } from '../wasm/engine.mjs';
 import { startRpcServer } from './support/core-rpc-server.mjs';
 import { runMainJob } from './support/main-job.mjs';
 import { fixtureChain } from './support/write-datadir.mjs';
+import { verdictOf } from './support/block-source.mjs';
 
 const engine = await loadEngine('simd');
 const CREDENTIALS = { user: '__cookie__', password: 'c0ffee5ecret' };
@@ -40,11 +41,6 @@ const withUser = (url, { user, password } = CREDENTIALS) => {
   u.password = password;
   return u.href;
 };
-const verdictOf = (r) => ({
-  ok: r.ok, valid: r.valid, error: r.error, inputs: r.inputs, fee: r.fee, sigopCost: r.sigopCost,
-  checks: Buffer.from(r.checks ?? []).toString('hex'), verdicts: Buffer.from(r.verdicts ?? []).toString('hex'),
-  sighash: JSON.stringify(r.sighash), coverage: JSON.stringify(r.coverage),
-});
 
 test('from RPC (getblock verbosity 0 and 3), the same verdicts, checks and sighashes as from spent_outputs.json', async () => {
   const fixtures = (await loadBlocks(fixturesDir())).filter((f) => f.block && (f.height <= 255 || given.modern.some((m) => m.height === f.height)));
