@@ -1,0 +1,68 @@
+// The block source a Node command line names: a Bitcoin Core datadir (--datadir, read-only, no
+// lock: datadir/), its REST interface (--rest: rest/) or its JSON-RPC interface (--rpc, with
+// --rpc-cookie: rpc/). `npm start` (bench/cli/node-source.mjs) and `npm run project -- --check`
+// (bench/workload/range-check.mjs) open theirs here.
+import { readFileSync } from 'node:fs';
+import { openDatadir } from './datadir/datadir.mjs';
+import { datadirFiles, hash256 } from './datadir/node-files.mjs';
+import { openRest } from './rest/rest-source.mjs';
+import { openRpc } from './rpc/rpc-source.mjs';
+
+const plural = (n, noun) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+
+/**
+ * Opens the source the options name.
+ * @param {{datadir?: string, rest?: string, rpc?: string, rpcCookie?: string}} options exactly
+ *   one of datadir, rest and rpc
+ * @param {(msg: string) => void} log
+ * @returns {Promise<{source: {read: (height: number, last: number) => Promise<object>},
+ *   described: object, skipped: string[], first: number, tip: number, close: () =>
+ *   Promise<void>}>} source: read(h) gives {height, hash, block, undo} (datadir.mjs,
+ *   rest-source.mjs, rpc-source.mjs); described: the document's `source` (docs/json.md);
+ *   skipped: records a node is still writing, and "DAMAGED: ..." for a damaged blk file's first
+ *   bad record; first: the lowest height worth validating (1: genesis has no undo data, or a
+ *   pruned node's first); tip: the active chain's tip height; close: releases open files
+ * @throws Error naming the folder, file and byte offset, or the URL, when the source cannot be
+ *   opened (not a datadir, a damaged record, a refused connection, a 401, an unreadable cookie)
+ */
+export async function openNodeSource(options, log) {
+  if (options.rpc !== undefined) {
+    let cookie;
+    if (options.rpcCookie !== undefined) {
+      try {
+        cookie = readFileSync(options.rpcCookie, 'utf8');
+      } catch (err) {
+        throw new Error(`--rpc-cookie ${options.rpcCookie}: ${err.code === 'ENOENT' ? 'no such file (the node writes <datadir>/.cookie while it runs)' : err.message}`);
+      }
+    }
+    const source = openRpc(options.rpc, { cookie });
+    log(`RPC: ${source.url}: asking for the tip`);
+    const tip = await source.tipHeight();
+    return { source, described: { kind: 'rpc', url: source.url, tip: { height: tip } }, skipped: [], first: 1, tip, close: async () => {} };
+  }
+  if (options.rest !== undefined) {
+    const source = openRest(options.rest);
+    log(`REST: ${source.url}: asking for the tip`);
+    const tip = await source.tipHeight();
+    return { source, described: { kind: 'rest', url: source.url, tip: { height: tip } }, skipped: [], first: 1, tip, close: async () => {} };
+  }
+  const files = datadirFiles(options.datadir);
+  log(`datadir: ${files.folder}: ${plural(files.blk.length, 'blk file')}, ${plural(files.rev.length, 'rev file')}, ${files.xor ? 'xor.dat' : 'no xor.dat'}; ordering the headers`);
+  try {
+    const source = await openDatadir(files, { hash256 });
+    for (const p of source.partial) log(`skipped: ${p}`);
+    for (const d of source.damaged) log(`DAMAGED: ${d}`);
+    if (!source.tip) throw new Error(`${files.folder}: no block with a known height (neither linked to genesis nor after BIP34)`);
+    return {
+      source,
+      described: { kind: 'datadir', folder: files.folder, obfuscated: Boolean(files.xor), tip: source.tip, unplaced_blocks: source.unplaced, stale_blocks: source.stale },
+      skipped: [...source.partial, ...source.damaged.map((d) => `DAMAGED: ${d}`)],
+      first: Math.max(1, source.heights.first),
+      tip: source.tip.height,
+      close: () => files.close(),
+    };
+  } catch (err) {
+    await files.close();
+    throw err;
+  }
+}
