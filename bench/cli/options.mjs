@@ -1,6 +1,6 @@
 // Command line of the benchmark (bench/cli/main.mjs): parsing and validation, nothing else.
 import os from 'node:os';
-import { choiceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
+import { choiceFlag, NODE_SOURCE_FLAGS, nodeSourceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
 import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MAX_WORKERS } from '../../workers/pool.mjs';
 import { DEFAULT_PORT } from '../../web/server.mjs';
@@ -90,10 +90,7 @@ function integerFlag(name, text, min, max) {
 export function parseOptions(argv) {
   const { values } = parseFlags(argv, {
     fixtures: { type: 'string' },
-    datadir: { type: 'string' },
-    rest: { type: 'string' },
-    rpc: { type: 'string' },
-    'rpc-cookie': { type: 'string' },
+    ...NODE_SOURCE_FLAGS,
     save: { type: 'string' },
     from: { type: 'string' },
     to: { type: 'string' },
@@ -114,28 +111,16 @@ export function parseOptions(argv) {
   if (values.port !== undefined && !values.web) {
     throw new UsageError('--port needs --web');
   }
-  const sources = ['datadir', 'rest', 'rpc'].filter((k) => values[k] !== undefined);
-  if (sources.length > 1) throw new UsageError(`--${sources[0]} and --${sources[1]} do not go together: one source`);
-  const node = sources[0] ?? null;
+  const source = nodeSourceFlag(values);
+  const node = source?.kind ?? null;
   for (const flag of ['from', 'to']) {
     if (values[flag] !== undefined && !node) throw new UsageError(`--${flag} needs --datadir, --rest or --rpc`);
   }
-  if (values['rpc-cookie'] !== undefined && node !== 'rpc') throw new UsageError('--rpc-cookie needs --rpc');
   if (values.save !== undefined && !node) throw new UsageError('--save needs --datadir, --rest or --rpc');
   if (node) {
     for (const other of ['fixtures', 'heights', 'scaling', 'web']) {
       if (values[other] !== undefined && values[other] !== false) throw new UsageError(`--${node} and --${other} do not go together`);
     }
-  }
-  if (node === 'rest' || node === 'rpc') {
-    let url;
-    try {
-      url = new URL(values[node]);
-    } catch {
-      // The value is not echoed: it may hold a password.
-      throw new UsageError(`--${node} must be a URL such as http://127.0.0.1:8332`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--${node} must be an http or https URL, got "${url.protocol}"`);
   }
   if (values['max-workers'] !== undefined && !values.scaling) {
     throw new UsageError('--max-workers needs --scaling');
@@ -150,8 +135,7 @@ export function parseOptions(argv) {
     help: values.help,
     fixtures: values.fixtures,
     ...(node ? {
-      [node]: values[node],
-      ...(values['rpc-cookie'] !== undefined ? { rpcCookie: values['rpc-cookie'] } : {}),
+      ...source.options,
       ...(values.save !== undefined ? { save: values.save } : {}),
       ...(values.from !== undefined ? { from: integerFlag('from', values.from, 0, 2 ** 31 - 1) } : {}),
       ...(values.to !== undefined ? { to: integerFlag('to', values.to, 0, 2 ** 31 - 1) } : {}),

@@ -328,6 +328,11 @@ export function predictStages(costs, workload) {
   return out;
 }
 
+/** Which blocks the per-block check judges and how close it wants them: those with at least
+ *  minChecks signature checks (a smaller block's time is mostly the call's constant), within
+ *  +-tolerance of their measured time. */
+export const JUDGED = Object.freeze({ minChecks: 100, tolerance: 0.15 });
+
 /** The sum of a stages object. */
 export const stagesTotal = (s) => s.parse + s.sighash + s.script + s.verify;
 
@@ -343,7 +348,7 @@ export const stagesTotal = (s) => s.parse + s.sighash + s.script + s.verify;
  *   ratio = predicted / measured; pooled: the block's sighash kinds and script types that no
  *   other block holds, predicted at the pooled cost (fitCostsLeaveOneOut)
  */
-export function predictBlocks(blocks, schnorrPerEcdsa, { minChecks = 100, tolerance = 0.15 } = {}) {
+export function predictBlocks(blocks, schnorrPerEcdsa, { minChecks = JUDGED.minChecks, tolerance = JUDGED.tolerance } = {}) {
   const leftOut = fitCostsLeaveOneOut(blocks, schnorrPerEcdsa);
   const perBlock = blocks.map((b, k) => {
     const predicted = stagesTotal(predictStages(leftOut[k], b.workload));

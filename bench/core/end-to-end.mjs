@@ -77,6 +77,34 @@ export async function runEndToEndScaling(createPool, jobs, { maxWorkers, variant
   }
 }
 
+/** The median of each key over a list of {key: ms} objects, a key missing from one counting 0. */
+function medianByKey(list) {
+  const keys = new Set(list.flatMap((o) => Object.keys(o ?? {})));
+  return Object.fromEntries([...keys].sort().map((k) => [k, median(list.map((o) => o?.[k] ?? 0))]));
+}
+
+/**
+ * A block's warm times in the engine from its timed rounds: each round's times (validateBlock's
+ * `times`, summed over the block's ranges: workers/block-jobs.mjs), or null where a round failed.
+ * @param {Array<object|null>} list per round, the block's result `times`
+ * @returns {{parseSighash: number, verify: number, stages: {parse, sighash, script, verify},
+ *   parts: {sighash: {legacy, bip143, bip341}, script: {[type: string]: number}}, total: {median,
+ *   min, max, rounds}}|null} ms, medians over the rounds (total: the four stages' sum: median,
+ *   fastest and slowest round); null when a round failed or there was none
+ */
+export function warmBlockTimes(list) {
+  if (list.length === 0 || list.some((t) => t === null)) return null;
+  const total = list.map((t) => t.parseMs + t.sighashMs + t.scriptMs + t.verifyMs);
+  return {
+    parseSighash: median(list.map((t) => t.parseMs + t.sighashMs + t.scriptMs)),
+    verify: median(list.map((t) => t.verifyMs)),
+    stages: { parse: median(list.map((t) => t.parseMs)), sighash: median(list.map((t) => t.sighashMs)),
+      script: median(list.map((t) => t.scriptMs)), verify: median(list.map((t) => t.verifyMs)) },
+    parts: { sighash: medianByKey(list.map((t) => t.sighashMsByKind)), script: medianByKey(list.map((t) => t.scriptMsByType)) },
+    total: { median: median(total), min: Math.min(...total), max: Math.max(...total), rounds: total.length },
+  };
+}
+
 /**
  * Times whole-block validation in `pool`'s workers.
  * @param {import('../../workers/verify-pool.mjs').VerifyPool} pool a ready pool
@@ -109,12 +137,6 @@ export async function runEndToEndScaling(createPool, jobs, { maxWorkers, variant
  *   scriptMsByType), total: {median, min, max, rounds} (the four stages' sum: median, fastest
  *   and slowest round)}, or null where a round failed it
  */
-/** The median of each key over a list of {key: ms} objects, a key missing from one counting 0. */
-function medianByKey(list) {
-  const keys = new Set(list.flatMap((o) => Object.keys(o ?? {})));
-  return Object.fromEntries([...keys].sort().map((k) => [k, median(list.map((o) => o?.[k] ?? 0))]));
-}
-
 export async function runEndToEnd(pool, first, { rounds, warmUp, log }) {
   const { jobs } = first;
   const expected = first.entries.filter((e) => !e.error);
@@ -157,18 +179,7 @@ export async function runEndToEnd(pool, first, { rounds, warmUp, log }) {
   const rate = (n, s) => (s > 0 ? n / s : null);
   const mid = stages[times.indexOf([...times].sort((a, b) => a - b)[(times.length - 1) >> 1])];
   const measured = busy.filter((x) => x !== null);
-  const blockMs = perBlock.map((list) => {
-    if (list.some((t) => t === null)) return null;
-    const total = list.map((t) => t.parseMs + t.sighashMs + t.scriptMs + t.verifyMs);
-    return {
-      parseSighash: median(list.map((t) => t.parseMs + t.sighashMs + t.scriptMs)),
-      verify: median(list.map((t) => t.verifyMs)),
-      stages: { parse: median(list.map((t) => t.parseMs)), sighash: median(list.map((t) => t.sighashMs)),
-        script: median(list.map((t) => t.scriptMs)), verify: median(list.map((t) => t.verifyMs)) },
-      parts: { sighash: medianByKey(list.map((t) => t.sighashMsByKind)), script: medianByKey(list.map((t) => t.scriptMsByType)) },
-      total: { median: median(total), min: Math.min(...total), max: Math.max(...total), rounds: total.length },
-    };
-  });
+  const blockMs = perBlock.map(warmBlockTimes);
   const endToEnd = {
     workers: pool.size,
     rounds,

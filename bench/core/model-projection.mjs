@@ -11,10 +11,10 @@ import { INPUT_TYPES, totalChecks, workloadFor } from './workload-model.mjs';
  *  30's defaultAssumeValid, height 912,683 (../shared/chain-workload/tx_count_points.csv, its
  *  row for that height: "Core 30 assumevalid block"). Core skips the scripts of the blocks up to
  *  it by default; those after it are what a default sync checks. */
+export const ASSUMEVALID = Object.freeze({ height: 912683, source: 'Bitcoin Core 30 defaultAssumeValid, height 912,683 (chainparams.cpp; tx_count_points.csv)' });
+
 /** Timed rounds a block's measured time must be the median of for the per-block check to judge. */
 export const MIN_ROUNDS = 5;
-
-export const ASSUMEVALID = Object.freeze({ height: 912683, source: 'Bitcoin Core 30 defaultAssumeValid, height 912,683 (chainparams.cpp; tx_count_points.csv)' });
 
 /** A Schnorr check's verify cost in ECDSA checks: the run's ECDSA verify rate over its Schnorr
  *  one (its separate verify passes, `totals.by_type`), or null when either is missing. */

@@ -3,6 +3,9 @@
 // held in memory (at most maxInFlight batches and the one being read). Host-neutral: the source
 // is blocks-fixtures/datadir/datadir.mjs's (or any {read(height)}), the pool workers/pool.mjs's.
 import { validateBlocksInPool } from '../../workers/block-jobs.mjs';
+import { blockWorkload } from './block-workload.mjs';
+import { warmBlockTimes } from './end-to-end.mjs';
+import { median } from './verify-passes.mjs';
 
 /** Bytes of block and undo data per batch: enough inputs for every worker to get work. */
 export const DEFAULT_BATCH_BYTES = 8 * 1024 * 1024;
@@ -13,19 +16,27 @@ export const DEFAULT_BATCH_BYTES = 8 * 1024 * 1024;
  *   Uint8Array, undo: Uint8Array|null}>}} source read(height, last): `last` the range's end, so
  *   that a source reading ahead stops there
  * @param {object} pool a VerifyPool (workers/pool.mjs createPool)
- * @param {{from: number, to: number, batchBytes?: number, maxInFlight?: number,
- *   onBatch?: (done: number, total: number) => void, onRead?: (item: object) => void, now?: () =>
- *   number}} options onRead: each block as read, before it is validated (npm start -- --save)
+ * @param {{from: number, to: number, batchBytes?: number, maxInFlight?: number, timedRounds?:
+ *   number, onBatch?: (done: number, total: number) => void, onRead?: (item: object) => void,
+ *   now?: () => number}} options onRead: each block as read, before it is validated (npm start
+ *   -- --save); timedRounds: after its first pass, each batch is validated this many times
+ *   more, timed (default 0: one pass, for the verdicts); with timed rounds no batch overlaps
+ *   another, nor a read, so that the times are the engine's alone (npm run project -- --check)
  * @returns {Promise<{blocks: object[], readError: {height: number, message: string}|null,
- *   seconds: number, readSeconds: number, waitSeconds: number, bytesRead: number}>} blocks: one
+ *   seconds: number, readSeconds: number, waitSeconds: number, bytesRead: number,
+ *   timedSeconds: number|null}>} blocks: one
  *   entry per block validated, in height order: {height, hash, bytes (block + undo), valid
- *   (true / false / null when not judged), reject_reason, error, inputs, ecdsa, schnorr};
+ *   (true / false / null when not judged), reject_reason, error, inputs, ecdsa, schnorr}, and
+ *   with timed rounds, for a block that validated: workload (block-workload.mjs), engine_ms
+ *   ({median, min, max, rounds}: the workers' time in the engine for the block, summed over its
+ *   ranges), stages_ms and parts_ms (end-to-end.mjs warmBlockTimes), warm; timedSeconds: the
+ *   sum over the batches of their median timed round's wall time, s (null without rounds);
  *   readError: the first block that could not be read (the range stops there; every block
  *   read before it is validated and reported); seconds: wall time; readSeconds: time in the
  *   source's reads; waitSeconds: wall time during which no batch was in the pool because the
  *   next was still being read (the wait for data, apart from validation)
  */
-export async function validateRange(source, pool, { from, to, batchBytes = DEFAULT_BATCH_BYTES, maxInFlight = 2, onBatch, onRead, now = () => performance.now() }) {
+export async function validateRange(source, pool, { from, to, batchBytes = DEFAULT_BATCH_BYTES, maxInFlight = 2, timedRounds = 0, onBatch, onRead, now = () => performance.now() }) {
   const started = now();
   const blocks = [];
   const inFlight = new Set();
@@ -36,22 +47,46 @@ export async function validateRange(source, pool, { from, to, batchBytes = DEFAU
   let readError = null;
   let done = 0;
   let failure = null;
+  let timedMs = 0;
+
+  // The batch's first pass gives the verdicts; its timed rounds, each block's warm engine times.
+  const validate = async (batch, jobs, slot) => {
+    const results = await validateBlocksInPool(pool, jobs);
+    results.forEach((r, i) => Object.assign(blocks[slot + i], summary(r)));
+    if (timedRounds > 0) {
+      const perBlock = jobs.map(() => []);
+      const walls = [];
+      for (let r = 0; r < timedRounds; r++) {
+        const t = now();
+        const out = await validateBlocksInPool(pool, jobs);
+        walls.push(now() - t);
+        out.forEach((res, i) => perBlock[i].push(res.ok ? res.times : null));
+      }
+      timedMs += median(walls);
+      results.forEach((r, i) => {
+        const warm = r.ok ? warmBlockTimes(perBlock[i]) : null;
+        if (warm) {
+          Object.assign(blocks[slot + i], { workload: blockWorkload(r, { height: batch[i].height, block: batch[i].block }),
+            engine_ms: warm.total, stages_ms: warm.stages, parts_ms: warm.parts });
+        }
+      });
+    }
+    done += results.length;
+    onBatch?.(done, to - from + 1);
+  };
 
   const submit = async (batch) => {
-    while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+    while (inFlight.size >= (timedRounds > 0 ? 1 : maxInFlight)) await Promise.race(inFlight);
     if (inFlight.size === 0) waitMs += now() - idleSince;
     const jobs = batch.map((b) => ({ block: b.block, spentOutputs: b.undo, hash: b.hash, height: b.height }));
     const slot = blocks.length;
     blocks.push(...batch.map((b) => ({ height: b.height, hash: b.hash, bytes: b.block.length + b.undo.length })));
-    const p = validateBlocksInPool(pool, jobs).then((results) => {
-      results.forEach((r, i) => Object.assign(blocks[slot + i], summary(r)));
-      done += results.length;
-      onBatch?.(done, to - from + 1);
-    }, (err) => { failure ??= err; }).finally(() => {
+    const p = validate(batch, jobs, slot).catch((err) => { failure ??= err; }).finally(() => {
       inFlight.delete(p);
       if (inFlight.size === 0) idleSince = now();
     });
     inFlight.add(p);
+    if (timedRounds > 0) await p; // timed: nothing beside it, not even the next read
   };
 
   let batch = [];
@@ -81,7 +116,8 @@ export async function validateRange(source, pool, { from, to, batchBytes = DEFAU
   if (batch.length) await submit(batch);
   while (inFlight.size) await Promise.race(inFlight);
   if (failure) throw failure;
-  return { blocks, readError, seconds: (now() - started) / 1000, readSeconds: readMs / 1000, waitSeconds: waitMs / 1000, bytesRead };
+  return { blocks, readError, seconds: (now() - started) / 1000, readSeconds: readMs / 1000, waitSeconds: waitMs / 1000, bytesRead,
+    timedSeconds: timedRounds > 0 ? timedMs / 1000 : null };
 }
 
 /** What the report keeps of a block's result (its checks are not held for a whole range). */

@@ -99,3 +99,36 @@ export function checkHeights(heights, manifest) {
       `manifest ${manifest.path}; available heights: ${known.join(', ')}`);
   }
 }
+
+/** The flags that name a Bitcoin Core node as the block source (npm start, npm run project --
+ *  --check), as parseFlags options. */
+export const NODE_SOURCE_FLAGS = Object.freeze({
+  datadir: { type: 'string' }, rest: { type: 'string' }, rpc: { type: 'string' }, 'rpc-cookie': { type: 'string' },
+});
+
+/**
+ * The node source that parsed flags name: at most one of --datadir, --rest and --rpc, an http or
+ * https URL for the last two, --rpc-cookie only with --rpc.
+ * @param {object} values parseFlags' values
+ * @returns {{kind: 'datadir'|'rest'|'rpc', options: {datadir?: string, rest?: string, rpc?:
+ *   string, rpcCookie?: string}}|null} options: blocks-fixtures/node-source.mjs openNodeSource's;
+ *   null when none is named
+ * @throws UsageError naming the flags; a URL is never echoed (it may hold a password)
+ */
+export function nodeSourceFlag(values) {
+  const sources = ['datadir', 'rest', 'rpc'].filter((k) => values[k] !== undefined);
+  if (sources.length > 1) throw new UsageError(`--${sources[0]} and --${sources[1]} do not go together: one source`);
+  const kind = sources[0] ?? null;
+  if (values['rpc-cookie'] !== undefined && kind !== 'rpc') throw new UsageError('--rpc-cookie needs --rpc');
+  if (kind === 'rest' || kind === 'rpc') {
+    let url;
+    try {
+      url = new URL(values[kind]);
+    } catch {
+      throw new UsageError(`--${kind} must be a URL such as http://127.0.0.1:8332`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--${kind} must be an http or https URL, got "${url.protocol}"`);
+  }
+  if (!kind) return null;
+  return { kind, options: { [kind]: values[kind], ...(values['rpc-cookie'] !== undefined ? { rpcCookie: values['rpc-cookie'] } : {}) } };
+}

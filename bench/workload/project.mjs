@@ -7,15 +7,19 @@
 //
 //   npm run project -- [--workers N] [--variant simd|scalar] [--from H1] [--to H2] [--json]
 //                      [--measure] [--table] [--census] [--fixtures DIR] [--workload DIR]
+//   npm run project -- --check --datadir PATH | --rest URL | --rpc URL [--rpc-cookie FILE]
+//                      [--from H1] [--to H2] [--rounds N] [--measure] [--json]
 //
-// Exit 0; 1 when the data cannot be read or the measurement fails (one line naming the file);
-// 2 on a bad flag or range.
+// --check validates and times a range of the user's own node and checks the model on it, blocks
+// the measurement never saw (range-check.mjs).
+// Exit 0; 1 when the data cannot be read or the measurement fails (one line naming the file), or
+// when a --check range stopped at a block it could not read; 2 on a bad flag or range.
 import { execFileSync } from 'node:child_process';
 import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fixturesDir, loadBlocks } from '../../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../../wasm/engine.mjs';
-import { choiceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
+import { choiceFlag, NODE_SOURCE_FLAGS, nodeSourceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
 import { CENSUS_PATH, fixtureCensus, readCensus } from './census.mjs';
 import { contenderCosts, PUBLISHED } from '../core/contenders.mjs';
 import { ASSUMEVALID, projectChain, schnorrPerEcdsaOf, spanHours } from '../core/model-projection.mjs';
@@ -25,6 +29,8 @@ import { VARIANTS } from '../../wasm/variants.mjs';
 import { BENCH_RESULTS, readBenchRatios } from './bench-ratios.mjs';
 import { measurementPath, readMeasurement } from './measurement.mjs';
 import { buildTable, loadWorkloadModel, TABLE_PATH } from './table.mjs';
+import { DEFAULT_CHECK_BLOCKS, rangeCheckLines, runRangeCheck } from './range-check.mjs';
+import { MIN_ROUNDS } from '../core/model-projection.mjs';
 
 /** An integer with thousands separators. */
 const int = (n) => Math.round(n).toLocaleString('en-US');
@@ -39,8 +45,18 @@ const USAGE = `usage: npm run project -- [options]
   --compare    the same projection for the other engines the last npm run bench -- --readme run
                measured (Chromium, scalar, no batching, tiny-secp256k1, noble, the native build),
                beside published Bitcoin Core times
-  --from H     first height (default 0)
-  --to H       last height (default the newest sourced transaction count's, 938,343)
+  --from H     first height (default 0; with --check, the source's first block after genesis)
+  --to H       last height (default the newest sourced transaction count's, 938,343; with
+               --check, ${DEFAULT_CHECK_BLOCKS.toLocaleString('en-US')} blocks from --from or the tip)
+  --check      check the model on blocks it has never seen: validate and time --from..--to of a
+               node, named by one of the three flags below, and set each block's measured time
+               beside the time predicted from its own workload, and the range's wall time
+               beside the projection of those heights (docs/workload.md)
+  --datadir PATH  with --check: a Bitcoin Core datadir or its blocks/ folder (read-only, no lock)
+  --rest URL      with --check: a running node's REST interface (Core 30+)
+  --rpc URL       with --check: its JSON-RPC interface (Core 23+); --rpc-cookie FILE for the cookie
+  --rounds N   with --check: timed rounds per batch, 1..15 (default ${MIN_ROUNDS}, the fewest the
+               per-block check judges)
   --table      the workload table row by row (default: the range's workload, era by era)
   --json       one JSON document on stdout
   --census     validate the fixture blocks again with the engine and rewrite
@@ -85,7 +101,19 @@ function main() {
       measurement: { type: 'string' }, compare: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false }, census: { type: 'boolean', default: false },
       fixtures: { type: 'string' }, workload: { type: 'string' }, help: { type: 'boolean', default: false },
+      check: { type: 'boolean', default: false }, rounds: { type: 'string' }, ...NODE_SOURCE_FLAGS,
     }));
+    values.source = nodeSourceFlag(values);
+    if (values.check && !values.source) throw new UsageError('--check needs the blocks to check on: --datadir PATH, --rest URL or --rpc URL');
+    if (!values.check) {
+      const stray = ['datadir', 'rest', 'rpc', 'rpc-cookie', 'rounds'].filter((k) => values[k] !== undefined);
+      if (stray.length) throw new UsageError(`--${stray[0]} needs --check`);
+    }
+    if (values.check) {
+      const other = ['table', 'census', 'compare'].filter((k) => values[k]);
+      if (other.length) throw new UsageError(`--check and --${other[0]} do not go together`);
+    }
+    if (values.rounds !== undefined) values.rounds = numberFlag('rounds', values.rounds, { min: 1, max: 15 });
     const height = (name) => numberFlag(name, values[name], { max: 10_000_000,
       message: (text) => `--${name} must be a block height (an integer from 0), got "${text}"` });
     if (values.from !== undefined) values.from = height('from');
@@ -141,6 +169,7 @@ async function run(values) {
     console.error(`project: ${err.message}`);
     process.exit(1);
   }
+  if (values.check) return check(values, model);
   const from = values.from ?? 0;
   const to = values.to ?? model.tip;
   if (to < from || to > model.tip) {
@@ -193,24 +222,47 @@ async function run(values) {
   for (const line of projectionLines(projected, from, to)) console.log(line);
 }
 
+/** --measure: the main job in a child process, which saves a new measurement of the variant
+ *  (build/project/measurement-V.json); exits 1 when it fails. */
+function measure(values) {
+  const flags = ['--scaling', '--rounds', '5', '--variant', values.variant, '--json', ...(values.fixtures ? ['--fixtures', values.fixtures] : [])];
+  const args = [path.join(REPO_ROOT, 'bench', 'cli', 'main.mjs'), ...flags];
+  console.error(`project: measuring: node bench/cli/main.mjs ${flags.join(' ')}`);
+  try {
+    execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  } catch (err) {
+    const how = err.signal ? `killed by ${err.signal}` : `exit ${err.status}`;
+    console.error(`project: the measurement failed (${how}); nothing saved to ${measurementPath(values.variant)}`);
+    process.exit(1);
+  }
+}
+
+/** --check: the model checked on a node's range (range-check.mjs); exits 1 when the measurement
+ *  or the source cannot be read, or the range stopped at a block it could not read. */
+async function check(values, model) {
+  if (values.measure) measure(values);
+  const file = values.measurement ?? measurementPath(values.variant);
+  let out;
+  try {
+    const doc = readMeasurement(values.variant, values.measurement, { explicitVariant: values.explicitVariant });
+    out = await runRangeCheck({ source: values.source.options, from: values.from, to: values.to, workers: values.workers, rounds: values.rounds },
+      { doc, file }, model, (msg) => console.error(`project: ${msg}`));
+  } catch (err) {
+    console.error(`project: ${err.message}`);
+    process.exit(1);
+  }
+  if (values.json) console.log(JSON.stringify(out, null, 1));
+  else for (const line of rangeCheckLines(out)) console.log(line);
+  if (out.range.read_error || !out.check) process.exitCode = 1;
+}
+
 /**
  * The projection over `from`..`to` from the last saved measurement of the variant (measured
  * again first with --measure): {result} or {error}. Exits 1 when --measure fails, or when
  * --workers or --measure asked for a projection that cannot be made.
  */
 function projection(values, model, from, to) {
-  if (values.measure) {
-    const flags = ['--scaling', '--rounds', '5', '--variant', values.variant, '--json', ...(values.fixtures ? ['--fixtures', values.fixtures] : [])];
-    const args = [path.join(REPO_ROOT, 'bench', 'cli', 'main.mjs'), ...flags];
-    console.error(`project: measuring: node bench/cli/main.mjs ${flags.join(' ')}`);
-    try {
-      execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-    } catch (err) {
-      const how = err.signal ? `killed by ${err.signal}` : `exit ${err.status}`;
-      console.error(`project: the measurement failed (${how}); nothing saved to ${measurementPath(values.variant)}`);
-      process.exit(1);
-    }
-  }
+  if (values.measure) measure(values);
   let doc;
   const file = values.measurement ?? measurementPath(values.variant);
   try {
