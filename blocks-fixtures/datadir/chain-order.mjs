@@ -79,53 +79,65 @@ export function coinbaseHeight(head) {
 }
 
 /**
- * Orders the headers into the active chain.
- * @param {Array<{hash: string, prev: string, bits: number, file: number, record: object,
- *   coinbaseHeight: () => Promise<number|null>}>} headers every block of the files (hash and
- *   prev as display hex); coinbaseHeight reads the block's BIP34 height when asked (only for
- *   the first block of a chain whose parent is missing)
+ * Orders the headers into the active chain. Each header gains `parent`, `child` and `sibling`
+ * (its parent, its first child and its next sibling among the headers, in the order stored) and
+ * `height` (-1 while unplaced), and loses `prev` (null once linked): links kept on the headers
+ * rather than in maps and strings, since a mainnet datadir holds nearly a million of them.
+ * @param {Array<{hash: string, prev: string, bits: number}>} headers every block of the files
+ *   (hash and prev as display hex), in the order stored
+ * @param {{coinbaseHeight: (header: object) => Promise<number|null>}} reader coinbaseHeight: the
+ *   block's BIP34 height (asked only for the first block of a chain whose parent is missing)
  * @returns {Promise<{chain: Array<object|undefined>, tip: {height: number, hash: string}|null,
  *   unplaced: number, stale: number}>} chain[h]: the header at height h on the active chain
  *   (undefined where the files lack that height: pruned, or genesis, which a datadir may not
  *   hold); unplaced: blocks with no height (neither linked to genesis nor under a BIP34
  *   height); stale: blocks with a height but off the active chain
  */
-export async function activeChain(headers) {
+export async function activeChain(headers, { coinbaseHeight: heightOf }) {
   const byHash = new Map();
-  for (const h of headers) if (!byHash.has(h.hash)) byHash.set(h.hash, h);
-  const children = new Map();
+  for (const h of headers) {
+    if (byHash.has(h.hash)) continue; // the same block stored twice: the first copy counts
+    Object.assign(h, { parent: null, child: null, sibling: null, height: -1 });
+    byHash.set(h.hash, h);
+  }
+  // Children prepended: each list runs last stored first.
   const roots = [];
   for (const h of byHash.values()) {
     if (h.hash === GENESIS_HASH) { roots.push({ header: h, height: 0 }); continue; }
     if (h.prev === GENESIS_HASH && !byHash.has(GENESIS_HASH)) { roots.push({ header: h, height: 1 }); continue; }
-    if (byHash.has(h.prev)) {
-      if (!children.has(h.prev)) children.set(h.prev, []);
-      children.get(h.prev).push(h);
+    const parent = byHash.get(h.prev);
+    if (parent) {
+      h.parent = parent;
+      h.sibling = parent.child;
+      parent.child = h;
     } else {
       roots.push({ header: h, height: null });
     }
   }
+  for (const h of byHash.values()) h.prev = null;
   // Each root's subtree, with its own most-work tip; then the chain is filled height by height
   // from the tips, the most work first (a pruned node has one root; a folder of separate
   // blocks, one per block).
-  const placed = new Map(); // hash -> {height, work, header}
+  let placed = 0;
   const tips = [];
   for (const root of roots) {
     let height = root.height;
     if (height === null) {
-      height = await root.header.coinbaseHeight();
+      height = await heightOf(root.header);
       if (height === null || height < BIP34_HEIGHT) continue;
     }
     let best = null;
     const stack = [{ header: root.header, height, work: blockProof(root.header.bits) }]; // iterative: chains are long
     while (stack.length) {
       const node = stack.pop();
-      placed.set(node.header.hash, node);
+      node.header.height = node.height;
+      placed++;
       if (!best || node.work > best.work) best = node;
-      // Pushed last-stored first, so that of children with equal work the first stored (the
-      // first the node received, as Core keeps it) is visited first and stays the best.
-      for (const child of [...(children.get(node.header.hash) ?? [])].reverse()) {
-        stack.push({ header: child, height: node.height + 1, work: node.work + blockProof(child.bits) });
+      // Pushed last stored first (the list's order), so that of children with equal work the
+      // first stored (the first the node received, as Core keeps it) is visited first and
+      // stays the best.
+      for (let c = node.header.child; c; c = c.sibling) {
+        stack.push({ header: c, height: node.height + 1, work: node.work + blockProof(c.bits) });
       }
     }
     tips.push(best);
@@ -133,9 +145,9 @@ export async function activeChain(headers) {
   tips.sort((a, b) => (a.work > b.work ? -1 : a.work < b.work ? 1 : 0));
   const chain = [];
   for (const tip of tips) {
-    for (let node = tip; node; node = placed.get(node.header.prev)) {
-      if (chain[node.height]) break;
-      chain[node.height] = node.header;
+    for (let h = tip.header; h; h = h.parent) {
+      if (chain[h.height]) break;
+      chain[h.height] = h;
     }
   }
   const top = chain.length - 1; // a sparse array: heights the files hold (BIP34 roots plausible only)
@@ -144,7 +156,7 @@ export async function activeChain(headers) {
   return {
     chain,
     tip: best,
-    unplaced: byHash.size - placed.size,
-    stale: placed.size - onChain,
+    unplaced: byHash.size - placed,
+    stale: placed - onChain,
   };
 }

@@ -25,6 +25,9 @@ const fileNumber = (name) => Number(/(\d{5})\.dat$/.exec(name)?.[1] ?? NaN);
 export async function openDatadir(files, { hash256 }) {
   const key = await readXorKey(files.xor);
   const revByNumber = new Map(files.rev.map((f) => [fileNumber(f.name), f]));
+  const blkByNumber = new Map(files.blk.map((f) => [fileNumber(f.name), f]));
+  // One small object per block, nothing else kept of it (its header bytes are dropped once
+  // hashed): a mainnet datadir holds nearly a million.
   const headers = [];
   const partial = [];
   const damaged = [];
@@ -35,18 +38,18 @@ export async function openDatadir(files, { hash256 }) {
     if (cut) partial.push(`${file.name} at byte ${cut.offset}: a block record of ${cut.size} bytes with ${Math.max(0, cut.available)} written (a block the node is still writing; skipped)`);
     for (const record of records) {
       const { header } = record;
-      const hash = displayHex(await hash256(header));
       headers.push({
-        hash, prev: displayHex(header.subarray(4, 36)),
+        hash: displayHex(await hash256(header)), prev: displayHex(header.subarray(4, 36)),
         bits: new DataView(header.buffer, header.byteOffset, 80).getUint32(72, true),
-        file: number, blockFile: file, record,
-        coinbaseHeight: async () => coinbaseHeight(await readPlain(file, record.dataOffset, Math.min(record.size, 200), key)),
+        file: number, offset: record.offset, size: record.size,
       });
     }
   }
   // Nothing readable at all (a wrong key, or no block files): an error, not an empty chain.
   if (headers.length === 0 && damaged.length) throw new Error(damaged[0]);
-  const { chain, tip, unplaced, stale } = await activeChain(headers);
+  const { chain, tip, unplaced, stale } = await activeChain(headers, {
+    coinbaseHeight: async (h) => coinbaseHeight(await readPlain(blkByNumber.get(h.file), h.offset + 8, Math.min(h.size, 200), key)),
+  });
   // Heights held, from the sparse chain's own keys (never a loop up to its length).
   const placed = Object.keys(chain).map(Number).sort((a, b) => a - b);
   const heights = placed.length ? { first: placed[0], last: placed[placed.length - 1] } : null;
@@ -109,11 +112,12 @@ export async function openDatadir(files, { hash256 }) {
           (damaged.length ? `; damaged: ${damaged.join('; ')}` : '');
         throw new Error(`height ${height}: no block at this height in the datadir's blk files (pruned, not yet downloaded, or past the tip): ${span}`);
       }
-      const block = await readPlain(header.blockFile, header.record.dataOffset, header.record.size, key);
+      const blockFile = blkByNumber.get(header.file);
+      const block = await readPlain(blockFile, header.offset + 8, header.size, key);
       const undo = height === 0 ? null : await readUndo(header, block);
       return {
         height, hash: header.hash, block, undo,
-        blockFile: header.blockFile.name, blockOffset: header.record.offset,
+        blockFile: blockFile.name, blockOffset: header.offset,
         revFile: undo ? `rev${String(header.file).padStart(5, '0')}.dat` : null,
       };
     },
