@@ -250,3 +250,33 @@ test('hostile datadirs: an early coinbase is no BIP34 height; a damaged or zeroe
   assert.match(d.damaged[0], /^blk00001\.dat at byte 0: zero bytes up to byte 8, then data again: a damaged blk file/);
   assert.equal(d.tip.height, 255);
 });
+
+test('a forged fork claiming more work than the chain, without the proof of work, is left out and named', async () => {
+  // Block 200's header re-parented on block 150 with nBits 0x1b0404cb (a 2010 difficulty: more
+  // work than 105 blocks at 0x1d00ffff), appended to blk00000 with Core's framing: its hash is
+  // far above that target. Trusted for its nBits alone, it would become the tip at height 151.
+  const { listRecords } = await import('../blocks-fixtures/datadir/core-files.mjs');
+  const files = datadirFiles(work);
+  const d = await openDatadir(files, { hash256 });
+  const b150 = await d.read(150);
+  const b200 = await d.read(200);
+  const at = (await listRecords(files.blk[0], XOR_KEY, 'blk')).end; // where the file's records end
+  await files.close();
+  const forged = Buffer.from(b200.block);
+  Buffer.from(b150.hash, 'hex').reverse().copy(forged, 4);
+  forged.writeUInt32LE(0x1b0404cb, 72);
+  const hash = Buffer.from(hash256(forged.subarray(0, 80))).reverse().toString('hex');
+  const dir = damaged((b) => {
+    const f = path.join(b, 'blk00000.dat');
+    const bytes = readFileSync(f);
+    const record = Buffer.concat([Buffer.from([0xf9, 0xbe, 0xb4, 0xd9, 0, 0, 0, 0]), forged]);
+    record.writeUInt32LE(forged.length, 4);
+    for (let i = 0; i < record.length; i++) record[i] ^= XOR_KEY[(at + i) % 8];
+    writeFileSync(f, Buffer.concat([bytes.subarray(0, at), record]));
+  });
+  const opened = await open(dir);
+  assert.equal(opened.tip.height, Math.max(...written.fixtureHeights));
+  assert.equal((await opened.read(151)).hash, (await open().then((x) => x.read(151))).hash);
+  assert.deepEqual(opened.damaged, [`blk00000.dat at byte ${at}: block ${hash} is above the target of its own nBits 1b0404cb ` +
+    '(no proof of work: Core never stores such a block); left out of the chain']);
+});

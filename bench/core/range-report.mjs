@@ -7,7 +7,8 @@ import { countOf } from './format.mjs';
  * The document of a range validated by validateRange (range-stream.mjs).
  * @param {Awaited<ReturnType<typeof import('./range-stream.mjs').validateRange>>} run
  * @param {{described: object, skipped: string[], from: number, to: number, workers: number}} args
- *   described: the source (docs/json.md `source`); skipped: records not read, named
+ *   described: the source (docs/json.md `source`); skipped: records not read, named (the blocks
+ *   read but not validated are added: the run's notValidated)
  * @returns {{source: object, range: {from: number, to: number}, skipped: string[], blocks:
  *   object[], totals: object, figures: object, read_error: object|null}} docs/json.md "--datadir,
  *   --rest and --rpc runs"; figures in s, blocks/s, inputs/s, bytes/s and a 0..1 share
@@ -20,7 +21,7 @@ export function rangeDocument(run, { described, skipped, from, to, workers }) {
   return {
     source: described,
     range: { from, to },
-    skipped,
+    skipped: [...skipped, ...(run.notValidated ?? []).map((n) => `height ${n.height} ${n.hash}: ${n.reason}`)],
     blocks,
     totals: {
       blocks: blocks.length, valid: count((b) => b.valid === true), invalid: count((b) => b.valid === false),

@@ -22,14 +22,16 @@ export const DEFAULT_BATCH_BYTES = 8 * 1024 * 1024;
  *   -- --save); timedRounds: after its first pass, each batch is validated this many times
  *   more, timed (default 0: one pass, for the verdicts); with timed rounds no batch overlaps
  *   another, nor a read, so that the times are the engine's alone (npm run project -- --check)
- * @returns {Promise<{blocks: object[], readError: {height: number, message: string}|null,
+ * @returns {Promise<{blocks: object[], notValidated: Array<{height: number, hash: string,
+ *   reason: string}>, readError: {height: number, message: string}|null,
  *   seconds: number, readSeconds: number, waitSeconds: number, bytesRead: number,
  *   timedSeconds: number|null}>} blocks: one
  *   entry per block validated, in height order: {height, hash, bytes (block + undo), valid
  *   (true / false / null when not judged), reject_reason, error, inputs, ecdsa, schnorr}, and
  *   with timed rounds, for a block that validated: workload (block-workload.mjs), engine_ms
  *   ({median, min, max, rounds}: the workers' time in the engine for the block, summed over its
- *   ranges), stages_ms and parts_ms (end-to-end.mjs warmBlockTimes), warm; timedSeconds: the
+ *   ranges), stages_ms and parts_ms (end-to-end.mjs warmBlockTimes), warm; notValidated: blocks
+ *   read but not validated, and why (genesis, which has no undo data); timedSeconds: the
  *   sum over the batches of their median timed round's wall time, s (null without rounds);
  *   readError: the first block that could not be read (the range stops there; every block
  *   read before it is validated and reported); seconds: wall time; readSeconds: time in the
@@ -48,6 +50,7 @@ export async function validateRange(source, pool, { from, to, batchBytes = DEFAU
   let done = 0;
   let failure = null;
   let timedMs = 0;
+  const notValidated = [];
 
   // The batch's first pass gives the verdicts; its timed rounds, each block's warm engine times.
   const validate = async (batch, jobs, slot) => {
@@ -102,7 +105,11 @@ export async function validateRange(source, pool, { from, to, batchBytes = DEFAU
     } finally {
       readMs += now() - t;
     }
-    if (!item.undo) continue; // genesis: Core never connects it, and it has no undo data
+    if (!item.undo) {
+      // Genesis: Core never connects it, and it has no undo data.
+      notValidated.push({ height: item.height, hash: item.hash, reason: 'the genesis block, not validated: Core never connects it (it has no undo data, and its coinbase output cannot be spent)' });
+      continue;
+    }
     onRead?.(item);
     bytesRead += item.block.length + item.undo.length;
     batch.push(item);
@@ -116,7 +123,7 @@ export async function validateRange(source, pool, { from, to, batchBytes = DEFAU
   if (batch.length) await submit(batch);
   while (inFlight.size) await Promise.race(inFlight);
   if (failure) throw failure;
-  return { blocks, readError, seconds: (now() - started) / 1000, readSeconds: readMs / 1000, waitSeconds: waitMs / 1000, bytesRead,
+  return { blocks, notValidated, readError, seconds: (now() - started) / 1000, readSeconds: readMs / 1000, waitSeconds: waitMs / 1000, bytesRead,
     timedSeconds: timedRounds > 0 ? timedMs / 1000 : null };
 }
 

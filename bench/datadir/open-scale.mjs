@@ -3,8 +3,9 @@
 // openDatadir: every blk record's header read, hashed and ordered into the active chain): the
 // wall time and the memory the opened chain holds, for a SYNTHETIC datadir of N linked blocks
 // written here (each a header and a coinbase of about 150 bytes, in 128 MiB blk files with
-// their rev records and an XOR key; merkle roots and proof of work are not valid, which ordering
-// does not look at). Not a fixture and never validated: it measures the reader's bookkeeping,
+// their rev records and an XOR key; nBits 0x207fffff, regtest's, whose target half of all
+// hashes meet, so that each header meets its own target after a nonce or two, as the reader
+// checks; the merkle roots are not valid, which ordering does not look at). Not a fixture and never validated: it measures the reader's bookkeeping,
 // which grows with the block count, not with the blocks' size.
 //
 //   node --expose-gc bench/datadir/open-scale.mjs [--blocks N] [--dir DIR] [--keep]
@@ -20,8 +21,8 @@ const BLK_FILE_BYTES = 128 * 1024 * 1024; // Core's MAX_BLOCKFILE_SIZE
 const KEY = Uint8Array.from([0x5a, 0x17, 0xc3, 0x00, 0x9e, 0x41, 0xf0, 0x2b]);
 const sha256d = (b) => createHash('sha256').update(createHash('sha256').update(b).digest()).digest();
 
-/** Block `height` of the synthetic chain: header (version 4, prev, time, nBits 0x1d00ffff) and a
- *  coinbase whose scriptSig pushes the height (BIP34). */
+/** Block `height` of the synthetic chain: header (version 4, prev, time, nBits 0x207fffff, a
+ *  nonce that meets its target) and a coinbase whose scriptSig pushes the height (BIP34). */
 function syntheticBlock(height, prev) {
   const coinbase = Buffer.concat([
     Buffer.from([4, 0, 0, 0, 1]), Buffer.alloc(32), Buffer.from([0xff, 0xff, 0xff, 0xff]),
@@ -33,7 +34,9 @@ function syntheticBlock(height, prev) {
   prev.copy(header, 4);
   sha256d(coinbase).copy(header, 36);
   header.writeUInt32LE(1231006505 + 600 * height, 68);
-  header.writeUInt32LE(0x1d00ffff, 72);
+  header.writeUInt32LE(0x207fffff, 72);
+  // The hash, read as a little-endian number, at or below 0x7fffff << 232: its last byte below 0x80.
+  for (let nonce = 0; sha256d(header)[31] >= 0x80; nonce++) header.writeUInt32LE(nonce, 76);
   return { header, block: Buffer.concat([header, Buffer.from([1]), coinbase]) };
 }
 

@@ -23,15 +23,37 @@ const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).jo
 /** Display hex of a 32-byte hash in internal byte order. */
 export const displayHex = (bytes) => hex([...bytes].reverse());
 
-/** The work of a header (Core's GetBlockProof): 2^256 / (target + 1), a BigInt; 0 for an nBits
- *  that is negative, zero or overflows. */
-export function blockProof(bits) {
+/** The target an nBits sets (Core's arith_uint256::SetCompact), a BigInt; 0 for an nBits that
+ *  is negative, zero or overflows. */
+export function targetOf(bits) {
   const exponent = bits >>> 24;
   const mantissa = BigInt(bits & 0x007fffff);
   if ((bits & 0x00800000) !== 0 || mantissa === 0n) return 0n;
   const target = exponent <= 3 ? mantissa >> BigInt(8 * (3 - exponent)) : mantissa << BigInt(8 * (exponent - 3));
-  if (target === 0n || target >= (1n << 256n)) return 0n;
-  return (1n << 256n) / (target + 1n);
+  return target >= (1n << 256n) ? 0n : target;
+}
+
+/** Whether a header's hash (display hex) meets the target of its own nBits (Core's
+ *  CheckProofOfWork, without the network's limit): a header that does not was never stored by
+ *  Core, which checks it before writing the block. */
+export function meetsOwnTarget(hash, bits) {
+  let target = targetHex.get(bits);
+  if (target === undefined) {
+    const t = targetOf(bits);
+    target = t === 0n ? null : t.toString(16).padStart(64, '0');
+    targetHex.set(bits, target);
+  }
+  // Equal-length lowercase hex strings compare as the numbers they spell.
+  return target !== null && hash <= target;
+}
+/** Each nBits seen, its target as 64 hex digits (null for none): the chain has a few hundred. */
+const targetHex = new Map();
+
+/** The work of a header (Core's GetBlockProof): 2^256 / (target + 1), a BigInt; 0 for an nBits
+ *  that is negative, zero or overflows. */
+export function blockProof(bits) {
+  const target = targetOf(bits);
+  return target === 0n ? 0n : (1n << 256n) / (target + 1n);
 }
 
 /**

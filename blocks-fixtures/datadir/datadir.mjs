@@ -1,7 +1,7 @@
 // A Bitcoin Core node's blocks/ folder as a block source: the blocks of a height range of its
 // active chain, each with its rev record (the outputs it spent), read-only and without Core's
 // locks. Host-neutral: files and SHA256d come from the host (node-files.mjs in Node).
-import { activeChain, coinbaseHeight, displayHex } from './chain-order.mjs';
+import { activeChain, coinbaseHeight, displayHex, meetsOwnTarget } from './chain-order.mjs';
 import { listRecords, readPlain, readXorKey } from './core-files.mjs';
 
 const fileNumber = (name) => Number(/(\d{5})\.dat$/.exec(name)?.[1] ?? NaN);
@@ -18,7 +18,8 @@ const fileNumber = (name) => Number(/(\d{5})\.dat$/.exec(name)?.[1] ?? NaN);
  *   read: (height: number) => Promise<{height: number, hash: string, block: Uint8Array,
  *   undo: Uint8Array|null, blockFile: string, blockOffset: number, revFile: string|null}>}>}
  *   partial: records a node is still writing (named, skipped); damaged: blk files' first
- *   damaged record each (their blocks before it are read); read(h): the block at height h
+ *   damaged record each (their blocks before it are read), and their first block above the
+ *   target of its own nBits (left out, with the count of others); read(h): the block at height h
  *   and its rev record (null for genesis, which has none)
  * @throws Error naming the file and byte offset for a damaged record or a wrong XOR key
  */
@@ -36,13 +37,23 @@ export async function openDatadir(files, { hash256 }) {
     const { records, partial: cut, damage } = await listRecords(file, key, 'blk');
     if (damage) damaged.push(`${damage.message}; the file's blocks after it are not read`);
     if (cut) partial.push(`${file.name} at byte ${cut.offset}: a block record of ${cut.size} bytes with ${Math.max(0, cut.available)} written (a block the node is still writing; skipped)`);
+    let badWork = null;
     for (const record of records) {
       const { header } = record;
-      headers.push({
-        hash: displayHex(await hash256(header)), prev: displayHex(header.subarray(4, 36)),
-        bits: new DataView(header.buffer, header.byteOffset, 80).getUint32(72, true),
-        file: number, offset: record.offset, size: record.size,
-      });
+      const hash = displayHex(await hash256(header));
+      const bits = new DataView(header.buffer, header.byteOffset, 80).getUint32(72, true);
+      // A header above its own target is damage or forgery (Core checks it before storing):
+      // left out of the chain, so that it cannot claim work it never did.
+      if (!meetsOwnTarget(hash, bits)) {
+        badWork ??= { offset: record.offset, hash, bits, count: 0 };
+        badWork.count++;
+        continue;
+      }
+      headers.push({ hash, prev: displayHex(header.subarray(4, 36)), bits, file: number, offset: record.offset, size: record.size });
+    }
+    if (badWork) {
+      damaged.push(`${file.name} at byte ${badWork.offset}: block ${badWork.hash} is above the target of its own nBits ${badWork.bits.toString(16).padStart(8, '0')} ` +
+        `(no proof of work: Core never stores such a block)${badWork.count > 1 ? `, and ${badWork.count - 1} more in the file` : ''}; left out of the chain`);
     }
   }
   // Nothing readable at all (a wrong key, or no block files): an error, not an empty chain.
