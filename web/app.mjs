@@ -143,9 +143,8 @@ function bindPickers() {
   $('#pick-folder').addEventListener('click', pickFolder);
   for (const [id, other] of [['#folder-input', '#files-input'], ['#files-input', '#folder-input']]) {
     $(id).addEventListener('change', () => {
-      if ($(id).files.length === 0) return;
       $(other).value = '';
-      usePick(() => filesFromList($(id).files));
+      usePick(() => filesFromList($(id).files)); // an empty folder is named: no blk?????.dat
     });
   }
   const zone = $('#drop-zone');
