@@ -301,7 +301,7 @@ async function run(event) {
   const report = {
     log: (msg) => progress.log(msg),
     track: (label, total, unit) => progress.track(label, total, unit),
-    notice: (msg) => showNotice(notices, msg),
+    notice: (msg, id) => showNotice(notices, msg, id),
     error: (what, msg) => showError(errors, what, msg),
   };
   const t0 = performance.now();

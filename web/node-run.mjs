@@ -15,6 +15,8 @@ import { reportingHost, usableVariant } from './run.mjs';
 /** The datadirs opened, per pick: a second run over the same pick does not read the headers
  *  again (pick again to see what a running node wrote since). */
 const openedByPick = new WeakMap();
+/** Numbers the opens, so that a pick's notices are shown once however many runs it has. */
+let opens = 0;
 
 /**
  * Opens the picked files as a datadir: reads the XOR key and every blk file's record and block
@@ -22,11 +24,12 @@ const openedByPick = new WeakMap();
  * @param {Awaited<ReturnType<typeof import('./block-files.mjs').filesFromList>>} picked
  * @param {{log: (msg: string) => void}} report
  * @returns {Promise<{source: object, described: object, skipped: string[], damaged: string[],
- *   partial: string[], first: number, tip: number, heights: {first: number, last: number}}>}
- *   source: openDatadir's (read(height)); described: the document's `source` ({kind:
- *   'datadir', picked: true, folder, obfuscated, tip, unplaced_blocks, stale_blocks});
- *   skipped: records not read, a damaged blk file's as "DAMAGED: ..."; first: the lowest
- *   height worth validating (1, or a pruned node's first); tip: the active chain's tip height
+ *   partial: string[], first: number, tip: number, heights: {first: number, last: number},
+ *   serial: number}>} source: openDatadir's (read(height)); described: the document's
+ *   `source` ({kind: 'datadir', picked: true, folder, obfuscated, tip, unplaced_blocks,
+ *   stale_blocks}); skipped: records not read, a damaged blk file's as "DAMAGED: ..."; first:
+ *   the lowest height worth validating (1, or a pruned node's first); tip: the active chain's
+ *   tip height; serial: this open's number in the page
  * @throws Error naming the file and byte offset (a wrong XOR key, a damaged first record, a
  *   read the browser refuses), or the folder when no block has a known height; Web Crypto
  *   missing
@@ -60,6 +63,7 @@ async function open(picked, report) {
       },
     };
   });
+  const serial = ++opens;
   const source = await openDatadir({ blk, rev: picked.rev, xor: picked.xor }, { hash256 });
   listing = false;
   if (!source.tip) throw new Error(`${picked.folder}: no block with a known height (neither linked to genesis nor after BIP34)`);
@@ -75,6 +79,7 @@ async function open(picked, report) {
     first: Math.max(1, source.heights.first),
     tip: source.tip.height,
     heights: source.heights,
+    serial,
   };
 }
 
@@ -86,10 +91,10 @@ async function open(picked, report) {
  *   from / to null: the first height after genesis the files hold / the tip, as the CLI's
  *   defaults
  * @param {ReturnType<typeof import('./environment.mjs').detectEnvironment>} env
- * @param {{log: (msg: string) => void, track: Function, notice: (msg: string) => void,
- *   error: (what: string, message: string) => void}} report the progress panel and the
+ * @param {{log: (msg: string) => void, track: Function, notice: (msg: string, id?: string) =>
+ *   void, error: (what: string, message: string) => void}} report the progress panel and the
  *   notice / error panels: a damaged blk file, the read error that stopped the range and a
- *   replaced worker are error panels, a record still being written a notice
+ *   replaced worker are error panels, a record still being written a notice (shown once: `id`)
  * @returns {Promise<object>} rangeDocument's document (docs/json.md "--datadir, --rest and
  *   --rpc runs") with `exit_code` (nodeSourceExitCode: 0 all valid, 3 an invalid block, 1 a
  *   block not judged, a read error or a damaged file), `environment` (env, the pool's
@@ -99,7 +104,7 @@ async function open(picked, report) {
  */
 export async function runNodeFiles(picked, settings, env, report) {
   const opened = await openPicked(picked, report);
-  for (const p of opened.partial) report.notice(`skipped: ${p}`);
+  opened.partial.forEach((p, i) => report.notice(`skipped: ${p}`, `skipped-${opened.serial}-${i}`));
   for (const d of opened.damaged) report.error('Damaged block file', `${d} (DAMAGED: exit code 1)`);
   const from = settings.from ?? opened.first;
   const to = settings.to ?? opened.tip;
