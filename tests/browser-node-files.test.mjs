@@ -8,15 +8,15 @@
 // their handles), validated in the page's Web Workers; every block's hash,
 // verdict, inputs and checks equal the Node path's (openDatadir over node-files.mjs and
 // validateRange in a worker_threads pool). Bad input: a damaged undo record (the blocks before
-// it reported, the error naming the block and file), a missing rev file, a wrong XOR key, no
-// blk file, no Web Crypto. No timing is asserted.
+// it reported, the error naming the block and file), a block still being written, a missing
+// rev file, a wrong XOR key, no blk file, no Web Crypto. No timing is asserted.
 //
 // A folder dragged from the desktop reaches the page as FileSystemDirectoryEntry objects, which
 // no script can make (a synthetic drop carries files only): the folder walk (readEntries in
 // batches until an empty one, the blocks/ descent) is checked with stand-in entries of the same
 // interface over the real File objects.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -261,7 +261,7 @@ function copyOf(name, change) {
   return dir;
 }
 
-test('bad input: a damaged undo record stops the range there, the blocks before it reported; a missing rev file, a wrong XOR key, no blk file and no Web Crypto are named', { skip, timeout: 120_000 }, async () => {
+test('bad input: a damaged undo record stops the range there, the blocks before it reported; a block still being written, a missing rev file, a wrong XOR key, no blk file and no Web Crypto are named', { skip, timeout: 120_000 }, async () => {
   // A flipped byte inside block 170's undo record: no record of rev00000.dat has its checksum.
   const damaged = copyOf('damaged', (dir) => {
     const f = path.join(dir, 'rev00000.dat');
@@ -281,6 +281,23 @@ test('bad input: a damaged undo record stops the range there, the blocks before 
   assert.deepEqual(r.doc.blocks.map(blockOf), expected(100, 169));
   assert.equal(await page.locator('#range-table tbody tr').count(), 70);
   assert.match(await page.locator('#range-report').innerText(), new RegExp(`READ ERROR at height 170: block ${BLOCK_170}: no undo record`));
+
+  // The tip's block cut short (a node still writing it): named in a notice, once however many
+  // runs, and skipped; the rest read, exit 0.
+  const cut = copyOf('cut', (dir) => {
+    const f = path.join(dir, 'blk00001.dat');
+    truncateSync(f, statSync(f).size - 4096 - 100);
+  });
+  await page.setInputFiles('#folder-input', cut);
+  await pickedText(page);
+  for (let i = 0; i < 2; i++) {
+    r = await run(page, 1, 3);
+    assert.deepEqual([r.state, r.errors, r.doc.exit_code, r.doc.skipped.length], ['done', [], 0, 1]);
+  }
+  const skippedNotes = await page.locator('#notices .notice', { hasText: 'skipped:' }).allInnerTexts();
+  assert.equal(skippedNotes.length, 1, skippedNotes.join(' | '));
+  assert.match(skippedNotes[0], /^skipped: blk00001\.dat at byte \d+: a block record of \d+ bytes with \d+ written \(a block the node is still writing; skipped\)$/);
+  assert.ok(r.doc.source.tip.height < tip);
 
   // rev00000.dat not picked: the summary says so, and the first block names the missing file.
   await page.setInputFiles('#files-input', ['blk00000.dat', 'blk00001.dat', 'rev00001.dat', 'xor.dat'].map((f) => path.join(written.blocks, f)));
