@@ -1,7 +1,9 @@
-// The page's controller: the environment strip, the controls (workers, wasm build, batch size,
-// rounds, fixture blocks, extra measurements), one run at a time with live progress, then the
-// numbers, charts, blocks table and the JSON download. document.body.dataset.run says where a
-// run is: idle, running, done or failed (the browser test waits on it).
+// The page's controller: the environment strip, the controls (the source: the fixture blocks or
+// a node's block files picked by the user; workers, wasm build, batch size, rounds, fixture
+// blocks, extra measurements; the files and the height range), one run at a time with live
+// progress, then the numbers, charts and blocks table (a node range: its report and blocks) and
+// the JSON download. document.body.dataset.run says where a run is: idle, running, done or
+// failed (the browser tests wait on it).
 import { DEFAULT_BATCH_SIZE } from '../workers/verify-pool.mjs';
 import { drawCharts, drawProjectionChart } from './charts.mjs';
 import { projectContenders } from '../bench/core/contenders.mjs';
@@ -11,6 +13,9 @@ import { fetchManifest } from './fixtures.mjs';
 import { createProgressPanel } from './progress.mjs';
 import { plural, renderBlocks, renderCaptions, renderDetails, renderHeadline, showError, showNotice } from './results.mjs';
 import { lastProjectionInputs, runInPage } from './run.mjs';
+import { dropItems, filesFromDirectoryHandle, filesFromDrop, filesFromList, pickedSummary } from './block-files.mjs';
+import { openPicked, runNodeFiles } from './node-run.mjs';
+import { renderRange } from './range-view.mjs';
 
 const $ = (sel) => document.querySelector(sel);
 const BATCH_SIZES = [64, 128, 256, 512, 1024, 2048, 4096, 8192];
@@ -23,7 +28,13 @@ const errors = $('#errors');
 const progress = createProgressPanel($('#progress'));
 const figures = { projection: $('#chart-projection'), scaling: $('#chart-scaling'), variants: $('#chart-variants'), byType: $('#chart-by-type'), sweep: $('#chart-sweep') };
 let lastDoc = null;
+let manifestLoaded = false;
+/** The node's block files picked (web/block-files.mjs), or null. */
+let picked = null;
 document.body.dataset.run = 'idle';
+
+/** 'fixtures' or 'node': the source the controls are set to. */
+const sourceOf = () => $('#controls').dataset.source;
 
 function showEnvironment(transport) {
   const put = (key, text, ok) => {
@@ -71,12 +82,121 @@ async function fillBlocks() {
   } catch (err) {
     box.textContent = '';
     showError(errors, 'Fixture manifest', err.message);
-    $('#run').disabled = true;
   }
+  manifestLoaded = box.querySelector('input') !== null;
+  updateRunButton();
+}
+
+/** The Run button says what it runs; without a manifest only the node's files can run. */
+function updateRunButton() {
+  const node = sourceOf() === 'node';
+  $('#run').textContent = node ? 'Validate blocks' : 'Run benchmark';
+  $('#run').disabled = document.body.dataset.run === 'running' || (!node && !manifestLoaded);
+}
+
+function setSource(value) {
+  $('#controls').dataset.source = value;
+  updateRunButton();
+}
+
+/** Shows what was picked (and, once opened, the tip and the lowest height the files hold). */
+function showPicked(text, bad = false) {
+  const p = $('#picked');
+  p.textContent = text;
+  p.classList.toggle('bad', bad);
+}
+
+/**
+ * Takes a pick: `getFiles` gives the block files (web/block-files.mjs) or throws naming the
+ * folder or file; the summary and, on a problem, an error panel say what came of it.
+ */
+async function usePick(getFiles) {
+  if (document.body.dataset.run === 'running') return;
+  errors.replaceChildren();
+  showPicked('reading the folder…');
+  try {
+    picked = await getFiles();
+    showPicked(`${pickedSummary(picked)}.`);
+  } catch (err) {
+    picked = null;
+    showPicked('Nothing usable picked.', true);
+    showError(errors, 'Block files', err?.message ?? String(err));
+  }
+}
+
+async function pickFolder() {
+  let handle;
+  try {
+    handle = await window.showDirectoryPicker({ id: 'ibd-wasm-blocks', mode: 'read' });
+  } catch (err) {
+    if (err?.name === 'AbortError') return; // the user closed the dialog
+    showError(errors, 'Block files', `the folder picker failed: ${err?.message ?? err}`);
+    return;
+  }
+  $('#folder-input').value = '';
+  $('#files-input').value = '';
+  await usePick(() => filesFromDirectoryHandle(handle));
+}
+
+function bindPickers() {
+  if ('showDirectoryPicker' in window) $('#pick-folder').hidden = false;
+  $('#pick-folder').addEventListener('click', pickFolder);
+  for (const [id, other] of [['#folder-input', '#files-input'], ['#files-input', '#folder-input']]) {
+    $(id).addEventListener('change', () => {
+      $(other).value = '';
+      usePick(() => filesFromList($(id).files)); // an empty folder is named: no blk?????.dat
+    });
+  }
+  const zone = $('#drop-zone');
+  const carriesFiles = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+  zone.addEventListener('dragover', (e) => {
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = document.body.dataset.run === 'running' ? 'none' : 'copy';
+    zone.classList.add('over');
+  });
+  zone.addEventListener('dragleave', () => zone.classList.remove('over'));
+  zone.addEventListener('drop', (e) => {
+    e.preventDefault();
+    zone.classList.remove('over');
+    const items = dropItems(e.dataTransfer); // now: the items are gone once the handler returns
+    $('#folder-input').value = '';
+    $('#files-input').value = '';
+    usePick(() => filesFromDrop(items));
+  });
+  // A file dropped beside the zone is not opened by the browser in place of the page.
+  for (const type of ['dragover', 'drop']) {
+    window.addEventListener(type, (e) => {
+      if (!carriesFiles(e) || zone.contains(e.target)) return;
+      e.preventDefault();
+      if (type === 'dragover') e.dataTransfer.dropEffect = 'none';
+    });
+  }
+}
+
+/** A height box: null when empty (the default), else a non-negative integer, or throws naming it. */
+function heightOf(id, name) {
+  const text = $(id).value.trim();
+  if ($(id).validity.badInput) throw new Error(`${name} must be a block height (an integer, 0 or more)`);
+  if (text === '') return null;
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a block height (an integer, 0 or more), got "${text}"`);
+  return n;
+}
+
+/** The node files' settings, or throws an Error naming what is missing or bad. */
+function readNodeSettings() {
+  if (!picked) throw new Error('pick your node\'s blocks/ folder (or the datadir), or its blk, rev and xor.dat files, first');
+  const workers = $('#workers').value;
+  const from = heightOf('#from-height', 'from height');
+  const to = heightOf('#to-height', 'to height');
+  if (from !== null && to !== null && from > to) throw new Error(`from height ${from} is above to height ${to}`);
+  return { workers: workers === 'auto' ? 'auto' : Number(workers), variant: $('#variant').value, from, to };
 }
 
 /** The controls' settings, or throws an Error naming the bad field. */
 function readSettings() {
+  if (sourceOf() === 'node') return readNodeSettings();
   const heights = [...document.querySelectorAll('#blocks input:checked')].map((i) => Number(i.value));
   if (heights.length === 0) throw new Error('pick at least one fixture block');
   const positive = (id, name) => {
@@ -137,6 +257,7 @@ function renderProjection(doc) {
 }
 
 function render(doc) {
+  $('#range-results').hidden = true;
   const results = $('#results');
   results.hidden = false;
   renderHeadline(results, doc);
@@ -148,6 +269,18 @@ function render(doc) {
   renderDetails($('#details'), doc);
   showEnvironment(doc.environment.transport);
   if (doc.environment.transport !== 'shared') showNotice(notices, SLOW_MODE, 'slow-mode');
+}
+
+/** Shows a node range's document, and in the summary what the opened files hold. */
+async function renderNode(doc, report) {
+  $('#results').hidden = true;
+  renderRange($('#range-results'), doc);
+  showEnvironment(doc.environment.transport);
+  const opened = await openPicked(picked, report); // already open: the run opened it
+  showPicked(`${pickedSummary(picked)}. Active chain tip ${doc.source.tip.height.toLocaleString('en-US')} ` +
+    `(${doc.source.tip.hash}); lowest height held ${opened.heights.first.toLocaleString('en-US')}` +
+    `${doc.source.unplaced_blocks ? `, ${plural(doc.source.unplaced_blocks, 'block')} with no height` : ''}` +
+    `${doc.source.stale_blocks ? `, ${plural(doc.source.stale_blocks, 'block')} off the active chain` : ''}.`);
 }
 
 async function run(event) {
@@ -168,15 +301,25 @@ async function run(event) {
   const report = {
     log: (msg) => progress.log(msg),
     track: (label, total, unit) => progress.track(label, total, unit),
-    notice: (msg) => showNotice(notices, msg),
+    notice: (msg, id) => showNotice(notices, msg, id),
     error: (what, msg) => showError(errors, what, msg),
   };
   const t0 = performance.now();
+  const seconds = () => ((performance.now() - t0) / 1000).toFixed(1);
   try {
-    lastDoc = await runInPage(settings, env, report);
-    render(lastDoc);
-    progress.finish(`done in ${((performance.now() - t0) / 1000).toFixed(1)} s` +
-      (lastDoc.errors.length ? ` (${lastDoc.errors.length} failed blocks, named above)` : ''));
+    if (sourceOf() === 'node') {
+      const doc = await runNodeFiles(picked, settings, env, report);
+      lastDoc = doc;
+      await renderNode(doc, report);
+      const t = doc.totals;
+      progress.finish(`done in ${seconds()} s: ${plural(t.blocks, 'block')}, ${t.valid} valid, ${t.invalid} invalid, ${t.failed} not judged` +
+        `${doc.read_error ? `; stopped by a read error at height ${doc.read_error.height}` : ''} (exit code ${doc.exit_code})`);
+    } else {
+      lastDoc = await runInPage(settings, env, report);
+      render(lastDoc);
+      progress.finish(`done in ${seconds()} s` +
+        (lastDoc.errors.length ? ` (${lastDoc.errors.length} failed blocks, named above)` : ''));
+    }
     document.body.dataset.run = 'done';
   } catch (err) {
     showError(errors, 'Run failed', err?.message ?? String(err));
@@ -187,6 +330,7 @@ async function run(event) {
     for (const el of controls.elements) el.disabled = false;
     if (!env.simd) $('#variant option[value="simd"]').disabled = true;
     $('#download').disabled = lastDoc === null;
+    updateRunButton();
   }
 }
 
@@ -194,7 +338,7 @@ function download() {
   const blob = new Blob([`${JSON.stringify(lastDoc, null, 1)}\n`], { type: 'application/json' });
   const a = Object.assign(document.createElement('a'), {
     href: URL.createObjectURL(blob),
-    download: `ibd-wasm-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+    download: `ibd-wasm-${lastDoc.range ? 'range-' : ''}${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
   });
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
@@ -202,6 +346,9 @@ function download() {
 
 showEnvironment();
 fillControls();
+bindPickers();
+for (const radio of document.querySelectorAll('input[name="source"]')) radio.addEventListener('change', () => setSource(radio.value));
+setSource(document.querySelector('input[name="source"]:checked').value);
 $('#controls').addEventListener('submit', run);
 $('#download').addEventListener('click', download);
 $('#blocks-all').addEventListener('click', () => document.querySelectorAll('#blocks input').forEach((i) => { i.checked = true; }));

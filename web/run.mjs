@@ -17,8 +17,9 @@ import { fetchBlocks, fetchManifest } from './fixtures.mjs';
  * name; SIMD is not tried where the browser lacks it.
  * @returns {Promise<string>} the variant
  * @throws Error when no variant compiles.
+ * Also used by the node files' run (web/node-run.mjs).
  */
-async function usableVariant(wanted, env, report) {
+export async function usableVariant(wanted, env, report) {
   const order = wanted === 'simd' ? ['simd', 'scalar'] : [wanted];
   if (wanted === 'simd' && !env.simd) {
     report.notice('This browser has no WebAssembly SIMD: the scalar build runs instead.');
@@ -42,8 +43,9 @@ async function usableVariant(wanted, env, report) {
 }
 
 /** webHost (workers/web-host.mjs) whose workers' deaths are also reported by name, as they
- *  happen; the pool still replaces them and re-runs their batches. */
-function reportingHost(variant, report) {
+ *  happen; the pool still replaces them and re-runs their batches. The node files' run
+ *  (web/node-run.mjs) uses it too. */
+export function reportingHost(variant, report) {
   const inner = webHost({ variant });
   return {
     spawn: (index, callbacks) => inner.spawn(index, {
