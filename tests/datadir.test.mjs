@@ -6,7 +6,7 @@
 // are errors naming the file and byte, or the block and height.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, unlinkSync, writeFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -15,7 +15,9 @@ import { datadirFiles, hash256 } from '../blocks-fixtures/datadir/node-files.mjs
 import { fixturesDir, loadBlocks, loadChain } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 import { REPO_ROOT } from '../wasm/paths.mjs';
-import { writeDatadir, XOR_KEY } from './support/write-datadir.mjs';
+import { fixtureChain, obfuscated, record, undoBody, writeDatadir, XOR_KEY } from './support/write-datadir.mjs';
+import { createPool } from '../workers/pool.mjs';
+import { validateRange } from '../bench/core/range-stream.mjs';
 import { verdictOf } from './support/block-source.mjs';
 
 const engine = await loadEngine('simd');
@@ -279,4 +281,74 @@ test('a forged fork claiming more work than the chain, without the proof of work
   assert.equal((await opened.read(151)).hash, (await open().then((x) => x.read(151))).hash);
   assert.deepEqual(opened.damaged, [`blk00000.dat at byte ${at}: block ${hash} is above the target of its own nBits 1b0404cb ` +
     '(no proof of work: Core never stores such a block); left out of the chain']);
+});
+
+/** Validates heights from..to of the datadir `dir` in a 2-worker pool (range-stream.mjs). */
+async function validateDir(dir, from, to) {
+  const files = datadirFiles(dir);
+  const pool = createPool({ workers: 2 });
+  try {
+    await pool.ready();
+    return await validateRange(await openDatadir(files, { hash256 }), pool, { from, to });
+  } finally {
+    await pool.close();
+    await files.close();
+  }
+}
+
+test('after a reorganization: another undo record with the same previous block is passed over, the block valid and the record used named', async () => {
+  // Core's layout after a one-block reorganization at 170: the record of the rival it connected
+  // first (its coins: 170's, 10 BTC less) is stored just before 170's own. Both checksums
+  // match (the checksum covers the previous block's hash and the undo data only).
+  const { chain } = await fixtureChain(fixturesDir());
+  const prev170 = chain[170].block.subarray(4, 36);
+  const rival = record(undoBody(chain[170].txUndos.map((coins) => coins.map((c) => ({ ...c, value: c.value - 1_000_000_000n })))), prev170);
+  const dir = damaged((b) => writeFileSync(path.join(b, 'rev00000.dat'), obfuscated(chain.slice(1).flatMap((blk) => [
+    ...(blk.height === 170 ? [rival] : []), record(undoBody(blk.txUndos), blk.block.subarray(4, 36))]))));
+  const run = await validateDir(dir, 168, 172);
+  assert.deepEqual(run.blocks.map((b) => [b.height, b.valid]), [[168, true], [169, true], [170, true], [171, true], [172, true]]);
+  const b170 = run.blocks.find((b) => b.height === 170);
+  assert.match(b170.note, /^validated from its undo record at rev00000\.dat byte \d+, one of 2 with its checksum \(a block disconnected in a reorganization left the others\); the first read did not validate: /);
+  assert.equal(b170.rev_file, 'rev00000.dat');
+});
+
+test('a block stored twice whose first copy is damaged: validated from its other copy, said', async () => {
+  // Block 200's body zeroed after its header in blk00000, an intact copy appended to the file.
+  const { chain } = await fixtureChain(fixturesDir());
+  const broken = Buffer.from(chain[200].block);
+  broken.fill(0, 81);
+  const order = chain.map((_, h) => h);
+  for (let h = 1; h + 1 < order.length; h += 2) [order[h], order[h + 1]] = [order[h + 1], order[h]];
+  const dir = damaged((b) => writeFileSync(path.join(b, 'blk00000.dat'), obfuscated([
+    ...order.map((h) => record(h === 200 ? broken : chain[h].block)), record(chain[200].block)])));
+  const run = await validateDir(dir, 199, 201);
+  assert.deepEqual(run.blocks.map((b) => [b.height, b.valid]), [[199, true], [200, true], [201, true]]);
+  assert.match(run.blocks[1].note, /^validated from its copy at blk00000\.dat byte \d+ \(the block is stored more than once; the first copy did not validate\)/);
+  // And with no intact copy the block is not judged, its files and byte offsets named.
+  const alone = damaged((b) => writeFileSync(path.join(b, 'blk00000.dat'), obfuscated(order.map((h) => record(h === 200 ? broken : chain[h].block)))));
+  const [, b200] = (await validateDir(alone, 199, 200)).blocks;
+  assert.equal(b200.valid === true, false);
+  assert.match(b200.error, /\(block at blk00000\.dat byte \d+, undo record at rev00000\.dat byte \d+\)$/);
+});
+
+test('entries named like block files that are no file are named and left out; --save refuses the datadir through a link; --to past the tip is named', async () => {
+  const { mkdirSync, symlinkSync } = await import('node:fs');
+  const { runNodeSource } = await import('../bench/cli/node-source.mjs');
+  const dir = damaged((b) => {
+    mkdirSync(path.join(b, 'blk00002.dat'));
+    symlinkSync(path.join(b, 'nowhere'), path.join(b, 'blk00003.dat'));
+  });
+  const files = datadirFiles(dir);
+  assert.deepEqual(files.ignored, ['blk00002.dat: a folder, not a file; ignored', 'blk00003.dat: a link to nothing; ignored']);
+  assert.equal(files.blk.length, 2);
+  await files.close();
+  const file = path.join(dir, 'blk00000.dat');
+  assert.throws(() => datadirFiles(file), new RegExp(`^Error: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: a file, not a folder`));
+  // The datadir reached through a symbolic link, --save given by the datadir's real path.
+  const link = path.join(work, 'link-to-damaged');
+  symlinkSync(path.dirname(dir), link);
+  const options = { datadir: path.join(link, path.basename(dir)), workers: 1, variant: 'simd', from: 1, to: 2 };
+  await assert.rejects(runNodeSource({ ...options, save: path.join(dir, 'out') }, () => {}), /--save .*: inside the node's datadir \(.*\), which is never written/);
+  assert.equal(readdirSync(dir).includes('out'), false);
+  await assert.rejects(runNodeSource({ ...options, to: 999999 }, () => {}), /^Error: --to 999999 is past the tip of the files in .*, height 866342$/);
 });

@@ -4,11 +4,11 @@
 // of wasm workers, streamed (bench/core/range-stream.mjs). Reports the verdicts, blocks/s, MB/s
 // read and the share of the wall time spent waiting for data (bench/core/range-report.mjs).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadEngine } from '../../wasm/engine.mjs';
 import { REPO_ROOT } from '../../wasm/paths.mjs';
-import { openNodeSource } from '../../blocks-fixtures/node-source.mjs';
+import { openNodeSource, rangeOf } from '../../blocks-fixtures/node-source.mjs';
 import { createPool } from '../../workers/pool.mjs';
 import { validateRange } from '../core/range-stream.mjs';
 import { countOf } from '../core/format.mjs';
@@ -29,24 +29,34 @@ import { rangeDocument, rangeReportLines } from '../core/range-report.mjs';
 export async function runNodeSource(options, log) {
   const opened = await openNodeSource(options, log);
   try {
-    const from = options.from ?? opened.first;
-    const to = options.to ?? opened.tip;
-    if (from > to) throw new Error(`--from ${from} is above --to ${to}`);
+    const { from, to } = rangeOf(opened, options.from, options.to);
     log(`tip ${opened.tip}; validating heights ${from} to ${to} in ${countOf(options.workers, 'worker')}`);
     const pool = createPool({ workers: options.workers, variant: options.variant });
     let run;
+    let saved = null;
     try {
       await pool.ready();
       const saver = options.save === undefined ? null : await fixtureSaver(options.save, opened.described);
       run = await validateRange(opened.source, pool, { from, to, onRead: saver?.save, onBatch: (done, total) => log(`validated ${done} of ${total} blocks`) });
       if (saver) {
         for (const f of saver.failures()) log(`--save: ${f}`);
-        if (saver.count()) log(`saved ${countOf(saver.count(), 'block')} as fixture folders: ${saver.finish()}`);
+        let manifest = null;
+        let manifestError = null;
+        if (saver.count()) {
+          try {
+            manifest = saver.finish();
+            log(`saved ${countOf(saver.count(), 'block')} as fixture folders: ${manifest}`);
+          } catch (err) {
+            manifestError = `the manifest could not be written: ${err.stderr?.toString().trim() || err.message}`;
+            log(`--save: ${manifestError}`);
+          }
+        }
+        saved = { dir: path.resolve(options.save), blocks: saver.count(), heights: saver.saved(), manifest, failures: [...saver.failures(), ...(manifestError ? [manifestError] : [])] };
       }
     } finally {
       await pool.close();
     }
-    return rangeDocument(run, { described: opened.described, skipped: opened.skipped, from, to, workers: options.workers });
+    return { ...rangeDocument(run, { described: opened.described, skipped: opened.skipped, from, to, workers: options.workers }), ...(saved ? { saved } : {}) };
   } finally {
     await opened.close();
   }
@@ -56,6 +66,18 @@ export { nodeSourceExitCode } from '../core/range-report.mjs';
 
 /** The terminal report of a --datadir, --rest or --rpc run. */
 export const formatNodeSourceReport = (doc) => `${rangeReportLines(doc).join('\n')}\n`;
+
+/** The real path `target` has or would have: its deepest existing ancestor's real path, and
+ *  the rest as given. */
+function realTarget(target) {
+  let head = target;
+  const rest = [];
+  while (!existsSync(head) && path.dirname(head) !== head) {
+    rest.unshift(path.basename(head));
+    head = path.dirname(head);
+  }
+  return path.join(realpathSync(head), ...rest);
+}
 
 /**
  * --save DIR: each block read is written as DIR/mainnet/<height>/block.raw and
@@ -68,11 +90,13 @@ export const formatNodeSourceReport = (doc) => `${rangeReportLines(doc).join('\n
  * @throws Error naming the block when its spent outputs do not decode
  */
 async function fixtureSaver(dir, described) {
-  // A new or empty folder, never the node's own: checked before any block is read.
+  // A new or empty folder, never the node's own: checked before any block is read, on real
+  // paths (a symbolic link on either side must not lead into the datadir).
   const target = path.resolve(dir);
   if (described.kind === 'datadir') {
-    const datadir = path.resolve(described.folder, '..');
-    if (target === datadir || target.startsWith(`${datadir}${path.sep}`)) throw new Error(`--save ${dir}: inside the node's datadir (${datadir}), which is never written`);
+    const datadir = realpathSync(path.resolve(described.folder, '..'));
+    const real = realTarget(target);
+    if (real === datadir || real.startsWith(`${datadir}${path.sep}`)) throw new Error(`--save ${dir}: inside the node's datadir (${datadir}), which is never written`);
   }
   try {
     mkdirSync(target, { recursive: true });
@@ -86,6 +110,7 @@ async function fixtureSaver(dir, described) {
   const failures = [];
   const origin = described.kind === 'datadir' ? `a Bitcoin Core datadir (${described.folder})` : `a Bitcoin Core node's ${described.kind === 'rest' ? 'REST' : 'RPC'} interface (${described.url})`;
   let count = 0;
+  const saved = [];
   return {
     save(item) {
       const decoded = engine.decodeSpentOutputs(item.block, item.undo);
@@ -95,18 +120,28 @@ async function fixtureSaver(dir, described) {
         return;
       }
       const folder = path.join(dir, 'mainnet', String(item.height));
-      mkdirSync(folder, { recursive: true });
-      writeFileSync(path.join(folder, 'block.raw'), item.block);
       const doc = {
         network: 'mainnet', height: item.height, block_hash: item.hash,
         note: 'Written by npm start -- --save: one entry per non-coinbase input, in block order. value in satoshis, script_pubkey as hex.',
         derived_from: origin,
         spent_outputs: decoded.spent.map((e) => ({ txid: e.txid, vout: e.vout, value: e.value, script_pubkey: e.scriptPubKey })),
       };
-      writeFileSync(path.join(folder, 'spent_outputs.json'), `${JSON.stringify(doc, null, 1)}\n`);
+      try {
+        mkdirSync(folder, { recursive: true });
+        writeFileSync(path.join(folder, 'block.raw'), item.block);
+        writeFileSync(path.join(folder, 'spent_outputs.json'), `${JSON.stringify(doc, null, 1)}\n`);
+      } catch (err) {
+        // A full disk or a folder changed under the run: this block is not saved, the run goes
+        // on (its verdicts do not depend on the copy), and the manifest leaves it out.
+        rmSync(folder, { recursive: true, force: true });
+        failures.push(`block ${item.hash} at height ${item.height} not saved to ${folder}: ${err.message}`);
+        return;
+      }
+      saved.push(item.height);
       count++;
     },
     count: () => count,
+    saved: () => saved,
     failures: () => failures,
     finish() {
       const out = path.join(dir, 'manifest.json');

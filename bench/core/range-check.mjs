@@ -15,7 +15,7 @@ const within = (ratio) => Math.abs(ratio - 1) <= JUDGED.tolerance;
  * @param {{measurement: object, blocks: object[], timedSeconds: number, table: object,
  *   workers: number, from: number, to: number}} args measurement: a main job's document (a saved
  *   measurement: bench/workload/measurement.mjs), its blocks the only ones the costs are fitted
- *   on, less any block of the range (by hash); blocks: validateRange's, with timed rounds
+ *   on, less any block of the range (by hash or height); blocks: validateRange's, with timed rounds
  *   (workload, engine_ms, stages_ms); timedSeconds: validateRange's (the range's validation wall
  *   time, reading excluded); table: the workload table; workers: the range's pool size
  * @returns {{fitted_on: {blocks: number, heights: number[], left_out: number[]}, costs: object,
@@ -36,9 +36,12 @@ const within = (ratio) => Math.abs(ratio - 1) <= JUDGED.tolerance;
 export function checkRange({ measurement, blocks, timedSeconds, table, workers, from, to }) {
   const schnorrPerEcdsa = schnorrPerEcdsaOf(measurement.totals);
   if (schnorrPerEcdsa === null) throw new RangeError('the measurement has no ECDSA and Schnorr verify rates (totals.by_type): a Schnorr check\'s cost cannot be set');
-  const inRange = new Set(blocks.map((b) => b.hash));
-  const seen = measurement.blocks.filter((b) => inRange.has(b.hash));
-  const fitOn = measurement.blocks.filter((b) => !inRange.has(b.hash));
+  // Left out by hash, and by height too: a measurement's block at a height of the range is
+  // that block, or one of its fork, and either way no block the check has never seen.
+  const inRange = new Set(blocks.flatMap((b) => [b.hash, `height ${b.height}`]));
+  const held = (b) => inRange.has(b.hash) || inRange.has(`height ${b.height}`);
+  const seen = measurement.blocks.filter(held);
+  const fitOn = measurement.blocks.filter((b) => !held(b));
   const timed = blocks.filter((b) => b.workload && b.engine_ms);
   if (timed.length === 0) throw new RangeError(`no block of heights ${from}-${to} was validated and timed`);
   // The span's projection and the costs, from the measurement's blocks alone; the span is the

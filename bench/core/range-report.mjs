@@ -10,7 +10,8 @@ import { countOf } from './format.mjs';
  *   described: the source (docs/json.md `source`); skipped: records not read, named (the blocks
  *   read but not validated are added: the run's notValidated)
  * @returns {{source: object, range: {from: number, to: number}, skipped: string[], blocks:
- *   object[], totals: object, figures: object, read_error: object|null}} docs/json.md "--datadir,
+ *   object[], totals: object, figures: object, read_error: object|null, pool_error: string|null}}
+ *   docs/json.md "--datadir,
  *   --rest and --rpc runs"; figures in s, blocks/s, inputs/s, bytes/s and a 0..1 share
  */
 export function rangeDocument(run, { described, skipped, from, to, workers }) {
@@ -38,13 +39,14 @@ export function rangeDocument(run, { described, skipped, from, to, workers }) {
       timing: 'cold: one pass over the range, worker start-up excluded',
     },
     read_error: run.readError,
+    pool_error: run.poolError ?? null,
   };
 }
 
 /** The exit code of a node range's run: 0 every block valid, 3 an invalid block, 1 a block not
  *  judged, a read error or a damaged block file (bench/cli/options.mjs). */
 export function nodeSourceExitCode(doc) {
-  if (doc.read_error || doc.totals.failed || doc.skipped.some((x) => x.startsWith('DAMAGED'))) return 1;
+  if (doc.read_error || doc.pool_error || doc.totals.failed || doc.skipped.some((x) => x.startsWith('DAMAGED'))) return 1;
   return doc.totals.invalid ? 3 : 0;
 }
 
@@ -72,9 +74,15 @@ export function rangeReportLines(doc) {
     `  waiting for data: ${(100 * f.wait_share).toFixed(1)}% of the wall time (no batch in the pool while the next was read); reading took ${f.read_seconds.toFixed(2)} s in all, overlapped with validation`,
   ];
   for (const s of doc.skipped) lines.push(`  skipped: ${s}`);
-  for (const b of doc.blocks.filter((x) => x.valid !== true)) {
-    lines.push(`  block ${b.height} ${b.hash}: ${b.valid === false ? `INVALID, ${b.error}` : `NOT JUDGED, ${b.error}`}`);
+  const src = doc.source;
+  if (src.unplaced_blocks) {
+    lines.push(`  ${countOf(src.unplaced_blocks, 'block')} in the files with no height: neither linked to genesis nor placed by a BIP34 coinbase height (a missing or damaged parent), not read`);
   }
+  for (const b of doc.blocks.filter((x) => x.valid !== true || x.note)) {
+    const verdict = b.valid === true ? 'valid' : b.valid === false ? `INVALID, ${b.error}` : `NOT JUDGED, ${b.error}`;
+    lines.push(`  block ${b.height} ${b.hash}: ${verdict}${b.note ? `; ${b.note}` : ''}`);
+  }
+  if (doc.pool_error) lines.push(`POOL FAILED: ${doc.pool_error}; the range stopped there, the blocks before it are reported above`);
   if (doc.read_error) {
     lines.push(`READ ERROR at height ${doc.read_error.height}: ${doc.read_error.message}`);
     lines.push(`  the range stopped there; the ${countOf(t.blocks, 'block')} before it were validated and are reported above`);

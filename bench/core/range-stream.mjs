@@ -24,17 +24,21 @@ export const DEFAULT_BATCH_BYTES = 8 * 1024 * 1024;
  *   another, nor a read, so that the times are the engine's alone (npm run project -- --check)
  * @returns {Promise<{blocks: object[], notValidated: Array<{height: number, hash: string,
  *   reason: string}>, readError: {height: number, message: string}|null,
- *   seconds: number, readSeconds: number, waitSeconds: number, bytesRead: number,
- *   timedSeconds: number|null}>} blocks: one
+ *   poolError: string|null, seconds: number, readSeconds: number, waitSeconds: number,
+ *   bytesRead: number, timedSeconds: number|null}>} blocks: one
  *   entry per block validated, in height order: {height, hash, bytes (block + undo), valid
- *   (true / false / null when not judged), reject_reason, error, inputs, ecdsa, schnorr}, and
+ *   (true / false / null when not judged), reject_reason, error (naming the block's files and
+ *   byte offsets where the source gives them, as block_file, block_offset, rev_file and
+ *   rev_offset), note (when the block was read another way: item.alternatives), inputs, ecdsa,
+ *   schnorr}, and
  *   with timed rounds, for a block that validated: workload (block-workload.mjs), engine_ms
  *   ({median, min, max, rounds}: the workers' time in the engine for the block, summed over its
  *   ranges), stages_ms and parts_ms (end-to-end.mjs warmBlockTimes), warm; notValidated: blocks
  *   read but not validated, and why (genesis, which has no undo data); timedSeconds: the
  *   sum over the batches of their median timed round's wall time, s (null without rounds);
  *   readError: the first block that could not be read (the range stops there; every block
- *   read before it is validated and reported); seconds: wall time; readSeconds: time in the
+ *   read before it is validated and reported); poolError: the pool failed (the range stopped
+ *   there, the blocks judged before it reported, those of its batch not judged); seconds: wall time; readSeconds: time in the
  *   source's reads; waitSeconds: wall time during which no batch was in the pool because the
  *   next was still being read (the wait for data, apart from validation)
  */
@@ -52,10 +56,30 @@ export async function validateRange(source, pool, { from, to, batchBytes = DEFAU
   let timedMs = 0;
   const notValidated = [];
 
-  // The batch's first pass gives the verdicts; its timed rounds, each block's warm engine times.
+  // The batch's first pass gives the verdicts; a block not found valid is validated again from
+  // each other way its source can read it (a datadir's other undo records with its checksum,
+  // or another stored copy), the first that validates kept and said; its timed rounds give each
+  // block's warm engine times.
   const validate = async (batch, jobs, slot) => {
     const results = await validateBlocksInPool(pool, jobs);
-    results.forEach((r, i) => Object.assign(blocks[slot + i], summary(r)));
+    for (const [i, r] of results.entries()) {
+      if ((r.ok && r.valid) || !batch[i].alternatives) continue;
+      const tried = [];
+      for (const alt of await batch[i].alternatives().catch(() => [])) {
+        const job = { block: alt.block, spentOutputs: alt.undo, hash: batch[i].hash, height: batch[i].height };
+        const [again] = await validateBlocksInPool(pool, [job]);
+        tried.push(alt.note);
+        if (again.ok && again.valid) {
+          results[i] = again;
+          jobs[i] = job;
+          batch[i] = { ...batch[i], ...alt };
+          blocks[slot + i].note = `validated from ${alt.note}; the first read did not validate: ${r.error}`;
+          break;
+        }
+      }
+      if (!(results[i].ok && results[i].valid) && tried.length) blocks[slot + i].note = `${tried.length} other way${tried.length === 1 ? '' : 's'} to read it tried, none valid: ${tried.join('; ')}`;
+    }
+    results.forEach((r, i) => Object.assign(blocks[slot + i], summary(r, batch[i])));
     if (timedRounds > 0) {
       const perBlock = jobs.map(() => []);
       const walls = [];
@@ -84,7 +108,14 @@ export async function validateRange(source, pool, { from, to, batchBytes = DEFAU
     const jobs = batch.map((b) => ({ block: b.block, spentOutputs: b.undo, hash: b.hash, height: b.height }));
     const slot = blocks.length;
     blocks.push(...batch.map((b) => ({ height: b.height, hash: b.hash, bytes: b.block.length + b.undo.length })));
-    const p = validate(batch, jobs, slot).catch((err) => { failure ??= err; }).finally(() => {
+    const p = validate(batch, jobs, slot).catch((err) => {
+      // The pool failed (closed, or no worker could start): this batch's blocks are not judged,
+      // the range stops, and every block judged before stays reported.
+      failure ??= err;
+      for (let i = 0; i < batch.length; i++) {
+        if (blocks[slot + i].valid === undefined) Object.assign(blocks[slot + i], { valid: null, reject_reason: null, error: `not judged: the worker pool failed: ${err.message}` });
+      }
+    }).finally(() => {
       inFlight.delete(p);
       if (inFlight.size === 0) idleSince = now();
     });
@@ -94,7 +125,7 @@ export async function validateRange(source, pool, { from, to, batchBytes = DEFAU
 
   let batch = [];
   let size = 0;
-  for (let height = from; height <= to; height++) {
+  for (let height = from; height <= to && !failure; height++) {
     const t = now();
     let item;
     try {
@@ -120,20 +151,25 @@ export async function validateRange(source, pool, { from, to, batchBytes = DEFAU
       size = 0;
     }
   }
-  if (batch.length) await submit(batch);
+  if (batch.length && !failure) await submit(batch);
+  // Reading that no batch overlapped, up to the end (a range whose every read failed waited all along).
+  else if (inFlight.size === 0) waitMs += now() - idleSince;
   while (inFlight.size) await Promise.race(inFlight);
-  if (failure) throw failure;
-  return { blocks, notValidated, readError, seconds: (now() - started) / 1000, readSeconds: readMs / 1000, waitSeconds: waitMs / 1000, bytesRead,
+  return { blocks, notValidated, readError, poolError: failure ? failure.message : null, seconds: (now() - started) / 1000, readSeconds: readMs / 1000, waitSeconds: waitMs / 1000, bytesRead,
     timedSeconds: timedRounds > 0 ? timedMs / 1000 : null };
 }
 
-/** What the report keeps of a block's result (its checks are not held for a whole range). */
-function summary(r) {
+/** What the report keeps of a block's result (its checks are not held for a whole range), and
+ *  where its source read it (a datadir's files and byte offsets) when the source says. */
+function summary(r, item) {
   const valid = r.ok ? r.valid : (r.stage ? false : null);
+  const at = item.blockFile ? { block_file: item.blockFile, block_offset: item.blockOffset, rev_file: item.revFile, rev_offset: item.revOffset } : {};
+  const place = item.blockFile ? ` (block at ${item.blockFile} byte ${item.blockOffset}, undo record at ${item.revFile} byte ${item.revOffset})` : '';
   return {
     valid,
+    ...at,
     reject_reason: r.rejectReason || null,
-    error: valid === true ? null : r.error,
+    error: valid === true ? null : `${r.error}${place}`,
     inputs: r.inputs ?? null,
     ecdsa: r.ecdsa ?? null,
     schnorr: r.schnorr ?? null,

@@ -4,7 +4,7 @@
 // workers (bench/core/range-stream.mjs, timed rounds), and each block's measured engine time is
 // set beside the time the cost model fitted on the saved measurement predicts from its workload
 // (bench/core/range-check.mjs).
-import { openNodeSource } from '../../blocks-fixtures/node-source.mjs';
+import { openNodeSource, rangeOf } from '../../blocks-fixtures/node-source.mjs';
 import { createPool } from '../../workers/pool.mjs';
 import { countOf, int } from '../core/format.mjs';
 import { MIN_ROUNDS } from '../core/model-projection.mjs';
@@ -35,9 +35,7 @@ export const DEFAULT_CHECK_BLOCKS = 1000;
 export async function runRangeCheck({ source: sourceOptions, from: fromFlag, to: toFlag, workers: workersFlag, rounds = MIN_ROUNDS }, measurement, table, log) {
   const opened = await openNodeSource(sourceOptions, log);
   try {
-    const from = fromFlag ?? opened.first;
-    const to = toFlag ?? Math.min(opened.tip, from + DEFAULT_CHECK_BLOCKS - 1);
-    if (from > to) throw new Error(`--from ${from} is above --to ${to}`);
+    const { from, to } = rangeOf(opened, fromFlag, toFlag, DEFAULT_CHECK_BLOCKS);
     const workers = workersFlag ?? measurement.doc.workers;
     log(`check: heights ${from} to ${to}${toFlag === undefined ? ` (--to defaults to ${int(DEFAULT_CHECK_BLOCKS)} blocks)` : ''} in ${countOf(workers, 'worker')}, ` +
       `${countOf(rounds, 'timed round')} per batch after its first pass`);

@@ -110,15 +110,22 @@ export function coinbaseHeight(head) {
  * @param {{coinbaseHeight: (header: object) => Promise<number|null>}} reader coinbaseHeight: the
  *   block's BIP34 height (asked only for the first block of a chain whose parent is missing)
  * @returns {Promise<{chain: Array<object|undefined>, tip: {height: number, hash: string}|null,
- *   unplaced: number, stale: number}>} chain[h]: the header at height h on the active chain
+ *   unplaced: number, stale: number, duplicates: Map<string, object[]>}>} chain[h]: the header at height h on the active chain
  *   (undefined where the files lack that height: pruned, or genesis, which a datadir may not
  *   hold); unplaced: blocks with no height (neither linked to genesis nor under a BIP34
- *   height); stale: blocks with a height but off the active chain
+ *   height); stale: blocks with a height but off the active chain; duplicates: hash -> the
+ *   other stored copies of a block stored more than once (the first is the chain's)
  */
 export async function activeChain(headers, { coinbaseHeight: heightOf }) {
   const byHash = new Map();
+  const duplicates = new Map(); // hash -> the other stored copies of a block, in stored order
   for (const h of headers) {
-    if (byHash.has(h.hash)) continue; // the same block stored twice: the first copy counts
+    if (byHash.has(h.hash)) {
+      // The same block stored twice: the first copy is the chain's, the others kept aside.
+      if (!duplicates.has(h.hash)) duplicates.set(h.hash, []);
+      duplicates.get(h.hash).push(h);
+      continue;
+    }
     Object.assign(h, { parent: null, child: null, sibling: null, height: -1 });
     byHash.set(h.hash, h);
   }
@@ -180,5 +187,6 @@ export async function activeChain(headers, { coinbaseHeight: heightOf }) {
     tip: best,
     unplaced: byHash.size - placed,
     stale: placed - onChain,
+    duplicates,
   };
 }

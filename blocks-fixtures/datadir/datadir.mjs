@@ -16,7 +16,11 @@ const fileNumber = (name) => Number(/(\d{5})\.dat$/.exec(name)?.[1] ?? NaN);
  * @returns {Promise<{tip: {height: number, hash: string}|null, heights: {first: number,
  *   last: number}|null, partial: string[], damaged: string[], unplaced: number, stale: number,
  *   read: (height: number) => Promise<{height: number, hash: string, block: Uint8Array,
- *   undo: Uint8Array|null, blockFile: string, blockOffset: number, revFile: string|null}>}>}
+ *   undo: Uint8Array|null, blockFile: string, blockOffset: number, revFile: string|null,
+ *   revOffset: number|null, alternatives?: () => Promise<object[]>}>}>} (offsets in bytes of
+ *   the record's frame; alternatives: the block's other stored copies and other undo records
+ *   with its checksum, each {block, undo, blockFile, blockOffset, revFile, revOffset, note},
+ *   for a caller whose first validation did not find the block valid)
  *   partial: records a node is still writing (named, skipped); damaged: blk files' first
  *   damaged record each (their blocks before it are read), and their first block above the
  *   target of its own nBits (left out, with the count of others); read(h): the block at height h
@@ -58,7 +62,7 @@ export async function openDatadir(files, { hash256 }) {
   }
   // Nothing readable at all (a wrong key, or no block files): an error, not an empty chain.
   if (headers.length === 0 && damaged.length) throw new Error(damaged[0]);
-  const { chain, tip, unplaced, stale } = await activeChain(headers, {
+  const { chain, tip, unplaced, stale, duplicates } = await activeChain(headers, {
     coinbaseHeight: async (h) => coinbaseHeight(await readPlain(blkByNumber.get(h.file), h.offset + 8, Math.min(h.size, 200), key)),
   });
   // Heights held, from the sparse chain's own keys (never a loop up to its length).
@@ -68,7 +72,7 @@ export async function openDatadir(files, { hash256 }) {
   // Rev records per file number, in the order the node connected the blocks of that blk file:
   // the k-th block of a file (by height, on the active chain) expects the k-th record. A record
   // of a block since disconnected (a reorganization) shifts that, so a record whose checksum
-  // does not match is looked for among the file's others.
+  // does not match is looked for among the file's others, the nearest first.
   const revCache = new Map();
   const revRecords = async (number) => {
     if (!revCache.has(number)) {
@@ -77,13 +81,12 @@ export async function openDatadir(files, { hash256 }) {
     }
     return revCache.get(number);
   };
-  const rankInFile = new Map(); // hash -> its index among the chain's blocks of its file
   const seen = new Map();
   for (const h of placed) {
     if (h === 0) continue; // genesis is never connected: it has no undo record
     const header = chain[h];
     const k = seen.get(header.file) ?? 0;
-    rankInFile.set(header.hash, k);
+    header.rank = k; // its index among the chain's blocks of its file
     seen.set(header.file, k + 1);
   }
   const checksumOf = async (prevInternal, body) => {
@@ -92,26 +95,45 @@ export async function openDatadir(files, { hash256 }) {
     joined.set(body, 32);
     return hash256(joined);
   };
-  const readUndo = async (header, blockBytes) => {
+  const revName = (number) => `rev${String(number).padStart(5, '0')}.dat`;
+  const revOf = async (header) => {
     const rev = await revRecords(header.file);
-    const name = `rev${String(header.file).padStart(5, '0')}.dat`;
-    if (!rev) throw new Error(`block ${header.hash}: its undo data file ${name} is missing (pruned, or not copied with blk${String(header.file).padStart(5, '0')}.dat)`);
-    const prev = blockBytes.subarray(4, 36);
-    const tryRecord = async (record) => {
-      const bytes = await readPlain(rev.file, record.offset, 8 + record.size + 32, key);
-      const sum = await checksumOf(prev, bytes.subarray(8, 8 + record.size));
-      return sum.every((b, i) => b === bytes[8 + record.size + i]) ? bytes : null;
-    };
-    const expected = rev.records[rankInFile.get(header.hash)];
-    const hit = expected && await tryRecord(expected);
-    if (hit) return hit;
-    for (const record of rev.records) {
-      if (record === expected) continue;
-      const found = await tryRecord(record);
-      if (found) return found;
-    }
-    throw new Error(`block ${header.hash}: no undo record in ${name} (${rev.records.length} records${rev.partial ? ', the last one still being written' : ''}${rev.damage ? `; read up to the damage: ${rev.damage.message}` : ''}) has its checksum (SHA256d of its previous block's hash and the undo data): the node has not connected it yet, or the file is damaged`);
+    if (!rev) throw new Error(`block ${header.hash}: its undo data file ${revName(header.file)} is missing (pruned, or not copied with blk${String(header.file).padStart(5, '0')}.dat)`);
+    return rev;
   };
+  // The record's bytes (frame, CBlockUndo, checksum) when its checksum is the block's, else null.
+  const tryRecord = async (rev, record, prev) => {
+    const bytes = await readPlain(rev.file, record.offset, 8 + record.size + 32, key);
+    const sum = await checksumOf(prev, bytes.subarray(8, 8 + record.size));
+    return sum.every((b, i) => b === bytes[8 + record.size + i]) ? bytes : null;
+  };
+  const readUndo = async (header, blockBytes) => {
+    const rev = await revOf(header);
+    const prev = blockBytes.subarray(4, 36);
+    const k = header.rank ?? 0;
+    for (let d = 0; d <= rev.records.length; d++) {
+      for (const i of d === 0 ? [k] : [k + d, k - d]) {
+        const record = rev.records[i];
+        const found = record && await tryRecord(rev, record, prev);
+        if (found) return { bytes: found, offset: record.offset };
+      }
+      if (k + d >= rev.records.length && k - d < 0) break;
+    }
+    throw new Error(`block ${header.hash}: no undo record in ${revName(header.file)} (${rev.records.length} records${rev.partial ? ', the last one still being written' : ''}${rev.damage ? `; read up to the damage: ${rev.damage.message}` : ''}) has its checksum (SHA256d of its previous block's hash and the undo data): the node has not connected it yet, or the file is damaged`);
+  };
+  // Every record of the block's rev file whose checksum is the block's: after a reorganization
+  // the record of a block since disconnected has the same previous block, so its checksum
+  // matches too.
+  const allUndos = async (header, blockBytes) => {
+    const rev = await revOf(header);
+    const out = [];
+    for (const record of rev.records) {
+      const bytes = await tryRecord(rev, record, blockBytes.subarray(4, 36));
+      if (bytes) out.push({ bytes, offset: record.offset });
+    }
+    return out;
+  };
+  const where = (blockFile, blockOffset, revOffset, file) => ({ blockFile: blockFile.name, blockOffset, revFile: revName(file), revOffset });
 
   return {
     tip, heights, partial, damaged, unplaced, stale,
@@ -120,16 +142,36 @@ export async function openDatadir(files, { hash256 }) {
       const header = chain[height];
       if (!header) {
         const span = (heights ? `the files hold heights ${heights.first} to ${heights.last}${placed.length !== heights.last - heights.first + 1 ? ' with gaps' : ''}` : 'the files hold no block with a known height') +
-          (damaged.length ? `; damaged: ${damaged.join('; ')}` : '');
+          (damaged.length ? `; damaged: ${damaged.join('; ')}` : '') +
+          (unplaced ? `; ${unplaced} block${unplaced === 1 ? '' : 's'} in the files ha${unplaced === 1 ? 's' : 've'} no height (a missing or damaged parent: neither linked to genesis nor placed by a BIP34 coinbase height)` : '');
         throw new Error(`height ${height}: no block at this height in the datadir's blk files (pruned, not yet downloaded, or past the tip): ${span}`);
       }
       const blockFile = blkByNumber.get(header.file);
       const block = await readPlain(blockFile, header.offset + 8, header.size, key);
-      const undo = height === 0 ? null : await readUndo(header, block);
+      if (height === 0) return { height, hash: header.hash, block, undo: null, blockFile: blockFile.name, blockOffset: header.offset, revFile: null, revOffset: null };
+      const undo = await readUndo(header, block);
       return {
-        height, hash: header.hash, block, undo,
-        blockFile: blockFile.name, blockOffset: header.offset,
-        revFile: undo ? `rev${String(header.file).padStart(5, '0')}.dat` : null,
+        height, hash: header.hash, block, undo: undo.bytes, ...where(blockFile, header.offset, undo.offset, header.file),
+        /** The other ways to read this block, for a verdict other than valid: each other stored
+         *  copy of it, and each other undo record with its checksum, with what each is. */
+        alternatives: async () => {
+          const out = [];
+          const undos = await allUndos(header, block);
+          for (const u of undos) {
+            if (u.offset === undo.offset) continue;
+            out.push({ block, undo: u.bytes, ...where(blockFile, header.offset, u.offset, header.file),
+              note: `its undo record at ${revName(header.file)} byte ${u.offset}, one of ${undos.length} with its checksum (a block disconnected in a reorganization left the others)` });
+          }
+          for (const copy of duplicates.get(header.hash) ?? []) {
+            const file = blkByNumber.get(copy.file);
+            const bytes = await readPlain(file, copy.offset + 8, copy.size, key);
+            for (const u of copy.file === header.file ? undos : await allUndos(copy, bytes).catch(() => [])) {
+              out.push({ block: bytes, undo: u.bytes, ...where(file, copy.offset, u.offset, copy.file),
+                note: `its copy at ${file.name} byte ${copy.offset} (the block is stored more than once; the first copy did not validate)` });
+            }
+          }
+          return out;
+        },
       };
     },
   };

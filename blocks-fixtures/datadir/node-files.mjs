@@ -1,7 +1,7 @@
 // A datadir's block files in Node, for openDatadir (datadir.mjs): opened read-only, read by
 // offset, never locked or written; the SHA256d it needs from node:crypto.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -57,20 +57,52 @@ function nodeFile(file, handles) {
  * The block files of a Core datadir: `<dir>/blocks/` when it exists, else `dir` itself (a
  * blocks folder named directly).
  * @param {string} dir
- * @returns {{blk: object[], rev: object[], xor: object|null, folder: string, close: () =>
- *   Promise<void>}} close: closes the read-only handles the files keep open between reads
- * @throws Error naming the folder when it holds no blk?????.dat
+ * @returns {{blk: object[], rev: object[], xor: object|null, folder: string, ignored: string[],
+ *   close: () => Promise<void>}} ignored: entries named like block files that are no readable
+ *   file (a folder, a dangling link), named; close: closes the read-only handles the files
+ *   keep open between reads
+ * @throws Error naming the path when it is no folder, when blocks/ is no folder, when xor.dat
+ *   is no file, or when it holds no blk?????.dat
  */
 export function datadirFiles(dir) {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`${dir}: no such folder (a Bitcoin Core datadir, or its blocks/ folder, is expected)`);
-  const folder = existsSync(path.join(dir, 'blocks')) ? path.join(dir, 'blocks') : dir;
+  const kind = (p) => {
+    try {
+      const st = statSync(p);
+      return st.isDirectory() ? 'folder' : st.isFile() ? 'file' : 'other';
+    } catch (err) {
+      if (err.code !== 'ENOENT') return `unreadable (${err.code})`;
+      try {
+        lstatSync(p); // the entry is there: a symbolic link whose target is not
+        return 'missing';
+      } catch {
+        return null;
+      }
+    }
+  };
+  const top = kind(dir);
+  if (top !== 'folder') throw new Error(`${dir}: ${top === null ? 'no such folder' : top === 'file' ? 'a file, not a folder' : `not a folder (${top})`} (a Bitcoin Core datadir, or its blocks/ folder, is expected)`);
+  const inner = path.join(dir, 'blocks');
+  const innerKind = kind(inner);
+  if (innerKind !== null && innerKind !== 'folder') throw new Error(`${inner}: ${innerKind === 'file' ? 'a file' : innerKind}, not the datadir's blocks folder`);
+  const folder = innerKind === 'folder' ? inner : dir;
   const names = readdirSync(folder).sort();
   const handles = handleCache();
-  const pick = (re) => names.filter((n) => re.test(n) && statSync(path.join(folder, n)).isFile()).map((n) => nodeFile(path.join(folder, n), handles));
+  // Entries with a block file's name that are no readable file (a folder, a dangling link) are
+  // named and left out, never read and never fatal.
+  const ignored = [];
+  const pick = (re) => names.filter((n) => re.test(n)).filter((n) => {
+    const k = kind(path.join(folder, n));
+    if (k === 'file') return true;
+    ignored.push(`${n}: ${k === 'missing' ? 'a link to nothing' : k === null ? 'gone while listed' : `a ${k}, not a file`}; ignored`);
+    return false;
+  }).map((n) => nodeFile(path.join(folder, n), handles));
   const blk = pick(/^blk\d{5}\.dat$/);
-  if (blk.length === 0) throw new Error(`${folder}: no blk?????.dat files (not a Bitcoin Core datadir or blocks folder)`);
+  const rev = pick(/^rev\d{5}\.dat$/);
+  const xor = pick(/^xor\.dat$/);
+  if (names.includes('xor.dat') && xor.length === 0) throw new Error(`${path.join(folder, 'xor.dat')}: ${ignored.find((x) => x.startsWith('xor.dat')).slice(9)}: the obfuscation key cannot be read`);
+  if (blk.length === 0) throw new Error(`${folder}: no blk?????.dat files (not a Bitcoin Core datadir or blocks folder)${ignored.length ? `; ${ignored.join('; ')}` : ''}`);
   return {
-    blk, rev: pick(/^rev\d{5}\.dat$/), xor: names.includes('xor.dat') ? nodeFile(path.join(folder, 'xor.dat'), handles) : null, folder,
+    blk, rev, xor: xor[0] ?? null, folder, ignored,
     /** Closes the handles the reads keep open. */
     close: () => handles.closeAll(),
   };

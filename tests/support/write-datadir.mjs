@@ -91,15 +91,19 @@ export function parseBlock(block) {
   return txs;
 }
 
-const record = (body, checksumPrev) => {
+/** A blk record (magic, size, body), or a rev record with its checksum when `checksumPrev` (the
+ *  previous block's hash, internal order) is given. */
+export const record = (body, checksumPrev) => {
   const size = Buffer.alloc(4);
   size.writeUInt32LE(body.length);
   const parts = [Buffer.from(MAGIC), size, Buffer.from(body)];
   if (checksumPrev) parts.push(hash256(Buffer.concat([checksumPrev, Buffer.from(body)])));
   return Buffer.concat(parts);
 };
-const undoBody = (txUndos) => [...compactSize(txUndos.length), ...txUndos.flatMap((coins) => [...compactSize(coins.length), ...coins.flatMap(coinBytes)])];
-function obfuscated(buffers) {
+/** A CBlockUndo: a CTxUndo per non-coinbase transaction, each its coins. */
+export const undoBody = (txUndos) => [...compactSize(txUndos.length), ...txUndos.flatMap((coins) => [...compactSize(coins.length), ...coins.flatMap(coinBytes)])];
+/** `buffers` joined as one file, obfuscated with XOR_KEY, then 4,096 preallocated zeros. */
+export function obfuscated(buffers) {
   const file = Buffer.concat([...buffers, Buffer.alloc(4096)]);
   const data = file.length - 4096; // the preallocated zeros stay zeros on disk
   for (let i = 0; i < data; i++) file[i] ^= XOR_KEY[i % 8];
