@@ -1,7 +1,7 @@
 // The page's presentation of a node range's document (web/node-run.mjs, bench/core/range-report.mjs):
 // the report's lines as the terminal prints them, and a table of the blocks. Formatting only.
 import { rangeReportLines } from '../bench/core/range-report.mjs';
-import { int, plural } from './results.mjs';
+import { blockRow, int, plural } from './results.mjs';
 
 /** Most rows the table shows: a long range's blocks are all in the JSON download. */
 export const MAX_ROWS = 5000;
@@ -25,16 +25,7 @@ export function renderRange(section, doc) {
     : [...notValid.slice(0, MAX_ROWS), ...doc.blocks.filter((b) => b.valid === true).slice(0, Math.max(0, MAX_ROWS - notValid.length))]
       .sort((a, b) => a.height - b.height);
   body.replaceChildren(...shown.map((b) => {
-    const tr = document.createElement('tr');
-    const cell = (text, cls = '') => {
-      const td = tr.insertCell();
-      td.textContent = text;
-      if (cls) td.className = cls;
-      return td;
-    };
-    cell(int(b.height));
-    const hash = cell(`${b.hash.slice(0, 12)}…${b.hash.slice(-8)}`, 'hash');
-    hash.title = b.hash;
+    const { tr, cell } = blockRow(document.createElement('tr'), b);
     cell(verdictOf(b), b.valid === true ? 'ok' : 'bad');
     for (const n of [b.inputs, b.ecdsa, b.schnorr]) cell(int(n), 'num');
     cell(b.valid === true ? '' : [b.reject_reason, b.error].filter(Boolean).join(': '), 'error-cell');

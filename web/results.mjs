@@ -118,6 +118,26 @@ export function renderCaptions(figures, doc) {
 }
 
 /**
+ * A table row for one block: its height and its shortened hash (the whole one as the title)
+ * put in, and `cell(text, cls)` to add the rest.
+ * @param {HTMLTableRowElement} tr
+ * @param {{height: number, hash: string|null}} b
+ * @returns {{tr: HTMLTableRowElement, cell: (text: string, cls?: string) => HTMLTableCellElement}}
+ */
+export function blockRow(tr, b) {
+  const cell = (text, cls = '') => {
+    const td = tr.insertCell();
+    td.textContent = text;
+    if (cls) td.className = cls;
+    return td;
+  };
+  cell(int(b.height));
+  const hash = cell(b.hash ? `${b.hash.slice(0, 12)}…${b.hash.slice(-8)}` : '–', 'hash');
+  if (b.hash) hash.title = b.hash;
+  return { tr, cell };
+}
+
+/**
  * Fills the blocks table: one row per block, failed ones with their error; each block's fee,
  * its verdict (Core's reject reason and stage when invalid) and the rules not checked.
  * @param {HTMLTableElement} table
@@ -128,16 +148,7 @@ export function renderBlocks(table, note, doc) {
   const body = table.tBodies[0];
   body.replaceChildren();
   for (const b of doc.blocks) {
-    const tr = body.insertRow();
-    const cell = (text, cls = '') => {
-      const td = tr.insertCell();
-      td.textContent = text;
-      if (cls) td.className = cls;
-      return td;
-    };
-    cell(int(b.height));
-    const hash = cell(b.hash ? `${b.hash.slice(0, 12)}…${b.hash.slice(-8)}` : '–', 'hash');
-    if (b.hash) hash.title = b.hash;
+    const { tr, cell } = blockRow(body.insertRow(), b);
     if (b.error) {
       tr.className = 'failed';
       const td = cell(`failed: ${b.error}`, 'error-cell');
