@@ -8,7 +8,10 @@
 // checks; the merkle roots are not valid, which ordering does not look at). Not a fixture and never validated: it measures the reader's bookkeeping,
 // which grows with the block count, not with the blocks' size.
 //
-//   node --expose-gc bench/datadir/open-scale.mjs [--blocks N] [--dir DIR] [--keep]
+//   node --expose-gc bench/datadir/open-scale.mjs [--blocks N] [--dir DIR] [--keep] [--browser]
+//
+// --browser: also open it in Debian's Chromium, picked through the page's folder input and read
+// by the page's own adapter (web/block-files.mjs: File slices, Web Crypto's SHA-256).
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,6 +19,8 @@ import path from 'node:path';
 import { openDatadir } from '../../blocks-fixtures/datadir/datadir.mjs';
 import { datadirFiles, hash256 } from '../../blocks-fixtures/datadir/node-files.mjs';
 import { numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
+import { launchChromium } from '../shared/chromium-launcher.mjs';
+import { startServer } from '../../web/server.mjs';
 
 const BLK_FILE_BYTES = 128 * 1024 * 1024; // Core's MAX_BLOCKFILE_SIZE
 const KEY = Uint8Array.from([0x5a, 0x17, 0xc3, 0x00, 0x9e, 0x41, 0xf0, 0x2b]);
@@ -87,7 +92,7 @@ function writeSynthetic(dir, n) {
 async function main() {
   let values;
   try {
-    ({ values } = parseFlags(process.argv.slice(2), { blocks: { type: 'string' }, dir: { type: 'string' }, keep: { type: 'boolean', default: false } }));
+    ({ values } = parseFlags(process.argv.slice(2), { blocks: { type: 'string' }, dir: { type: 'string' }, keep: { type: 'boolean', default: false }, browser: { type: 'boolean', default: false } }));
     values.blocks = numberFlag('blocks', values.blocks ?? '900000', { min: 1, max: 5_000_000 });
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
@@ -124,10 +129,38 @@ async function main() {
       read_1000_seconds: readSeconds,
       gc: Boolean(globalThis.gc),
       timing: 'cold file cache is not ensured: the files were just written (warm page cache)',
+      browser: values.browser ? await openInChromium(dir) : null,
     };
     console.log(JSON.stringify(doc, null, 1));
   } finally {
     if (!values.keep && values.dir === undefined) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The same datadir opened in Chromium's page thread: picked through the folder input, listed
+ *  and opened by the page's adapter; the time and the JS heap it grew by (usedJSHeapSize, an
+ *  approximation: no forced collection). */
+async function openInChromium(dir) {
+  const server = await startServer({ port: 0 });
+  const browser = await launchChromium();
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(server.url);
+    await page.setInputFiles('#folder-input', path.join(dir, 'blocks'));
+    return await page.evaluate(async () => {
+      const { filesFromList, hash256 } = await import('/block-files.mjs');
+      const { openDatadir } = await import('/blocks-fixtures/datadir/datadir.mjs');
+      const heap = () => performance.memory?.usedJSHeapSize ?? null;
+      const before = heap();
+      const t0 = performance.now();
+      const files = await filesFromList(document.querySelector('#folder-input').files);
+      const source = await openDatadir(files, { hash256 });
+      const seconds = (performance.now() - t0) / 1000;
+      return { open_seconds: seconds, tip: source.tip.height, heap_bytes_grown: before === null ? null : heap() - before, browser: navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? null };
+    });
+  } finally {
+    await browser.close();
+    await server.close();
   }
 }
 
