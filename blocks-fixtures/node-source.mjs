@@ -14,7 +14,8 @@ const plural = (n, noun) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' 
  * Opens the source the options name.
  * @param {{datadir?: string, rest?: string, rpc?: string, rpcCookie?: string}} options exactly
  *   one of datadir, rest and rpc
- * @param {(msg: string) => void} log
+ * @param {(msg: string) => void} log also told each retry of a node's request (what failed, "try
+ *   k of n")
  * @returns {Promise<{source: {read: (height: number, last: number) => Promise<object>},
  *   described: object, skipped: string[], first: number, tip: number, close: () =>
  *   Promise<void>}>} source: read(h) gives {height, hash, block, undo} (datadir.mjs,
@@ -41,7 +42,7 @@ export async function openNodeSource(options, log) {
     return { source, described: { kind: 'rpc', url: source.url, tip: { height: tip } }, skipped: [], first: 1, tip, close: async () => {} };
   }
   if (options.rest !== undefined) {
-    const source = openRest(options.rest);
+    const source = openRest(options.rest, { onRetry: (m) => log(`REST: ${m}`) });
     log(`REST: ${source.url}: asking for the tip`);
     const tip = await source.tipHeight();
     return { source, described: { kind: 'rest', url: source.url, tip: { height: tip } }, skipped: [], first: 1, tip, close: async () => {} };
