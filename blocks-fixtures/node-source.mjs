@@ -24,7 +24,8 @@ const plural = (n, noun) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' 
  *   bad record; first: the lowest height worth validating (1: genesis has no undo data, or a
  *   pruned node's first); tip: the active chain's tip height; close: releases open files
  * @throws Error naming the folder, file and byte offset, or the URL, when the source cannot be
- *   opened (not a datadir, a damaged record, a refused connection, a 401, an unreadable cookie)
+ *   opened (not a datadir, a damaged record, a refused connection, a 401, an unreadable or empty
+ *   cookie)
  */
 export async function openNodeSource(options, log) {
   if (options.rpc !== undefined) {
@@ -36,7 +37,7 @@ export async function openNodeSource(options, log) {
         throw new Error(`--rpc-cookie ${options.rpcCookie}: ${err.code === 'ENOENT' ? 'no such file (the node writes <datadir>/.cookie while it runs)' : err.message}`);
       }
     }
-    const source = openRpc(options.rpc, { cookie });
+    const source = openRpc(options.rpc, { cookie, cookieFile: options.rpcCookie, onRetry: (m) => log(`RPC: ${m}`) });
     log(`RPC: ${source.url}: asking for the tip`);
     const tip = await source.tipHeight();
     return { source, described: { kind: 'rpc', url: source.url, tip: { height: tip } }, skipped: [], first: 1, tip, close: async () => {} };
