@@ -28,7 +28,8 @@ const plural = (n, noun) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' 
  * Opens the source the options name.
  * @param {{datadir?: string, rest?: string, rpc?: string, rpcCookie?: string}} options exactly
  *   one of datadir, rest and rpc
- * @param {(msg: string) => void} log
+ * @param {(msg: string) => void} log also told each retry of a node's request (what failed, "try
+ *   k of n")
  * @returns {Promise<{source: {read: (height: number, last: number) => Promise<object>},
  *   described: object, skipped: string[], first: number, tip: number, close: () =>
  *   Promise<void>}>} source: read(h) gives {height, hash, block, undo} (datadir.mjs,
@@ -37,7 +38,8 @@ const plural = (n, noun) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' 
  *   bad record; first: the lowest height worth validating (1: genesis has no undo data, or a
  *   pruned node's first); tip: the active chain's tip height; close: releases open files
  * @throws Error naming the folder, file and byte offset, or the URL, when the source cannot be
- *   opened (not a datadir, a damaged record, a refused connection, a 401, an unreadable cookie)
+ *   opened (not a datadir, a damaged record, a refused connection, a 401, an unreadable or empty
+ *   cookie)
  */
 export async function openNodeSource(options, log) {
   if (options.rpc !== undefined) {
@@ -49,13 +51,13 @@ export async function openNodeSource(options, log) {
         throw new Error(`--rpc-cookie ${options.rpcCookie}: ${err.code === 'ENOENT' ? 'no such file (the node writes <datadir>/.cookie while it runs)' : err.message}`);
       }
     }
-    const source = openRpc(options.rpc, { cookie });
+    const source = openRpc(options.rpc, { cookie, cookieFile: options.rpcCookie, onRetry: (m) => log(`RPC: ${m}`) });
     log(`RPC: ${source.url}: asking for the tip`);
     const tip = await source.tipHeight();
     return { source, described: { kind: 'rpc', url: source.url, tip: { height: tip } }, skipped: [], first: 1, tip, close: async () => {} };
   }
   if (options.rest !== undefined) {
-    const source = openRest(options.rest);
+    const source = openRest(options.rest, { onRetry: (m) => log(`REST: ${m}`) });
     log(`REST: ${source.url}: asking for the tip`);
     const tip = await source.tipHeight();
     return { source, described: { kind: 'rest', url: source.url, tip: { height: tip } }, skipped: [], first: 1, tip, close: async () => {} };
