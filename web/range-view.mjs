@@ -28,7 +28,7 @@ export function renderRange(section, doc) {
     const { tr, cell } = blockRow(document.createElement('tr'), b);
     cell(verdictOf(b), b.valid === true ? 'ok' : 'bad');
     for (const n of [b.inputs, b.ecdsa, b.schnorr]) cell(int(n), 'num');
-    cell(b.valid === true ? '' : [b.reject_reason, b.error].filter(Boolean).join(': '), 'error-cell');
+    cell(b.valid === true ? (b.note ?? '') : [b.reject_reason, b.error, b.note].filter(Boolean).join(': '), 'error-cell');
     if (b.valid !== true) tr.className = 'failed';
     tr.dataset.height = String(b.height);
     return tr;
