@@ -3,24 +3,12 @@
 // --rpc-cookie: rpc/). `npm start` (bench/cli/node-source.mjs) and `npm run project -- --check`
 // (bench/workload/range-check.mjs) open theirs here.
 import { readFileSync } from 'node:fs';
-import { openDatadir } from './datadir/datadir.mjs';
+import { openDatadir, spansText } from './datadir/datadir.mjs';
 import { datadirFiles, hash256 } from './datadir/node-files.mjs';
 import { openRest } from './rest/rest-source.mjs';
 import { openRpc } from './rpc/rpc-source.mjs';
 
-/**
- * The height range to read from an opened source: --from defaults to its first height, --to to
- * its tip (or `span` blocks from --from, when given).
- * @returns {{from: number, to: number}}
- * @throws Error when --from is above --to, or --to is past the tip (the source named)
- */
-export function rangeOf(opened, from, to, span = Infinity) {
-  const first = from ?? opened.first;
-  const last = to ?? Math.min(opened.tip, first + span - 1);
-  if (first > last) throw new Error(`--from ${first} is above --to ${last}`);
-  if (last > opened.tip) throw new Error(`--to ${last} is past the tip of ${opened.described.kind === 'datadir' ? `the files in ${opened.described.folder}` : opened.described.url}, height ${opened.tip}`);
-  return { from: first, to: last };
-}
+export { rangeOf } from './range.mjs';
 
 const plural = (n, noun) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 
@@ -69,6 +57,7 @@ export async function openNodeSource(options, log) {
     for (const p of source.partial) log(`skipped: ${p}`);
     for (const d of source.damaged) log(`DAMAGED: ${d}`);
     for (const x of files.ignored) log(`skipped: ${x}`);
+    if (source.spans.length > 1) log(`the files hold heights ${spansText(source.spans)}: without --to, a range ends where its run of consecutive heights does`);
     if (!source.tip) throw new Error(`${files.folder}: no block with a known height (neither linked to genesis nor after BIP34)`);
     return {
       source,
@@ -76,6 +65,7 @@ export async function openNodeSource(options, log) {
       skipped: [...files.ignored, ...source.partial, ...source.damaged.map((d) => `DAMAGED: ${d}`)],
       first: Math.max(1, source.heights.first),
       tip: source.tip.height,
+      spans: source.spans,
       close: () => files.close(),
     };
   } catch (err) {

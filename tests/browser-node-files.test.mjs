@@ -176,17 +176,21 @@ test('the files picked one by one, and the same files dropped on the page: the s
   });
   assert.equal(await pickedText(page), '5 files: 2 blk files, 2 rev files, xor.dat (obfuscated).');
   assert.equal(await page.locator('#files-input').evaluate((i) => i.files.length), 0, 'the drop replaces the input\'s pick');
-  // The default range, as the CLI's: from the first height after genesis to the tip. The files
-  // hold 0-255, then only the fixture blocks from 277,647: the range stops at 256, named, with
-  // blocks 1-255 validated and shown.
-  const r = await run(page);
+  // The default range, as the CLI's: from the first height after genesis to the end of its run
+  // of consecutive heights (the files hold 0-255, then only the fixture blocks from 277,647).
+  let r = await run(page);
   assert.equal(r.state, 'done', r.errors.join(' | '));
-  assert.deepEqual(r.doc.range, { from: 1, to: tip });
+  assert.deepEqual(r.doc.range, { from: 1, to: 255 });
   assert.deepEqual(r.doc.blocks.map(blockOf), expected(1, 255));
+  assert.deepEqual([r.doc.exit_code, r.doc.read_error], [0, null]);
+  assert.equal(r.errors.length, 0, r.errors.join(' | '));
+  // Across the gap: the range stops at 256, named with the runs the files hold, the blocks
+  // before it validated and shown.
+  r = await run(page, 250, 300);
   assert.deepEqual([r.doc.exit_code, r.doc.read_error.height], [1, 256]);
   assert.equal(r.errors.length, 1, r.errors.join(' | '));
-  assert.match(r.errors[0], /^Read error at height 256\s+height 256: no block at this height in the datadir's blk files \(pruned, not yet downloaded, or past the tip\): the files hold heights 0 to \d+ with gaps\. The range stopped there; the 255 blocks before it were validated and are shown below\.$/);
-  assert.equal(await page.locator('#range-table tbody tr').count(), 255);
+  assert.match(r.errors[0], /^Read error at height 256\s+height 256: no block at this height in the datadir's blk files \(pruned, not yet downloaded, or past the tip\): the files hold heights 0 to 255, 277647, [\d, ]+, and \d+ more runs\. The range stopped there; the 6 blocks before it were validated and are shown below\.$/);
+  assert.equal(await page.locator('#range-table tbody tr').count(), 6);
 
   // A dropped folder's walk: readEntries answered in batches of two until an empty one, the
   // datadir's blocks/ descended into (its other folders never listed), non-block files counted.

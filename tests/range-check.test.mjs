@@ -69,6 +69,7 @@ test('blocks 1-255 of the datadir: each block validated and timed, the fit leavi
   assert.equal(c.judged, 0);
   assert.equal(c.holds, false);
   assert.match(c.reasons[0], /^no block with 100\+ checks/);
+  assert.equal(c.verdict, c.totals.within ? 'cannot judge' : 'does not hold');
   assert.deepEqual([c.span.from, c.span.to], [1, 255]);
   assert.equal(c.wall.workers, 2);
 });
@@ -81,6 +82,7 @@ test('a block with thousands of checks is judged, its checks the engine\'s; the 
   assert.ok(lines.includes('  fitted on 6 blocks of the measurement, less 1 also in this range (heights 277647)'), out.stdout);
   assert.ok(lines.some((l) => /^ {2}per block: [01] of 1 judged block \(100\+ checks\) within \+-15%/.test(l)), out.stdout);
   assert.ok(lines.some((l) => /^ {2}verdict: the model (HOLDS|does NOT hold) on these blocks/.test(l)), out.stdout);
+  assert.ok(lines.some((l) => /^ {4}verify {3}predicted [\d.]+ m?s, measured [\d.]+ m?s \([+-][\d.]+%\)$/.test(l)), out.stdout);
   const json = JSON.parse((await check(['--from', '277647', '--to', '277647', '--json', '--rounds', '5'])).stdout);
   const w = measured.blocks.find((b) => b.height === 277647).workload;
   const checks = w.checks.ecdsa_single + w.checks.ecdsa_multisig + w.checks.schnorr_keypath + w.checks.schnorr_scriptpath;

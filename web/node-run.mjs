@@ -5,6 +5,7 @@
 // (bench/core/range-report.mjs), as blocks-fixtures/node-source.mjs and bench/cli/node-source.mjs
 // make them in Node. The page's thread reads and orders the files; the workers validate.
 import { openDatadir } from '../blocks-fixtures/datadir/datadir.mjs';
+import { rangeOf } from '../blocks-fixtures/range.mjs';
 import { countOf } from '../bench/core/format.mjs';
 import { nodeSourceExitCode, rangeDocument } from '../bench/core/range-report.mjs';
 import { validateRange } from '../bench/core/range-stream.mjs';
@@ -78,6 +79,7 @@ async function open(picked, report) {
     partial: source.partial,
     first: Math.max(1, source.heights.first),
     tip: source.tip.height,
+    spans: source.spans,
     heights: source.heights,
     serial,
   };
@@ -106,9 +108,7 @@ export async function runNodeFiles(picked, settings, env, report) {
   const opened = await openPicked(picked, report);
   opened.partial.forEach((p, i) => report.notice(`skipped: ${p}`, `skipped-${opened.serial}-${i}`));
   for (const d of opened.damaged) report.error('Damaged block file', `${d} (DAMAGED: exit code 1)`);
-  const from = settings.from ?? opened.first;
-  const to = settings.to ?? opened.tip;
-  if (from > to) throw new Error(`from height ${from} is above to height ${to}${settings.to === null ? ' (the tip)' : ''}`);
+  const { from, to } = rangeOf(opened, settings.from, settings.to, { fromName: 'from height', toName: 'to height' });
   const workers = settings.workers === 'auto' ? env.hardware_concurrency : settings.workers;
 
   report.log('compiling the wasm engine in a worker');

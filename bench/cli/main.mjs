@@ -17,7 +17,7 @@ import { runBench } from './run.mjs';
 import { formatNodeSourceReport, nodeSourceExitCode, runNodeSource } from './node-source.mjs';
 import { startServer } from '../../web/server.mjs';
 import { saveMeasurement } from '../workload/measurement.mjs';
-import { MIN_ROUNDS } from '../core/model-projection.mjs';
+import { MIN_ROUNDS, schnorrPerEcdsaOf } from '../core/model-projection.mjs';
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
@@ -88,7 +88,12 @@ async function main() {
   // only a run of every fixture block, each timed at least MIN_ROUNDS times, with no worker
   // replaced (a subset, a quick run or timings that include re-run work are no measurement to
   // project from, and must not replace one).
-  if (doc.projection?.model && !doc.projection.sample?.partial && doc.projection.model.rounds >= MIN_ROUNDS && !doc.worker_replacements) {
+  // Nor a folder whose blocks cannot set the costs a projection needs: no Schnorr check (no
+  // Schnorr rate), or no block with 100+ checks (nothing the model check judges), as a replay
+  // of an early range saved from a node.
+  const unusable = doc.projection?.model && (schnorrPerEcdsaOf(doc.totals) === null ? 'no Schnorr check among its blocks: no Schnorr verify rate'
+    : !doc.projection.model.per_block?.some((b) => b.judged) ? 'no block with 100 or more checks: nothing for the model check to judge' : null);
+  if (doc.projection?.model && !unusable && !doc.projection.sample?.partial && doc.projection.model.rounds >= MIN_ROUNDS && !doc.worker_replacements) {
     try {
       log(`measurement saved for npm run project: ${saveMeasurement(doc)}`);
     } catch (err) {
@@ -96,7 +101,7 @@ async function main() {
     }
   } else if (doc.projection?.model) {
     const why = doc.worker_replacements ? `${countOf(doc.worker_replacements, 'worker')} replaced during the run`
-      : `a subset of the blocks or fewer than ${MIN_ROUNDS} rounds`;
+      : unusable ?? `a subset of the blocks or fewer than ${MIN_ROUNDS} rounds`;
     log(`measurement not saved for npm run project (${why}); it keeps projecting from the last full run`);
   }
   if (options.json) {

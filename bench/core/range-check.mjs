@@ -29,13 +29,14 @@ const within = (ratio) => Math.abs(ratio - 1) <= JUDGED.tolerance;
  *   engine (per block, totals) and s or h of wall time (wall, span); ratio: predicted /
  *   measured; judged: a block with JUDGED.minChecks or more checks measured over MIN_ROUNDS or
  *   more rounds; holds: every judged block and the total within +-JUDGED.tolerance, and at
- *   least one block judged (reasons names what fails)
+ *   least one block judged (reasons names what fails); verdict: 'holds', 'cannot judge' (no
+ *   block judged, the total within +-JUDGED.tolerance) or 'does not hold'
  * @throws {RangeError} when the measurement has no Schnorr/ECDSA rates or fewer than two usable
  *   blocks once the range's are left out, or the range has no timed block
  */
 export function checkRange({ measurement, blocks, timedSeconds, table, workers, from, to }) {
   const schnorrPerEcdsa = schnorrPerEcdsaOf(measurement.totals);
-  if (schnorrPerEcdsa === null) throw new RangeError('the measurement has no ECDSA and Schnorr verify rates (totals.by_type): a Schnorr check\'s cost cannot be set');
+  if (schnorrPerEcdsa === null) throw new RangeError('the measurement has no ECDSA and Schnorr verify rates (totals.by_type): a Schnorr check\'s cost cannot be set; measure again on the fixture set (npm start, or --measure --check)');
   // Left out by hash, and by height too: a measurement's block at a height of the range is
   // that block, or one of its fork, and either way no block the check has never seen.
   const inRange = new Set(blocks.flatMap((b) => [b.hash, `height ${b.height}`]));
@@ -92,6 +93,9 @@ export function checkRange({ measurement, blocks, timedSeconds, table, workers, 
     span,
     span_note: span ? null : `heights past ${table.tip} (the newest sourced transaction count) have no workload table row: no span projection`,
     holds: reasons.length === 0,
+    // 'holds'; 'cannot judge' when no block could be judged and the total is within the
+    // tolerance (a range of early blocks: too few checks); else 'does not hold'.
+    verdict: reasons.length === 0 ? 'holds' : judged === 0 && within(totalRatio) ? 'cannot judge' : 'does not hold',
     reasons,
   };
 }

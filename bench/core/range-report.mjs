@@ -71,7 +71,8 @@ export function rangeReportLines(doc) {
     `ibd-wasm: ${sourceLine(doc.source)}`,
     `heights ${doc.range.from} to ${doc.range.to}: ${countOf(t.blocks, 'block')} validated in ${countOf(f.workers, 'worker')}: ${t.valid} valid, ${t.invalid} invalid, ${t.failed} not judged; ${t.inputs.toLocaleString('en-US')} inputs, ${t.checks.toLocaleString('en-US')} signature checks`,
     `  ${f.blocks_per_second.toFixed(1)} blocks/s, ${Math.round(f.inputs_per_second).toLocaleString('en-US')} inputs/s, ${(f.read_bytes_per_second / 1e6).toFixed(2)} MB/s read (blocks and spent outputs), ${f.seconds.toFixed(2)} s (${f.timing})`,
-    `  waiting for data: ${(100 * f.wait_share).toFixed(1)}% of the wall time (no batch in the pool while the next was read); reading took ${f.read_seconds.toFixed(2)} s in all, overlapped with validation`,
+    t.blocks === 0 ? `  nothing validated: ${f.seconds.toFixed(2)} s, reading took ${f.read_seconds.toFixed(2)} s`
+      : `  waiting for data: ${(100 * f.wait_share).toFixed(1)}% of the wall time, with no batch in the pool while the next was read (the first batch's read, and any read slower than validation); reading took ${f.read_seconds.toFixed(2)} s in all`,
   ];
   for (const s of doc.skipped) lines.push(`  skipped: ${s}`);
   const src = doc.source;

@@ -279,7 +279,7 @@ function projection(values, model, from, to) {
   }
   const schnorrPerEcdsa = schnorrPerEcdsaOf(doc.totals);
   if (schnorrPerEcdsa === null) {
-    console.error(`project: ${file} has no ECDSA and Schnorr verify rates (totals.by_type): a Schnorr check's cost cannot be set`);
+    console.error(`project: ${file} has no ECDSA and Schnorr verify rates (totals.by_type): a Schnorr check's cost cannot be set; measure again on the fixture set (npm start, or npm run project -- --measure)`);
     process.exit(1);
   }
   try {

@@ -35,7 +35,7 @@ export const DEFAULT_CHECK_BLOCKS = 1000;
 export async function runRangeCheck({ source: sourceOptions, from: fromFlag, to: toFlag, workers: workersFlag, rounds = MIN_ROUNDS }, measurement, table, log) {
   const opened = await openNodeSource(sourceOptions, log);
   try {
-    const { from, to } = rangeOf(opened, fromFlag, toFlag, DEFAULT_CHECK_BLOCKS);
+    const { from, to } = rangeOf(opened, fromFlag, toFlag, { span: DEFAULT_CHECK_BLOCKS });
     const workers = workersFlag ?? measurement.doc.workers;
     log(`check: heights ${from} to ${to}${toFlag === undefined ? ` (--to defaults to ${int(DEFAULT_CHECK_BLOCKS)} blocks)` : ''} in ${countOf(workers, 'worker')}, ` +
       `${countOf(rounds, 'timed round')} per batch after its first pass`);
@@ -90,8 +90,14 @@ export function rangeCheckLines(doc) {
   lines.push(`  fitted on ${countOf(c.fitted_on.blocks, 'block')} of the measurement` +
     (c.fitted_on.left_out.length ? `, less ${c.fitted_on.left_out.length} also in this range (heights ${c.fitted_on.left_out.join(', ')})` : '; none of them in this range'));
   lines.push(`  engine time, every block (one worker, warm, median of the rounds): predicted ${ms(c.totals.predicted_ms)}, measured ${ms(c.totals.measured_ms)} (${pct(c.totals.ratio)})`);
+  const offStages = [];
   for (const s of Object.keys(c.totals.stages.predicted)) {
-    lines.push(`    ${s.padEnd(8)} predicted ${ms(c.totals.stages.predicted[s])}, measured ${ms(c.totals.stages.measured[s])}`);
+    const [p, m] = [c.totals.stages.predicted[s], c.totals.stages.measured[s]];
+    if (m > 0 && Math.abs(p / m - 1) > 0.5 && m >= 0.05 * c.totals.measured_ms) offStages.push(s);
+    lines.push(`    ${s.padEnd(8)} predicted ${ms(p)}, measured ${ms(m)}${m > 0 ? ` (${pct(p / m)})` : ''}`);
+  }
+  if (offStages.length && c.totals.within) {
+    lines.push(`    (${offStages.join(' and ')} off by more than 50% but the total within +-15%: the stages' errors offset each other; the model prices the whole block better than its parts)`);
   }
   const within = c.per_block.filter((x) => x.within).length;
   lines.push(c.judged
@@ -99,12 +105,14 @@ export function rangeCheckLines(doc) {
       (c.misses.length ? `; outside: ${c.misses.slice(0, 12).map((x) => `${x.height} ${pct(x.ratio)}`).join(', ')}${c.misses.length > 12 ? `, and ${c.misses.length - 12} more` : ''}` : '')
     : `  per block: none judged (no block with 100+ checks timed over ${MIN_ROUNDS}+ rounds; the total above still checks the model)`);
   lines.push(`  wall time on ${countOf(c.wall.workers, 'worker')}, reading excluded: predicted ${sec(c.wall.predicted_seconds)} at the measured ` +
-    `${(c.wall.efficiency * 100).toFixed(0)}% engine share, measured ${sec(c.wall.measured_seconds)} (${pct(c.wall.ratio)})${c.wall.assumption ? `; ASSUMED: ${c.wall.assumption}` : ''}`);
+    `${(c.wall.efficiency * 100).toFixed(0)}% engine share, measured ${sec(c.wall.measured_seconds)} (${pct(c.wall.ratio)})${c.wall.assumption ? `; ASSUMED: ${c.wall.assumption}` : ''}` +
+    (c.wall.ratio < 0.5 ? ' (the pool\'s own time per batch, its messages, planning and merging, is in no engine time: a range of small blocks is mostly that)' : ''));
   lines.push(c.span
     ? `  the projection of these heights from the workload table (era estimates, not these blocks): ${sec(c.span.hours.value * 3600)} ` +
       `(${sec(c.span.hours.low * 3600)} to ${sec(c.span.hours.high * 3600)}), measured ${sec(c.span.measured_hours * 3600)}: ${c.span.within_range ? 'within' : 'OUTSIDE'} its range`
     : `  ${c.span_note}`);
-  lines.push(c.holds ? '  verdict: the model HOLDS on these blocks (every judged block and the total within +-15%)'
-    : `  verdict: the model does NOT hold on these blocks: ${c.reasons.join('; ')} (on a loaded machine, measure again with --measure --check on an idle one)`);
+  lines.push(c.verdict === 'holds' ? '  verdict: the model HOLDS on these blocks (every judged block and the total within +-15%)'
+    : c.verdict === 'cannot judge' ? `  verdict: CANNOT JUDGE the model block by block here: ${c.reasons.join('; ')}; their total engine time is within +-15% (check a range of later blocks)`
+      : `  verdict: the model does NOT hold on these blocks: ${c.reasons.join('; ')}${c.misses.length ? ' (on a loaded machine, measure again with --measure --check on an idle one)' : ''}`);
   return lines;
 }

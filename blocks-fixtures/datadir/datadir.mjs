@@ -6,6 +6,11 @@ import { listRecords, readPlain, readXorKey } from './core-files.mjs';
 
 const fileNumber = (name) => Number(/(\d{5})\.dat$/.exec(name)?.[1] ?? NaN);
 
+/** Runs of heights in words: "0 to 255, 277647", the first 8 and how many more. */
+export function spansText(spans) {
+  return spans.slice(0, 8).map(([a, b]) => (a === b ? `${a}` : `${a} to ${b}`)).join(', ') + (spans.length > 8 ? `, and ${spans.length - 8} more run${spans.length === 9 ? '' : 's'}` : '');
+}
+
 /**
  * Opens a datadir's blocks: reads the XOR key and every blk file's record headers and block
  * headers, and orders them into the active chain (chain-order.mjs).
@@ -14,13 +19,15 @@ const fileNumber = (name) => Number(/(\d{5})\.dat$/.exec(name)?.[1] ?? NaN);
  *   xor.dat (null when absent)
  * @param {{hash256: (bytes: Uint8Array) => Uint8Array|Promise<Uint8Array>}} host SHA256d
  * @returns {Promise<{tip: {height: number, hash: string}|null, heights: {first: number,
- *   last: number}|null, partial: string[], damaged: string[], unplaced: number, stale: number,
+ *   last: number}|null, spans: Array<[number, number]>, partial: string[], damaged: string[],
+ *   unplaced: number, stale: number,
  *   read: (height: number) => Promise<{height: number, hash: string, block: Uint8Array,
  *   undo: Uint8Array|null, blockFile: string, blockOffset: number, revFile: string|null,
  *   revOffset: number|null, alternatives?: () => Promise<object[]>}>}>} (offsets in bytes of
  *   the record's frame; alternatives: the block's other stored copies and other undo records
  *   with its checksum, each {block, undo, blockFile, blockOffset, revFile, revOffset, note},
  *   for a caller whose first validation did not find the block valid)
+ *   spans: the runs of consecutive heights held, each [first, last];
  *   partial: records a node is still writing (named, skipped); damaged: blk files' first
  *   damaged record each (their blocks before it are read), and their first block above the
  *   target of its own nBits (left out, with the count of others); read(h): the block at height h
@@ -68,6 +75,12 @@ export async function openDatadir(files, { hash256 }) {
   // Heights held, from the sparse chain's own keys (never a loop up to its length).
   const placed = Object.keys(chain).map(Number).sort((a, b) => a - b);
   const heights = placed.length ? { first: placed[0], last: placed[placed.length - 1] } : null;
+  // Runs of consecutive heights held, [first, last] each.
+  const spans = [];
+  for (const h of placed) {
+    if (spans.length && spans[spans.length - 1][1] === h - 1) spans[spans.length - 1][1] = h;
+    else spans.push([h, h]);
+  }
 
   // Rev records per file number, in the order the node connected the blocks of that blk file:
   // the k-th block of a file (by height, on the active chain) expects the k-th record. A record
@@ -136,12 +149,12 @@ export async function openDatadir(files, { hash256 }) {
   const where = (blockFile, blockOffset, revOffset, file) => ({ blockFile: blockFile.name, blockOffset, revFile: revName(file), revOffset });
 
   return {
-    tip, heights, partial, damaged, unplaced, stale,
+    tip, heights, spans, partial, damaged, unplaced, stale,
     /** The block at `height` on the active chain with its rev record (layout in core-files.mjs). */
     async read(height) {
       const header = chain[height];
       if (!header) {
-        const span = (heights ? `the files hold heights ${heights.first} to ${heights.last}${placed.length !== heights.last - heights.first + 1 ? ' with gaps' : ''}` : 'the files hold no block with a known height') +
+        const span = (heights ? `the files hold heights ${spansText(spans)}` : 'the files hold no block with a known height') +
           (damaged.length ? `; damaged: ${damaged.join('; ')}` : '') +
           (unplaced ? `; ${unplaced} block${unplaced === 1 ? '' : 's'} in the files ha${unplaced === 1 ? 's' : 've'} no height (a missing or damaged parent: neither linked to genesis nor placed by a BIP34 coinbase height)` : '');
         throw new Error(`height ${height}: no block at this height in the datadir's blk files (pruned, not yet downloaded, or past the tip): ${span}`);
