@@ -6,6 +6,7 @@
 // tip or a spent output value that cannot be, credentials echoed back, genesis.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { endlessBody } from './support/endless-body.mjs';
 import { openRest } from '../blocks-fixtures/rest/rest-source.mjs';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
@@ -110,19 +111,7 @@ test('a node that never answers, or stalls mid-body: the request times out, is r
 });
 
 /** A 200 whose body never ends (64 KiB chunks as fast as the client takes them, up to 512 MiB). */
-function endless(res, headers = {}) {
-  res.writeHead(200, { 'Content-Type': 'application/octet-stream', ...headers });
-  const chunk = Buffer.alloc(64 * 1024, 0xab);
-  let sent = 0;
-  const more = () => {
-    while (!res.destroyed && sent < 512 * 2 ** 20) {
-      sent += chunk.length;
-      if (!res.write(chunk)) return res.once('drain', more);
-    }
-    if (!res.destroyed) res.end();
-  };
-  more();
-}
+const endless = (res, headers = {}) => endlessBody(res, { contentType: 'application/octet-stream', fill: 0xab, total: 512 * 2 ** 20, headers });
 
 test('REST answers over their cap: the read stops at once, named with what the answer cannot be, not retried', async () => {
   const server = await startRestServer(given.chain.slice(0, 8));

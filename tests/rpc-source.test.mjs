@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { endlessBody } from './support/endless-body.mjs';
 import { openRpc } from '../blocks-fixtures/rpc/rpc-source.mjs';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
@@ -146,17 +147,7 @@ test('RPC prevouts: each input\'s checked; a wrong one is a read error naming UR
 test('RPC answers over their cap stop the read at once, named, not retried; retries are told; a stalled body is "no complete answer"', async () => {
   await withServer(4, async (server) => {
     server.intercept('getblockhash', (req, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      const chunk = Buffer.alloc(64 * 1024, 0x20);
-      let sent = 0;
-      const more = () => {
-        while (!res.destroyed && sent < 64 * 2 ** 20) {
-          sent += chunk.length;
-          if (!res.write(chunk)) return res.once('drain', more);
-        }
-        if (!res.destroyed) res.end();
-      };
-      more();
+      endlessBody(res, { contentType: 'application/json', fill: 0x20, total: 64 * 2 ** 20 });
     });
     await assert.rejects(openRpc(withUser(server.url), { backoffMs: 1 }).read(1, 1),
       (err) => err.message === `${server.url} getblockhash (height 1): answer larger than 1,048,576 bytes, not a height, a hash or an error object`);
