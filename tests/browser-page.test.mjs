@@ -143,6 +143,10 @@ test('isolated: 2 workers via the controls, every block valid, counts equal the 
     assert.equal(doc.batch_sweep.disagreements, 0);
     for (const name of ['scaling', 'variants', 'by_type', 'batch_sweep']) assert.ok(doc.charts[name], `charts.${name}`);
     assert.deepEqual(doc.charts.scaling.ideal, [1, 2].map((n) => doc.scaling[0].checks_per_second * n));
+    // The page shows the end-to-end scaling too: a series on the chart and a sentence in the details.
+    assert.deepEqual(doc.charts.scaling.end_to_end, doc.end_to_end.scaling.map((s) => s.checks_per_second));
+    const e2eRate = Math.round(doc.end_to_end.scaling[1].checks_per_second).toLocaleString('en-US');
+    assert.match(await page.locator('#details').innerText(), new RegExp(`End-to-end scaling .*2 workers ${e2eRate} checks/s \\(`));
 
     // Every chart's canvas has pixels drawn on it.
     const painted = await page.$$eval('.chart canvas', (canvases) => canvases.map((c) => {

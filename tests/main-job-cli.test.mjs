@@ -255,8 +255,12 @@ test('--scaling: 1..--max-workers workers over the same checks, speedup vs 1 wor
   for (const s of doc.end_to_end.scaling) {
     assert.equal(s.efficiency, s.speedup / s.workers);
     assert.ok(s.checks_per_second_min <= s.checks_per_second && s.checks_per_second <= s.checks_per_second_max);
+    // One round: the paired efficiency is that round's 1-worker time over its own, per worker.
+    const paired = doc.end_to_end.scaling[0].rounds_seconds[0] / s.rounds_seconds[0] / s.workers;
+    assert.deepEqual(s.efficiency_rounds, { median: paired, min: paired, max: paired });
   }
   assert.equal(doc.end_to_end.scaling[0].speedup, 1);
+  assert.equal(doc.end_to_end.scaling[0].efficiency_rounds.median, 1);
   assert.equal(doc.scaling[0].speedup, 1);
   for (const s of doc.scaling) {
     assert.equal(s.efficiency, s.speedup / s.workers);

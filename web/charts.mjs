@@ -59,8 +59,8 @@ function draw(id, figure, config, empty) {
   charts.set(id, new globalThis.Chart(canvas, config));
 }
 
-/** Throughput vs workers: measured median with its min–max band, and the ideal line
- *  (1 worker's rate x workers). */
+/** Throughput vs workers: signature checks' measured median with its min–max band, the ideal
+ *  line (1 worker's rate x workers) and, where measured, whole blocks end to end. */
 function scalingChart(figure, doc) {
   const rows = doc.scaling ?? [];
   if (!rows.length || rows[0].checks_per_second === null) {
@@ -73,6 +73,8 @@ function scalingChart(figure, doc) {
     checks_per_second_min: rows.map((r) => r.checks_per_second_min),
     checks_per_second_max: rows.map((r) => r.checks_per_second_max),
     ideal: rows.map((r) => rows[0].checks_per_second * r.workers),
+    // Whole blocks end to end (parse, sighash, script, verify in the workers), where measured.
+    end_to_end: doc.end_to_end?.scaling?.map((r) => r.checks_per_second) ?? null,
   };
   draw('scaling', figure, {
     type: 'line',
@@ -85,6 +87,8 @@ function scalingChart(figure, doc) {
           backgroundColor: COLORS.primary, borderWidth: 2.5, pointRadius: 4 },
         { label: 'ideal (1 worker × N)', data: series.ideal, borderColor: COLORS.ideal, borderDash: [6, 5],
           borderWidth: 1.5, pointRadius: 0 },
+        ...(series.end_to_end ? [{ label: 'whole blocks end to end (median)', data: series.end_to_end,
+          borderColor: COLORS.secondary, backgroundColor: COLORS.secondary, borderWidth: 2, pointRadius: 3 }] : []),
       ],
     },
     options: baseOptions('workers'),

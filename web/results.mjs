@@ -97,9 +97,11 @@ export function renderCaptions(figures, doc) {
   const checks = plural(doc.totals.checks, 'check');
   const rounds = plural(doc.rounds, 'timed round');
   const s = doc.scaling;
+  const e2e = doc.end_to_end?.scaling;
   caption(figures.scaling, s?.length
     ? `${checks} on 1–${s.length} workers, ${rounds} each (interleaved); speedup at ${s.length}: ` +
-      `${s.at(-1).speedup?.toFixed(2) ?? '–'}×, efficiency ${s.at(-1).efficiency === null ? '–' : `${(100 * s.at(-1).efficiency).toFixed(0)}%`}`
+      `${s.at(-1).speedup?.toFixed(2) ?? '–'}×, efficiency ${s.at(-1).efficiency === null ? '–' : `${(100 * s.at(-1).efficiency).toFixed(0)}%`}` +
+      (e2e?.length > 1 ? `; whole blocks end to end at ${e2e.length}: ${e2e.at(-1).speedup.toFixed(2)}×, efficiency ${(100 * e2e.at(-1).efficiency).toFixed(0)}%` : '')
     : '');
   const v = doc.variants?.filter((r) => r.checks_per_second !== null) ?? [];
   const simd = v.find((r) => r.variant === 'simd');
@@ -207,7 +209,11 @@ function endToEndText(e) {
     `${(e.bytes_per_second / 1e6).toFixed(2)} MB/s; stages summed over the workers: parse ${st.parse_s.toFixed(3)} s, ` +
     `sighash ${st.sighash_s.toFixed(3)} s, script ${st.script_s.toFixed(3)} s, verify ${st.verify_s.toFixed(3)} s; ` +
     `main thread busy ${busy}; first pass (cold) ${e.cold.seconds.toFixed(3)} s after encoding the spent outputs in the ` +
-    `workers in ${e.cold.encode_seconds.toFixed(3)} s.`;
+    `workers in ${e.cold.encode_seconds.toFixed(3)} s.` +
+    (e.scaling ? ` End-to-end scaling (interleaved rounds, median): ${e.scaling.map((r) => `${plural(r.workers, 'worker')} ` +
+      `${Math.round(r.checks_per_second).toLocaleString('en-US')} checks/s` +
+      (r.workers > 1 ? ` (${r.speedup.toFixed(2)}×, ${(100 * r.efficiency).toFixed(0)}% efficiency; rounds paired with their ` +
+        `1-worker round ${(100 * r.efficiency_rounds.min).toFixed(0)}–${(100 * r.efficiency_rounds.max).toFixed(0)}%)` : '')).join('; ')}.` : '');
 }
 
 /**

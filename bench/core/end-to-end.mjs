@@ -27,15 +27,18 @@ const checksOf = (results) => results.reduce((n, r) => n + (r.ok ? r.ecdsa + r.s
 /**
  * End-to-end scaling: the same whole-block validation through pools of 1..maxWorkers workers,
  * all started (and warmed up by one untimed round each) before any is timed, then `rounds`
- * interleaved timed rounds, each running every pool once.
+ * interleaved timed rounds, each running every pool once (odd rounds in reverse order).
  * @param {(o: {workers: number, variant: string}) => import('../../workers/verify-pool.mjs').VerifyPool} createPool
  * @param {object[]} jobs the first pass's jobs (block-entries.mjs validateInWorkers: blocks
  *   with their spent outputs in the binary form)
  * @param {{maxWorkers: number, variant: string, rounds: number, log: (msg: string) => void}} options
  * @returns {Promise<Array<{workers: number, checks_per_second: number, checks_per_second_min: number,
- *   checks_per_second_max: number, speedup: number, efficiency: number, seconds: number,
- *   rounds_seconds: number[]}>>} per worker count: the median rate (checks/s) with the slowest /
- *   fastest round's, speedup over 1 worker and efficiency = speedup / workers (medians)
+ *   checks_per_second_max: number, speedup: number, efficiency: number, efficiency_rounds:
+ *   {median: number, min: number, max: number}, seconds: number, rounds_seconds: number[]}>>}
+ *   per worker count: the median rate (checks/s) with the slowest / fastest round's, speedup
+ *   over 1 worker and efficiency = speedup / workers (medians); efficiency_rounds: each round's
+ *   efficiency against the same round's 1-worker time (1-worker time / time / workers), its
+ *   median, lowest and highest
  */
 export async function runEndToEndScaling(createPool, jobs, { maxWorkers, variant, rounds, log }) {
   const counts = Array.from({ length: maxWorkers }, (_, i) => i + 1);
@@ -51,7 +54,10 @@ export async function runEndToEndScaling(createPool, jobs, { maxWorkers, variant
     const times = counts.map(() => []);
     let checks = 0;
     for (let r = 0; r < rounds; r++) {
-      for (let k = 0; k < pools.length; k++) {
+      // Odd rounds run the pools in reverse order, so that a host drifting during a round
+      // (these VMs drift by tens of per cent within minutes) favours no worker count.
+      const order = r % 2 === 0 ? counts.map((_, k) => k) : counts.map((_, k) => counts.length - 1 - k);
+      for (const k of order) {
         const start = performance.now();
         const out = await validateBlocksInPool(pools[k], jobs);
         times[k].push((performance.now() - start) / 1000);
@@ -61,6 +67,9 @@ export async function runEndToEndScaling(createPool, jobs, { maxWorkers, variant
     const base = checks / median(times[0]);
     return counts.map((workers, k) => {
       const rate = checks / median(times[k]);
+      // Each round's efficiency against the same round's 1-worker time: pairs measured
+      // seconds apart, which the host's slower drift does not move.
+      const paired = times[k].map((t, r) => times[0][r] / t / workers);
       return {
         workers,
         checks_per_second: rate,
@@ -68,6 +77,7 @@ export async function runEndToEndScaling(createPool, jobs, { maxWorkers, variant
         checks_per_second_max: checks / Math.min(...times[k]),
         speedup: rate / base,
         efficiency: rate / base / workers,
+        efficiency_rounds: { median: median(paired), min: Math.min(...paired), max: Math.max(...paired) },
         seconds: median(times[k]),
         rounds_seconds: times[k],
       };
