@@ -27,8 +27,8 @@ function startOne({ kind, variant }) {
     const origin = location.origin;
     const bodies = {
       empty: 'postMessage({ type: "ready" });',
-      imports: `await Promise.all([import('${origin}/wasm/engine-web.mjs'), import('${origin}/workers/batch-handler.mjs'), ` +
-        `import('${origin}/wasm/ibd-${variant}.mjs')]);\npostMessage({ type: "ready" });`,
+      imports: `await Promise.all(${JSON.stringify(['/wasm/engine-web.mjs', '/workers/batch-handler.mjs', `/wasm/ibd-${variant}.mjs`]
+        .map((p) => origin + p))}.map((url) => import(url)));\npostMessage({ type: "ready" });`,
       compile: `await WebAssembly.compileStreaming(fetch('${origin}/wasm/ibd-${variant}.wasm'));\npostMessage({ type: "ready" });`,
     };
     const blob = kind === 'full' ? null : URL.createObjectURL(new Blob([bodies[kind]], { type: 'text/javascript' }));
