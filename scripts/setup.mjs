@@ -7,7 +7,8 @@
 //   2. libsecp256k1 v0.5.0 source into build/deps/, checked by SHA-256 before use
 //      (see scripts/secp256k1-source.mjs for where it comes from).
 //   3. npm dependencies (npm ci) when node_modules is missing or stale.
-//   4. The native build (build/native) and the wasm build (build/wasm, variants simd and scalar).
+//   4. The native build (build/native) and the wasm build (build/wasm, variants simd and scalar),
+//      then the page's verify worker bundled into build/web (scripts/bundle-web-worker.mjs).
 //
 // Flags: --skip-build (steps 1-3 only), --only native|wasm, --quiet.
 import { spawnSync } from 'node:child_process';
@@ -130,7 +131,14 @@ async function main() {
   ensureNpmDependencies();
   if (opts['skip-build']) return;
   if (!opts.only || opts.only === 'native') cmakeBuild('native', secpDir);
-  if (!opts.only || opts.only === 'wasm') cmakeBuild('wasm', secpDir);
+  if (!opts.only || opts.only === 'wasm') {
+    cmakeBuild('wasm', secpDir);
+    // The page's verify worker as one file (scripts/bundle-web-worker.mjs): rebuilt each time,
+    // so it never lags the sources.
+    log('bundling the page\'s verify worker (build/web)');
+    const { bundleWebWorker } = await import('./bundle-web-worker.mjs');
+    await bundleWebWorker();
+  }
 }
 
 main().catch((err) => {

@@ -324,12 +324,12 @@ test('a worker that dies mid-batch is named in an error panel; its batch is re-r
     "  if (!died && typeof msg?.id === 'number') { died = true; throw new Error('injected fault: worker died mid-batch'); }",
     '  return post(msg, transfer);',
     '};',
-    "await import('/workers/verify-web-worker.mjs?real=1');",
+    "await import('/dist/verify-web-worker.mjs?real=1');",
   ].join('\n');
   let served = 0;
   const server = await startServer({ port: 0, isolation: true });
   const context = browser.context;
-  const pattern = '**/workers/verify-web-worker.mjs*';
+  const pattern = '**/dist/verify-web-worker.mjs*'; // the page's worker (web/run.mjs WORKER_URL)
   await context.route(pattern, (route) => {
     if (route.request().url().includes('real=1') || served++ > 1) return route.fallback();
     return route.fulfill({

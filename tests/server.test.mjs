@@ -55,6 +55,7 @@ test('the page, a module, the wasm and a fixture are served cross-origin isolate
     ['/workers/verify-pool.mjs', /^text\/javascript/],
     ['/wasm/ibd-simd.wasm', /^application\/wasm$/],
     ['/wasm/ibd-simd.mjs', /^text\/javascript/],
+    ['/dist/verify-web-worker.mjs', /^text\/javascript/], // the page's worker, bundled by setup
     ['/fixtures/mainnet/170/block.raw', /.*/],
     ['/fixtures/manifest.json', /^application\/json/],
     ['/vendor/chart.js/chart.umd.js', /^text\/javascript/],
@@ -76,7 +77,7 @@ test('nothing outside the served folders: traversal, dotfiles, symlinks out, the
     '/fixtures/.secret', '/fixtures/%2esecret', '/.git/config', '/workers/.%2e/package.json',
     '/fixtures/link-out.txt', '/fixtures/dir-out/outside.txt',
     '/wasm/CMakeCache.txt', '/wasm/Makefile', '/wasm/ibd-simd.js',
-    '/fixtures/mainnet/', '/workers/', '/nowhere.html',
+    '/fixtures/mainnet/', '/workers/', '/nowhere.html', '/dist/', '/dist/anything-else.mjs',
   ]) {
     const r = await request(target);
     assert.equal(r.status, 404, `${target} gave ${r.status}: ${r.body.toString().slice(0, 60)}`);

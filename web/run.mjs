@@ -27,7 +27,7 @@ export async function usableVariant(wanted, env, report) {
   }
   const failures = [];
   for (const variant of order) {
-    const probe = createWebPool({ workers: 1, variant });
+    const probe = createWebPool({ workers: 1, variant, host: webHost({ variant, workerUrl: WORKER_URL }) });
     try {
       await probe.ready();
       return variant;
@@ -42,11 +42,16 @@ export async function usableVariant(wanted, env, report) {
   throw new Error(failures.join('; '));
 }
 
+/** The page's verify worker: workers/verify-web-worker.mjs bundled into one file
+ *  (scripts/bundle-web-worker.mjs; web/server.mjs serves it), one request where the worker's
+ *  modules are otherwise fetched level by level. */
+export const WORKER_URL = new URL('/dist/verify-web-worker.mjs', import.meta.url);
+
 /** webHost (workers/web-host.mjs) whose workers' deaths are also reported by name, as they
  *  happen; the pool still replaces them and re-runs their batches. The node files' run
  *  (web/node-run.mjs) uses it too. */
 export function reportingHost(variant, report) {
-  const inner = webHost({ variant });
+  const inner = webHost({ variant, workerUrl: WORKER_URL });
   return {
     spawn: (index, callbacks) => inner.spawn(index, {
       ...callbacks,

@@ -13,6 +13,7 @@
 //   /wasm/                 wasm/           the engine's JS: loaders, check buffer, batch verifier (*.mjs only)
 //   /wasm/ibd-*            build/wasm/     ibd-<variant>.mjs / .wasm only (not the build's other files), from
 //                                          IBD_WASM_DIR when set: beside the loader that fetches them
+//   /dist/verify-web-worker.mjs  build/web/  the page's verify worker bundled (scripts/bundle-web-worker.mjs)
 //   /bench/core/           bench/core/     the run core: blocks in the workers, timed passes, projection
 //   /bench/workload/workload-table.json    the saved workload table the projection reads (that file only)
 //   /bench/compare/results/latest.json     the last `npm run bench -- --readme` run, for the other engines' projections
@@ -26,7 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
 import { fixturesDir, readManifest } from '../blocks-fixtures/loader.mjs';
-import { REPO_ROOT as ROOT, wasmDir as defaultWasmDir } from '../wasm/paths.mjs';
+import { BUILD_DIR, REPO_ROOT as ROOT, wasmDir as defaultWasmDir } from '../wasm/paths.mjs';
 import { numberFlag, parseFlags, UsageError } from '../bench/shared/args.mjs';
 
 /** Default TCP port of `npm run serve`. */
@@ -101,6 +102,7 @@ export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', iso
   const mounts = [
     ['/workers/', path.join(ROOT, 'workers')],
     ['/wasm/', wasmDir, WASM_FILE],
+    ['/dist/', path.join(BUILD_DIR, 'web'), /^\/dist\/verify-web-worker\.mjs$/],
     ['/wasm/', path.join(ROOT, 'wasm'), WASM_MODULE],
     ['/bench/core/', path.join(ROOT, 'bench', 'core')],
     ['/bench/workload/', path.join(ROOT, 'bench', 'workload'), /^\/bench\/workload\/workload-table\.json$/],

@@ -74,11 +74,12 @@ async function pageColdStart({ variant, record }) {
   return { load_ms: t1 - t0, first_verdict_ms: t2 - t1, total_ms: t2 - t0, verdict: verdicts[0] };
 }
 
-/** Runs in the page: one verify Web Worker (workers/verify-web-worker.mjs) until 'ready', ms. */
+/** Runs in the page: one verify Web Worker until 'ready', ms: the page's own, the worker bundled
+ *  into one file (/dist/verify-web-worker.mjs: scripts/bundle-web-worker.mjs, web/run.mjs). */
 function pageWorkerStartup({ variant }) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const url = `/workers/verify-web-worker.mjs?variant=${variant}&base=${encodeURIComponent(new URL('/wasm/', location.href).href)}`;
+    const url = `/dist/verify-web-worker.mjs?variant=${variant}&base=${encodeURIComponent(new URL('/wasm/', location.href).href)}`;
     const worker = new Worker(url, { type: 'module' });
     worker.onmessage = ({ data }) => {
       worker.terminate();

@@ -6,7 +6,9 @@
 //   empty     a blob module worker that posts at once: the browser's own cost of a worker
 //   imports   one that imports the verify worker's modules (loader, batch handler, the glue)
 //   compile   one that fetches and compiles the .wasm (WebAssembly.compileStreaming)
-//   full      the product's verify worker (workers/verify-web-worker.mjs) until 'ready'
+//   source    the verify worker as written (workers/verify-web-worker.mjs) until 'ready'
+//   bundled   the same bundled into one file, as the page starts it (/dist/verify-web-worker.mjs,
+//             scripts/bundle-web-worker.mjs) until 'ready'
 //
 //   node bench/compare/worker-startup-parts.mjs [--rounds N] [--variant simd|scalar] [--json]
 //
@@ -19,7 +21,7 @@ import { launchChromium } from '../shared/chromium-launcher.mjs';
 import { startServer } from '../../web/server.mjs';
 
 const USAGE = 'usage: node bench/compare/worker-startup-parts.mjs [--rounds N (1..100, default 7)] [--variant simd|scalar (default simd)] [--json]';
-const KINDS = ['empty', 'imports', 'compile', 'full'];
+const KINDS = ['empty', 'imports', 'compile', 'source', 'bundled'];
 
 /** Runs in the page: one worker of `kind` from new Worker() to its first message, ms. */
 function startOne({ kind, variant }) {
@@ -31,8 +33,9 @@ function startOne({ kind, variant }) {
         .map((p) => origin + p))}.map((url) => import(url)));\npostMessage({ type: "ready" });`,
       compile: `await WebAssembly.compileStreaming(fetch('${origin}/wasm/ibd-${variant}.wasm'));\npostMessage({ type: "ready" });`,
     };
-    const blob = kind === 'full' ? null : URL.createObjectURL(new Blob([bodies[kind]], { type: 'text/javascript' }));
-    const url = blob ?? `/workers/verify-web-worker.mjs?variant=${variant}&base=${encodeURIComponent(`${origin}/wasm/`)}`;
+    const script = { source: '/workers/verify-web-worker.mjs', bundled: '/dist/verify-web-worker.mjs' }[kind];
+    const blob = script ? null : URL.createObjectURL(new Blob([bodies[kind]], { type: 'text/javascript' }));
+    const url = blob ?? `${script}?variant=${variant}&base=${encodeURIComponent(`${origin}/wasm/`)}`;
     const t0 = performance.now();
     const worker = new Worker(url, { type: 'module' });
     const done = (f) => { worker.terminate(); if (blob) URL.revokeObjectURL(blob); f(); };
