@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // What a verify Web Worker's start-up is made of in Chromium (issue 13's ≤ 60 ms target), with
 // the HTTP cache disabled as in `npm run bench`'s chromium_worker_startup_ms: a fresh page per
-// sample, then one module Web Worker until its first message, for four workers interleaved
+// sample, then one module Web Worker until its first message, for five workers interleaved
 // round by round:
 //   empty     a blob module worker that posts at once: the browser's own cost of a worker
 //   imports   one that imports the verify worker's modules (loader, batch handler, the glue)
