@@ -6,6 +6,7 @@
 import { DEFAULT_TARGET_INPUTS, MAX_RANGES_PER_WORKER } from '../../workers/block-jobs.mjs';
 import { fitCosts, predictBlocks, predictStages, STAGE_NAMES, stagesTotal } from './cost-model.mjs';
 import { INPUT_TYPES, totalChecks, workloadFor } from './workload-model.mjs';
+import { countOf } from './format.mjs';
 
 /** Bitcoin Core's default assumevalid block at the newest release the chain data covers: Core
  *  30's defaultAssumeValid, height 912,683 (../shared/chain-workload/tx_count_points.csv, its
@@ -211,7 +212,7 @@ export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, workers
     trusted: check.trusted && enough,
     misses: check.misses,
     rounds,
-    untrusted_reason: !enough ? `each block's measured time is a median of ${rounds} rounds; the check needs ${MIN_ROUNDS} or more (--rounds)`
+    untrusted_reason: !enough ? `each block's measured time is a median of ${countOf(rounds, 'round')}; the check needs ${MIN_ROUNDS} or more (--rounds; on the page, the Timed rounds box)`
       : check.trusted ? null : check.misses.length ? 'blocks outside +-15%' : 'no block with 100 or more checks',
     blocks_fitted: measured.length,
     // The table used, era by era: its workload (workloadFor's figures) and ratios, and its hours.

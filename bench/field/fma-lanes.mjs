@@ -38,6 +38,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError, numberFlag, parseFlags } from '../shared/args.mjs';
 import { median } from '../core/verify-passes.mjs';
+import { countOf } from '../core/format.mjs';
 import { BUILD_DIR } from '../../wasm/paths.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -307,7 +308,7 @@ if (process.argv[1] === SELF && process.argv[2] === '--child') {
     const f = (x) => `${x.median.toFixed(1)} (${x.min.toFixed(1)}-${x.max.toFixed(1)})`;
     const n = result.ns_per_multiply;
     console.log(`differential: ${values.cases} lane pairs, products and products mod p equal to BigInt's; relaxed_madd fused`);
-    console.log(`ns per multiply, median (min-max) of ${values.rounds} rounds, dependent chains, warm (Node ${process.versions.node}, V8 ${process.versions.v8}, --experimental-wasm-relaxed-simd):`);
+    console.log(`ns per multiply, median (min-max) of ${countOf(values.rounds, 'round')}, dependent chains, warm (Node ${process.versions.node}, V8 ${process.versions.v8}, --experimental-wasm-relaxed-simd):`);
     console.log(`  f64x2 FMA lanes, multiply mod p:               ${f(n.fma_lanes)}`);
     console.log(`  f64x2 FMA lanes, product only (no reduction):  ${f(n.fma_lanes_product_only)}`);
     console.log(`  libsecp256k1 portable 10x26, multiply mod p:   ${f(n.portable_10x26)}`);
