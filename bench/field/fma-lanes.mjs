@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Issue 13's relaxed-SIMD scheme, bounded before it is built: what the product phase of a field
-// multiply costs in f64x2 lanes with fused multiply-add, against libsecp256k1's own 10x26
-// multiply in wasm, on one core, warm.
+// Issue 13's relaxed-SIMD scheme measured: a field multiply mod p in f64x2 lanes with fused
+// multiply-add, and its product phase alone, against libsecp256k1's own 10x26 multiply in wasm,
+// on one core, warm.
 //
 //   node bench/field/fma-lanes.mjs [--rounds N] [--cases N] [--json]
 //
@@ -11,11 +11,10 @@
 //   hi = fma(a, b, 2^104)             2^104 + H*2^52: the product rounded to a multiple of 2^52
 //   lo = fma(a, b, 2^104 - hi)        a*b - H*2^52, exact, in [-2^51, 2^51]
 // and the halves' bit patterns are summed in i64x2 columns (lo biased by 3*2^51 so its pattern is
-// bits(3*2^51) + lo; the biases are taken off up front), then carried to 52-bit limbs.
-// That is the whole product of two 260-bit numbers, exact, but NOT yet reduced mod p: the
-// reduction (2^260 = 0x1000003D10 mod p, folded three times to be exact for every input) costs
-// about as much again. So the time measured here is a LOWER BOUND on a full multiply in lanes:
-// if it is not well under half of two scalar multiplies, the scheme cannot pay.
+// bits(3*2^51) + lo; the biases are taken off up front), then carried to 52-bit limbs: the
+// exact product of two 260-bit numbers (`product`). `mul` then reduces it mod p, folding
+// 2^260 = 0x1000003D10 (mod p) three times, each fold's products split as above; the bound that
+// makes the third fold the last is at the fold.
 //
 // The module is written here, byte by byte (no toolchain this project can install emits the
 // final relaxed-SIMD opcodes: Debian's emcc 3.1.6 / LLVM 14 emits the prototype f64x2.fma
@@ -26,10 +25,11 @@
 // 1. Fused check: relaxed_madd(1+2^-30, 1+2^-30, -(1+2^-29)) is 2^-60 when fused, 0 when not;
 //    an unfused host stops the run (the split is exact only when fused).
 // 2. Differential check (`--cases`, default 200,000 lane pairs, random and edge-case limbs
-//    below 2^52): every column sum, carried, equals the BigInt product.
-// 3. ns per multiply: a dependent chain of 2,000,000 calls, each two lanes (two multiplies),
-//    the carried low limbs fed back as the next input; against the portable multiply's
-//    dependent chain of noinline calls.
+//    below 2^52): the carried product equals BigInt's, and the reduced one is below 2^260, each
+//    limb below 2^52, and equal to it mod p.
+// 3. ns per multiply, for `product` and `mul`: a dependent chain of 2,000,000 calls, each two
+//    lanes (two multiplies), the low limbs fed back as the next input; against the portable
+//    multiply's dependent chain of noinline calls.
 // Exit 0; 1 when the host does not fuse, a product differs or a child fails (one line); 2 on a
 // bad flag. Nothing here is shipped: docs/performance.md, "Field arithmetic in wasm".
 import { execFileSync } from 'node:child_process';
