@@ -3,7 +3,7 @@
 // multiply-add, and its product phase alone, against libsecp256k1's own 10x26 multiply in wasm,
 // on one core, warm.
 //
-//   node bench/field/fma-lanes.mjs [--rounds N] [--cases N] [--json]
+//   node bench/field/fma-lanes.mjs [--rounds N] [--cases N] [--chromium] [--json]
 //
 // The scheme: 5 limbs of 52 bits held as doubles, two field elements per v128 (two signatures in
 // lockstep). Each 52x52-bit limb product is split exactly into a high and a low half with two
@@ -30,6 +30,9 @@
 // 3. ns per multiply, for `product` and `mul`: a dependent chain of 2,000,000 calls, each two
 //    lanes (two multiplies), the low limbs fed back as the next input; against the portable
 //    multiply's dependent chain of noinline calls.
+// 4. With --chromium, each round also times the same module's two chains in a page of Debian's
+//    Chromium (relaxed SIMD on without a flag there), after the same fused check; the scalar
+//    reference is a Node build, so Chromium's lanes are compared with Node's lanes.
 // Exit 0; 1 when the host does not fuse, a product differs or a child fails (one line); 2 on a
 // bad flag. Nothing here is shipped: docs/performance.md, "Field arithmetic in wasm".
 import { execFileSync } from 'node:child_process';
@@ -39,12 +42,13 @@ import { fileURLToPath } from 'node:url';
 import { UsageError, numberFlag, parseFlags } from '../shared/args.mjs';
 import { median } from '../core/verify-passes.mjs';
 import { countOf } from '../core/format.mjs';
+import { launchChromium } from '../shared/chromium-launcher.mjs';
 import { BUILD_DIR } from '../../wasm/paths.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const PORTABLE = path.join(BUILD_DIR, 'bench', 'field', 'portable.cjs');
 const CHAIN = 2_000_000;
-const USAGE = 'usage: node bench/field/fma-lanes.mjs [--rounds N (1..100, default 5)] [--cases N (1..10000000, default 200000)] [--json]';
+const USAGE = 'usage: node bench/field/fma-lanes.mjs [--rounds N (1..100, default 5)] [--cases N (1..10000000, default 200000)] [--chromium] [--json]';
 
 // ---- the module, byte by byte (WebAssembly core binary format, SIMD and relaxed-SIMD opcodes)
 
@@ -259,6 +263,23 @@ function child(cases, timed = true) {
   return { fused: true, ok: true, cases, ns_product: time(chainProduct), ns_mul: time(chainMul) };
 }
 
+/** Runs in a Chromium page: the module's fused check, then its two chains timed as child()
+ *  times them (limbs below 2^52 from Math.random; the arithmetic was checked in Node). */
+async function pageTime({ bytes, chain }) {
+  const { instance } = await WebAssembly.instantiate(Uint8Array.from(bytes));
+  const { memory, chainProduct, chainMul, probe } = instance.exports;
+  if (probe() !== 2 ** -60) return { fused: false, probe: probe() };
+  const f64 = new Float64Array(memory.buffer);
+  const time = (fn) => {
+    for (let k = 0; k < 10; k++) { f64[k] = Math.floor(Math.random() * 2 ** 52); f64[128 + k] = Math.floor(Math.random() * 2 ** 52); }
+    fn(0, 1024, 20_000);
+    const t0 = performance.now();
+    fn(0, 1024, chain);
+    return ((performance.now() - t0) * 1e6) / chain / 2;
+  };
+  return { fused: true, ns_product: time(chainProduct), ns_mul: time(chainMul) };
+}
+
 if (process.argv[1] === SELF && process.argv[2] === '--child') {
   process.stdout.write(`${JSON.stringify(child(Number(process.argv[3]), process.argv[4] !== '--untimed'))}\n`);
 } else if (process.argv[1] === SELF) {
@@ -266,6 +287,7 @@ if (process.argv[1] === SELF && process.argv[2] === '--child') {
   try {
     ({ values } = parseFlags(process.argv.slice(2), {
       rounds: { type: 'string' }, cases: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
+      chromium: { type: 'boolean', default: false },
     }));
     if (values.help) { console.log(USAGE); process.exit(0); }
     values.rounds = values.rounds === undefined ? 5 : numberFlag('rounds', values.rounds, { min: 1, max: 100 });
@@ -280,9 +302,19 @@ if (process.argv[1] === SELF && process.argv[2] === '--child') {
     process.exit(1);
   }
   const run = (args) => JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' }).trim().split('\n').pop());
-  const product = []; const full = []; const scalar = [];
+  const product = []; const full = []; const scalar = []; const chromium = { product: [], full: [] };
+  let browser = null;
   try {
+    if (values.chromium) browser = await launchChromium();
     for (let r = 0; r < values.rounds; r++) {
+      if (browser) {
+        const page = await browser.context.newPage();
+        const out = await page.evaluate(pageTime, { bytes: Array.from(fmaLanesModule()), chain: CHAIN });
+        await page.close();
+        if (!out.fused) throw new Error(`Chromium does not fuse f64x2.relaxed_madd (probe gave ${out.probe})`);
+        chromium.product.push(out.ns_product);
+        chromium.full.push(out.ns_mul);
+      }
       const cases = r === 0 ? values.cases : 1000; // the full differential check once
       const out = run(['--experimental-wasm-relaxed-simd', SELF, '--child', String(cases)]);
       if (!out.fused) throw new Error(`this host does not fuse f64x2.relaxed_madd (probe gave ${out.probe}): the split would not be exact`);
@@ -295,11 +327,14 @@ if (process.argv[1] === SELF && process.argv[2] === '--child') {
   } catch (err) {
     console.error(`fma-lanes: ${err.message.split('\n')[0]}`);
     process.exit(1);
+  } finally {
+    await browser?.close();
   }
   const stat = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
   const result = {
     differential_cases: values.cases,
-    ns_per_multiply: { fma_lanes: stat(full), fma_lanes_product_only: stat(product), portable_10x26: stat(scalar) },
+    ns_per_multiply: { fma_lanes: stat(full), fma_lanes_product_only: stat(product), portable_10x26: stat(scalar),
+      ...(browser ? { chromium_fma_lanes: stat(chromium.full), chromium_fma_lanes_product_only: stat(chromium.product) } : {}) },
     portable_over_fma_lanes: median(scalar) / median(full),
   };
   if (values.json) {
@@ -313,5 +348,9 @@ if (process.argv[1] === SELF && process.argv[2] === '--child') {
     console.log(`  f64x2 FMA lanes, product only (no reduction):  ${f(n.fma_lanes_product_only)}`);
     console.log(`  libsecp256k1 portable 10x26, multiply mod p:   ${f(n.portable_10x26)}`);
     console.log(`  portable / FMA lanes: ${result.portable_over_fma_lanes.toFixed(2)}x (above 1: the lanes are faster)`);
+    if (n.chromium_fma_lanes) {
+      console.log(`  the same module in Chromium (${browser.context.browser()?.version() ?? 'Debian chromium'}), multiply mod p: ${f(n.chromium_fma_lanes)}; ` +
+        `product only: ${f(n.chromium_fma_lanes_product_only)}`);
+    }
   }
 }
