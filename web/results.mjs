@@ -2,7 +2,7 @@
 // units, the chart captions (what each chart measured), the blocks table, the details line, and
 // the notice / error panels. Formatting only.
 
-import { amountsText, countOf, int as coreInt, verdictText } from '../bench/core/format.mjs';
+import { amountsText, countOf, int as coreInt, pairedEfficiencyText, verdictText } from '../bench/core/format.mjs';
 
 /** The run core's integer format (12,152), with the page's '–' for null or undefined. */
 export const int = (n) => (n === null || n === undefined ? '–' : coreInt(n));
@@ -212,10 +212,7 @@ function endToEndText(e) {
     `workers in ${e.cold.encode_seconds.toFixed(3)} s.` +
     (e.scaling ? ` End-to-end scaling (interleaved rounds, median): ${e.scaling.map((r) => `${plural(r.workers, 'worker')} ` +
       `${Math.round(r.checks_per_second).toLocaleString('en-US')} checks/s` +
-      (r.workers > 1 ? ` (${r.speedup.toFixed(2)}×, ${(100 * r.efficiency).toFixed(0)}% efficiency` +
-        // as the terminal's line (bench/cli/report.mjs): the paired figure only with 2+ rounds
-        (r.rounds_seconds.length > 1 ? `; rounds paired with their 1-worker round: ${(100 * r.efficiency_rounds.median).toFixed(0)}% ` +
-          `(${(100 * r.efficiency_rounds.min).toFixed(0)}–${(100 * r.efficiency_rounds.max).toFixed(0)}%)` : '') + ')' : '')).join('; ')}.` : '');
+      (r.workers > 1 ? ` (${r.speedup.toFixed(2)}×, ${(100 * r.efficiency).toFixed(0)}% efficiency${pairedEfficiencyText(r)})` : '')).join('; ')}.` : '');
 }
 
 /**

@@ -1,6 +1,6 @@
 // Terminal rendering of the benchmark's result document (bench/core/run-core.mjs). Formatting only;
 // the numbers' words (int, countOf) come from the run core, which the page shares.
-import { amountsText, countOf, int, verdictText } from '../core/format.mjs';
+import { amountsText, countOf, int, pairedEfficiencyText, verdictText } from '../core/format.mjs';
 import { noiseWarning, projectionOrderWarning, sampleWarnings } from '../core/warnings.mjs';
 import { chainShortfall } from '../core/run-core.mjs';
 
@@ -11,12 +11,6 @@ const MAX_INVALID_LISTED = 20;
 const TOLERATED = 'CHECKMULTISIG trials and other checks that valid scripts tolerate; Core performs them too';
 
 const secs = (s) => (s === null || s === undefined ? '-' : `${s.toFixed(3)} s`);
-/** ", each round paired with its 1-worker round: 94% (90–99%)" where more than one round was
- *  timed (end-to-end.mjs efficiency_rounds), else "". */
-const pairedRange = (s) => (s.efficiency_rounds && s.rounds_seconds?.length > 1
-  ? `; rounds paired with their 1-worker round: ${(100 * s.efficiency_rounds.median).toFixed(0)}% ` +
-    `(${(100 * s.efficiency_rounds.min).toFixed(0)}–${(100 * s.efficiency_rounds.max).toFixed(0)}%)`
-  : '');
 const perSec = (r) => (r === null || r === undefined ? 'n/a' : `${int(r)} checks/s`);
 const counts = (obj) => {
   const entries = Object.entries(obj ?? {});
@@ -289,7 +283,7 @@ function endToEndLines(doc) {
       `in ${secs(cold.encode_seconds)} (${(100 * cold.encode_share).toFixed(1)}% of encoding and first pass)` +
       (cold.main_thread_busy_share === null ? '' : `; main thread busy ${(100 * cold.main_thread_busy_share).toFixed(1)}% of both`),
     ...(e.scaling ? [`  end-to-end scaling, whole blocks (${n > 1 ? 'interleaved rounds, median' : '1 timed round'}): ${e.scaling.map((s) => `${countOf(s.workers, 'worker')} ` +
-      `${int(s.checks_per_second)} checks/s${s.workers > 1 ? ` (${s.speedup.toFixed(2)}x, ${(100 * s.efficiency).toFixed(0)}% efficiency${pairedRange(s)})` : ''}`).join('; ')}`] : []),
+      `${int(s.checks_per_second)} checks/s${s.workers > 1 ? ` (${s.speedup.toFixed(2)}x, ${(100 * s.efficiency).toFixed(0)}% efficiency${pairedEfficiencyText(s)})` : ''}`).join('; ')}`] : []),
   ];
 }
 

@@ -15,6 +15,20 @@ export function countOf(n, noun) {
   return `${int(n)} ${noun}${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * An end-to-end scaling row's paired efficiency in words, as the terminal and the page give it:
+ * "; rounds paired with their 1-worker round: 94% (92–97%)" (median, lowest, highest of
+ * `efficiency_rounds`, bench/core/end-to-end.mjs), or "" when one round or none was timed.
+ * @param {{efficiency_rounds?: {median: number, min: number, max: number}, rounds_seconds?: number[]}} row
+ * @returns {string}
+ */
+export function pairedEfficiencyText(row) {
+  const e = row.efficiency_rounds;
+  if (!e || !(row.rounds_seconds?.length > 1)) return '';
+  const pct = (x) => `${(100 * x).toFixed(0)}%`;
+  return `; rounds paired with their 1-worker round: ${pct(e.median)} (${(100 * e.min).toFixed(0)}–${pct(e.max)})`;
+}
+
 /** Mainnet's MAX_BLOCK_SIGOPS_COST (Core consensus/consensus.h). */
 export const MAX_BLOCK_SIGOPS_COST = 80000;
 
