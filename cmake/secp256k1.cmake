@@ -24,10 +24,11 @@
 # verification; `npm run bench` measures both (bench/compare/size.mjs builds build/wasm-window12). The shipped precomputed_ecmult.c holds the
 # tables up to 15 (larger ones would need regenerating it), hence the range 2..15.
 #
-# TABLES_AT_START leaves src/precomputed_ecmult.c out and computes those two tables when the
-# module starts instead (IBD_ECMULT_TABLES_AT_START, native/secp256k1/ecmult_tables.h): the same
-# bytes, with the library's own generator code, in a few milliseconds, and 1 MiB less to
-# download. The wasm variants use it; the native build links the shipped tables, as Core does.
+# TABLES_AT_START leaves src/precomputed_ecmult.c out and has the module compute those two tables
+# itself instead (IBD_ECMULT_TABLES_AT_START, native/secp256k1/ecmult_tables.h): the same bytes,
+# with the library's own field arithmetic, window 12's share at start (IBD_ECMULT_START_WINDOW,
+# set by wasm/CMakeLists.txt) and the rest as the module verifies, and 1 MiB less to download.
+# The wasm variants use it; the native build links the shipped tables, as Core does.
 set(IBD_ECMULT_WINDOW_SIZE 15 CACHE STRING "libsecp256k1 ECMULT_WINDOW_SIZE (2..15; default 15)")
 if(NOT IBD_ECMULT_WINDOW_SIZE MATCHES "^[0-9]+$" OR IBD_ECMULT_WINDOW_SIZE LESS 2 OR IBD_ECMULT_WINDOW_SIZE GREATER 15)
   message(FATAL_ERROR "IBD_ECMULT_WINDOW_SIZE='${IBD_ECMULT_WINDOW_SIZE}' is not an integer in 2..15")

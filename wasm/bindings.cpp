@@ -747,13 +747,16 @@ int VerifySingle(double ptr, int kind, int pubkey_len, bool strict) {
     }
 }
 
-/** engineInfo() -> { variant, secp256k1, field, simd, ecmultTables }. */
+/** engineInfo() -> { variant, secp256k1, field, simd, ecmultTables, ecmultWindow }: ecmultWindow
+ *  is the window of libsecp256k1's tables of multiples of G verification uses now (computed
+ *  tables start at 12 and grow to 15 within the first 48 verifications: ecmult_tables.h). */
 val EngineInfo() {
     val r = val::object();
     r.set("variant", std::string(IBD_VARIANT));
     r.set("secp256k1", std::string(IBD_SECP256K1_VERSION));
     r.set("field", std::string(IBD_SECP256K1_FIELD));
     r.set("ecmultTables", std::string(ibd_ecmult_tables_computed() ? "computed" : "shipped"));
+    r.set("ecmultWindow", ibd_ecmult_tables_window());
 #ifdef __wasm_simd128__
     r.set("simd", true);
 #else
@@ -870,8 +873,10 @@ int SchnorrBatchVerify(uintptr_t checks, double checks_len, double count) {
 
 /** ecmultTablesSha256() -> hex: SHA-256 of libsecp256k1's two tables of multiples of G as
  *  verification reads them (ecmult_tables.h: the odd multiples of G, then of 2^128*G, 64 bytes
- *  per point), for the test that the tables computed at start are the shipped ones. */
+ *  per point), for the test that the tables computed at start are the shipped ones. Completes
+ *  them first (ibd_ecmult_tables_complete). */
 std::string EcmultTablesSha256() {
+    ibd_ecmult_tables_complete();
     const size_t n = ibd_ecmult_table_bytes();
     std::vector<uint8_t> both(ibd_ecmult_table(0), ibd_ecmult_table(0) + n);
     both.insert(both.end(), ibd_ecmult_table(1), ibd_ecmult_table(1) + n);

@@ -63,7 +63,7 @@ function pageSpeedInWorker({ source, args }) {
 }
 
 /** Runs in a fresh page: loader import, fetch, compile, instantiate and first verdict, in ms. */
-async function pageColdStart({ variant, record }) {
+export async function pageColdStart({ variant, record }) {
   const t0 = performance.now();
   const { loadWebEngine } = await import('/wasm/engine-web.mjs');
   const { createBatchVerifier } = await import('/wasm/batch-verifier.mjs');
@@ -76,7 +76,7 @@ async function pageColdStart({ variant, record }) {
 
 /** Runs in the page: one verify Web Worker until 'ready', ms: the page's own, the worker bundled
  *  into one file (/dist/verify-web-worker.mjs: scripts/bundle-web-worker.mjs, web/run.mjs). */
-function pageWorkerStartup({ variant }) {
+export function pageWorkerStartup({ variant }) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const url = `/dist/verify-web-worker.mjs?variant=${variant}&base=${encodeURIComponent(new URL('/wasm/', location.href).href)}`;

@@ -32,6 +32,7 @@ bool VerifyEcdsa(const uint8_t* msg32, const uint8_t* pubkey, size_t pubkey_len,
     // libsecp256k1 verifies low-S only; Core normalizes first because high S was never banned
     // by consensus.
     secp256k1_ecdsa_signature_normalize(secp256k1_context_static, &parsed, &parsed);
+    ibd_ecmult_tables_use();
     return secp256k1_ecdsa_verify(secp256k1_context_static, &parsed, msg32, &pk) == 1;
 }
 
@@ -40,6 +41,7 @@ bool VerifyEcdsa(const uint8_t* msg32, const uint8_t* pubkey, size_t pubkey_len,
 bool VerifySchnorr(const uint8_t* msg32, const uint8_t* pubkey32, const uint8_t* sig64) {
     secp256k1_xonly_pubkey pk;
     if (!secp256k1_xonly_pubkey_parse(secp256k1_context_static, &pk, pubkey32)) return false;
+    ibd_ecmult_tables_use();
     return secp256k1_schnorrsig_verify(secp256k1_context_static, sig64, msg32, 32, &pk) == 1;
 }
 
@@ -92,6 +94,7 @@ public:
 
     /** Verifies the queued checks and writes their verdicts; empties the queue. */
     void Flush(uint8_t* verdicts) {
+        if (size_ >= kSchnorrBatchMin) ibd_ecmult_tables_use();
         const bool all_valid = size_ >= kSchnorrBatchMin && scratch_ != nullptr &&
                                ibd_schnorrsig_verify_batch(secp256k1_context_static, scratch_, sig_, msg_, pubkey_, size_) == 1;
         for (size_t k = 0; k < size_; ++k) {
@@ -163,6 +166,7 @@ int VerifySchnorrBatchOnce(const uint8_t* checks, size_t checks_len, uint32_t co
         sig[i] = rec + kCheckHeaderSize + kSchnorrPubkeyLen;
     }
     secp256k1_scratch_space* scratch = OnceScratch(count);
+    ibd_ecmult_tables_use();
     return ibd_schnorrsig_verify_batch(secp256k1_context_static, scratch, sig.data(), msg.data(), pubkey.data(), count);
 }
 

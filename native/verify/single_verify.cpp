@@ -6,6 +6,8 @@
 #include <secp256k1_extrakeys.h>
 #include <secp256k1_schnorrsig.h>
 
+#include "secp256k1/ecmult_tables.h"
+
 namespace ibd {
 
 namespace {
@@ -24,6 +26,7 @@ SingleVerdict VerifyEcdsaCompact(const uint8_t* msg32, const uint8_t* pubkey, si
     secp256k1_ecdsa_signature sig;
     if (!secp256k1_ecdsa_signature_parse_compact(secp256k1_context_static, &sig, sig64)) return SingleVerdict::kInvalid;
     if (!strict) secp256k1_ecdsa_signature_normalize(secp256k1_context_static, &sig, &sig);
+    ibd_ecmult_tables_use();
     return secp256k1_ecdsa_verify(secp256k1_context_static, &sig, msg32, &pk) == 1 ? SingleVerdict::kValid
                                                                                   : SingleVerdict::kInvalid;
 }
@@ -31,6 +34,7 @@ SingleVerdict VerifyEcdsaCompact(const uint8_t* msg32, const uint8_t* pubkey, si
 SingleVerdict VerifySchnorrSingle(const uint8_t* msg32, const uint8_t* pubkey32, const uint8_t* sig64) {
     secp256k1_xonly_pubkey pk;
     if (!secp256k1_xonly_pubkey_parse(secp256k1_context_static, &pk, pubkey32)) return SingleVerdict::kBadPoint;
+    ibd_ecmult_tables_use();
     return secp256k1_schnorrsig_verify(secp256k1_context_static, sig64, msg32, 32, &pk) == 1 ? SingleVerdict::kValid
                                                                                             : SingleVerdict::kInvalid;
 }

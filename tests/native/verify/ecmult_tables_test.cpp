@@ -35,5 +35,46 @@ TEST(EcmultTables, ComputedTablesAreTheShippedOnes) {
     EXPECT_EQ(HexEncode(d.data(), d.size()), kTablesSha256);
 }
 
+TEST(EcmultTables, GrownLevelByLevelTheyAreTheSameTables) {
+    // The wasm variants start with window 12 and double the tables level by level
+    // (ibd_ecmult_compute_tables_to from the window they have): every step must leave a prefix
+    // of the full tables, and the last the full tables.
+    const size_t n = ibd_ecmult_table_bytes();
+    std::vector<unsigned char> g(n), g128(n);
+    ASSERT_EQ(ibd_ecmult_compute_tables_to(g.data(), g128.data(), 0, 12), 1);
+    const size_t prefix12 = (size_t{1} << 10) * 64;
+    EXPECT_EQ(std::memcmp(g.data(), ibd_ecmult_table(0), prefix12), 0);
+    EXPECT_EQ(std::memcmp(g128.data(), ibd_ecmult_table(1), prefix12), 0);
+    for (int w = 13; w <= 15; ++w) {
+        ASSERT_EQ(ibd_ecmult_compute_tables_to(g.data(), g128.data(), w - 1, w), 1) << "window " << w;
+        const size_t prefix = (size_t{1} << (w - 2)) * 64;
+        EXPECT_EQ(std::memcmp(g.data(), ibd_ecmult_table(0), prefix), 0) << "window " << w;
+        EXPECT_EQ(std::memcmp(g128.data(), ibd_ecmult_table(1), prefix), 0) << "window " << w;
+    }
+    // From nothing to window 2 is the first point of each: G, and 2^128*G.
+    std::vector<unsigned char> one(n, 0), one128(n, 0);
+    ASSERT_EQ(ibd_ecmult_compute_tables_to(one.data(), one128.data(), 0, 2), 1);
+    EXPECT_EQ(std::memcmp(one.data(), ibd_ecmult_table(0), 64), 0);
+    EXPECT_EQ(std::memcmp(one128.data(), ibd_ecmult_table(1), 64), 0);
+    EXPECT_EQ(one[64], 0) << "window 2 is one point";
+}
+
+TEST(EcmultTables, ComputeRejectsWindowsOutOfRange) {
+    const size_t n = ibd_ecmult_table_bytes();
+    std::vector<unsigned char> g(n, 0xaa), g128(n, 0xaa);
+    EXPECT_EQ(ibd_ecmult_compute_tables_to(g.data(), g128.data(), 0, 16), 0);
+    EXPECT_EQ(ibd_ecmult_compute_tables_to(g.data(), g128.data(), 0, 1), 0);
+    EXPECT_EQ(ibd_ecmult_compute_tables_to(g.data(), g128.data(), 1, 12), 0);
+    EXPECT_EQ(ibd_ecmult_compute_tables_to(g.data(), g128.data(), 13, 12), 0);
+    EXPECT_EQ(ibd_ecmult_compute_tables_to(g.data(), g128.data(), 16, 16), 0);
+    EXPECT_EQ(g[0], 0xaa) << "nothing computed";
+    EXPECT_EQ(g128[0], 0xaa);
+}
+
+TEST(EcmultTables, LinkedTablesHaveTheFullWindow) {
+    EXPECT_EQ(ibd_ecmult_tables_window(), 15);
+    EXPECT_EQ(ibd_ecmult_tables_grow(), 15);  // linked tables do not grow
+}
+
 }  // namespace
 }  // namespace ibd
