@@ -1,7 +1,8 @@
 // The verify pool in Chromium (workers/web-pool.mjs): module Web Workers, each with its own wasm
 // instance, verify real fixture checks with the same verdicts as Node's single-threaded run,
 // through the SharedArrayBuffer ring when the page is cross-origin isolated and through
-// transferred buffers when it is not; a worker that fails to load rejects naming the URL.
+// transferred buffers when it is not; the page compiles the .wasm once for all its workers (or
+// each compiles its own, compileOnce: false); a worker that fails to load rejects naming the URL.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -113,6 +114,36 @@ test('browser pool: shared transport refused without isolation', { skip }, async
   });
   assert.match(message, /transport 'shared' needs SharedArrayBuffer.*cross-origin isolated/);
 });
+
+for (const compileOnce of [true, false]) {
+  test(`browser pool: ${compileOnce ? 'the page compiles the .wasm once and posts it to each worker' : 'compileOnce false: each worker fetches and compiles its own'}`, { skip }, async () => {
+    const server = await startServer({ port: 0, isolation: true });
+    const page = await browser.context.newPage();
+    const wasmRequests = [];
+    page.on('request', (req) => { if (new URL(req.url()).pathname === '/wasm/ibd-simd.wasm') wasmRequests.push(req.url()); });
+    try {
+      await page.goto(`${server.url}fixtures/manifest.json`);
+      const sample = checks.subarray(0, walkChecks(checks).offsets[800]);
+      const r = await page.evaluate(async ({ checks: b64, compileOnce: once }) => {
+        const { createWebPool } = await import('/workers/web-pool.mjs');
+        const { webHost } = await import('/workers/web-host.mjs');
+        const pool = createWebPool({ workers: 3, host: webHost({ compileOnce: once }) });
+        try {
+          await pool.ready();
+          const verdicts = await pool.verify(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)), { batchSize: 100 });
+          return { verdicts: btoa(String.fromCharCode(...verdicts)) };
+        } finally {
+          await pool.close();
+        }
+      }, { checks: Buffer.from(sample).toString('base64'), compileOnce });
+      assert.deepEqual(new Uint8Array(Buffer.from(r.verdicts, 'base64')), expected.subarray(0, 800));
+      assert.equal(wasmRequests.length, compileOnce ? 1 : 3, wasmRequests.join(', '));
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  });
+}
 
 // In the page: the messages ready() and verify(base64 `checks`) reject with for a pool built
 // with `options` (`host`: a webHost with these options instead of createWebPool's).

@@ -27,13 +27,17 @@ export function simdSupported() {
  * Instantiates the engine's wasm module for `variant`.
  * @param {'simd'|'scalar'} [variant='simd']
  * @param {{baseUrl?: URL|string, wasmResponse?: Promise<Response>, wasmUrl?: URL|string,
+ *   module?: WebAssembly.Module|Promise<WebAssembly.Module>,
  *   importGlue?: () => Promise<{default: Function}>}} [options] baseUrl: folder URL holding ibd-<variant>.mjs and .wasm
  *   (default: this file's folder: web/server.mjs serves the wasm build's modules under /wasm/
  *   beside this loader); a relative
  *   string is resolved against the document's (or worker's) location.
  *   wasmResponse: the fetch of <baseUrl>ibd-<variant>.wasm, already started by the caller (a
  *   verify worker starts it, and the glue's import, before its own imports have loaded); its
- *   network errors are reported as this function's own. wasmUrl: the .wasm file's URL instead
+ *   network errors are reported as this function's own. module: the variant's .wasm already
+ *   compiled (compileWebModule, e.g. by the page, once for all its workers: a Module can be
+ *   posted to a worker); nothing is then fetched or compiled, and a rejection is reported as
+ *   this function's own. wasmUrl: the .wasm file's URL instead
  *   of <baseUrl>ibd-<variant>.wasm (resolved against baseUrl); importGlue: imports the glue
  *   module instead of import(<baseUrl>ibd-<variant>.mjs), for a caller whose bundler must see
  *   the import written out (the package, workers/package/).
@@ -42,7 +46,7 @@ export function simdSupported() {
  * @throws (rejects) Error naming the variant when it is unknown, or naming the URL with the
  *   HTTP status, network error, import error or WebAssembly compile error.
  */
-export async function loadWebEngine(variant = 'simd', { baseUrl = new URL(/* @vite-ignore */ './', import.meta.url), wasmResponse, wasmUrl: wasmAt, importGlue } = {}) {
+export async function loadWebEngine(variant = 'simd', { baseUrl = new URL(/* @vite-ignore */ './', import.meta.url), wasmResponse, wasmUrl: wasmAt, module: compiled, importGlue } = {}) {
   checkVariant(variant);
   const base = new URL(baseUrl, globalThis.location?.href);
   const wasmUrl = new URL(wasmAt ?? `ibd-${variant}.wasm`, base).href;
@@ -50,14 +54,19 @@ export async function loadWebEngine(variant = 'simd', { baseUrl = new URL(/* @vi
   // The glue is imported while the wasm downloads and compiles: two requests in flight, not one
   // after the other (a cold start-up is a chain of round trips; docs/performance.md).
   const glue = (importGlue ? importGlue() : import(glueUrl)).then((m) => ({ m }), (err) => ({ err }));
-  let response;
-  try {
-    response = await (wasmResponse ?? fetch(wasmUrl));
-  } catch (err) {
-    throw new Error(`cannot fetch ${wasmUrl}: ${err.message}`, { cause: err });
+  let module;
+  if (compiled !== undefined) {
+    try {
+      module = await compiled;
+    } catch (err) {
+      const message = String(err?.message ?? err);
+      // The page's own error (compileWebModule's) names the URL already.
+      throw new Error(message.includes(wasmUrl) ? message : `cannot load ${wasmUrl}: ${message}`, { cause: err });
+    }
+    if (!(module instanceof WebAssembly.Module)) throw new Error(`cannot load ${wasmUrl}: the module given is not a WebAssembly.Module`);
+  } else {
+    module = await fetchAndCompile(wasmUrl, wasmResponse);
   }
-  if (!response.ok) throw new Error(`cannot fetch ${wasmUrl}: HTTP ${response.status} ${response.statusText}`.trimEnd());
-  const module = await compileResponse(response, wasmUrl);
   const imported = await glue;
   if (imported.err) throw new Error(`cannot import ${glueUrl}: ${imported.err.message}`, { cause: imported.err });
   const factory = imported.m.default;
@@ -74,6 +83,36 @@ export async function loadWebEngine(variant = 'simd', { baseUrl = new URL(/* @vi
   } catch (err) {
     throw new Error(`cannot instantiate ${wasmUrl}: ${err?.message ?? err}`, { cause: err });
   }
+}
+
+/**
+ * Fetches and compiles one wasm variant of the engine without instantiating it: what a page does
+ * once so that each of its workers only instantiates the module (a WebAssembly.Module is posted
+ * to a worker by reference, its compiled code shared; workers/web-host.mjs compileOnce).
+ * Streamed (WebAssembly.compileStreaming) when the server says application/wasm.
+ * @param {'simd'|'scalar'} [variant='simd']
+ * @param {{baseUrl?: URL|string, wasmUrl?: URL|string}} [options] as loadWebEngine's
+ * @returns {Promise<WebAssembly.Module>}
+ * @throws (rejects) Error naming the variant when it is unknown, or naming the URL with the
+ *   HTTP status, network error or WebAssembly compile error.
+ */
+export async function compileWebModule(variant = 'simd', { baseUrl = new URL(/* @vite-ignore */ './', import.meta.url), wasmUrl: wasmAt } = {}) {
+  checkVariant(variant);
+  const wasmUrl = new URL(wasmAt ?? `ibd-${variant}.wasm`, new URL(baseUrl, globalThis.location?.href)).href;
+  return fetchAndCompile(wasmUrl);
+}
+
+/** `wasmUrl` fetched (or the fetch already started, `wasmResponse`) and compiled; rejects with an
+ *  Error naming the URL and the network error, the HTTP status or the compile error. */
+async function fetchAndCompile(wasmUrl, wasmResponse) {
+  let response;
+  try {
+    response = await (wasmResponse ?? fetch(wasmUrl));
+  } catch (err) {
+    throw new Error(`cannot fetch ${wasmUrl}: ${err.message}`, { cause: err });
+  }
+  if (!response.ok) throw new Error(`cannot fetch ${wasmUrl}: HTTP ${response.status} ${response.statusText}`.trimEnd());
+  return compileResponse(response, wasmUrl);
 }
 
 /** The fetched module compiled: streamed when the browser can and the response says

@@ -8,16 +8,25 @@
 // the reason instead of hanging. Errors inside a loaded worker arrive as ErrorEvents and are
 // reported with their message and location.
 
+import { compileWebModule } from '../wasm/engine-web.mjs';
+
 /** The verify worker's script (a module worker). */
 export const WEB_WORKER_URL = new URL('./verify-web-worker.mjs', import.meta.url);
 
 /**
  * A host that runs verify workers as module Web Workers.
  * @param {{variant?: 'simd'|'scalar', baseUrl?: URL|string, workerUrl?: URL|string,
- *   createWorker?: (name: string) => Worker, settings?: object}} [options]
+ *   compileOnce?: boolean, createWorker?: (name: string) => Worker, settings?: object}} [options]
  *   variant: the wasm build each worker loads (default 'simd'); baseUrl: folder URL of the
  *   wasm build (default: wasm/engine-web.mjs's default, the folder of that loader), resolved
  *   against the document's location; both travel in the worker script's URL (?variant=&base=);
+ *   compileOnce (default true; not with createWorker): the host fetches and compiles the
+ *   variant's .wasm once, when the first worker is spawned (wasm/engine-web.mjs
+ *   compileWebModule: streamed, V8 compiles on its background threads), and posts the
+ *   compiled module to every worker it spawns (replacements included) as its first message,
+ *   so that no worker fetches or compiles it again (&module=post; verify-web-worker.mjs); a
+ *   compile failure is posted instead and each worker reports it as its load-error; false:
+ *   each worker fetches and compiles its own;
  *   workerUrl: the worker script (default WEB_WORKER_URL). createWorker: starts each worker
  *   itself, for a script whose URL a bundler must see written as
  *   `new Worker(new URL(<script>, import.meta.url), {type: 'module'})` (the package's,
@@ -28,16 +37,25 @@ export const WEB_WORKER_URL = new URL('./verify-web-worker.mjs', import.meta.url
  *   the worker at once.
  */
 export function webHost({ variant = 'simd', baseUrl = new URL(/* @vite-ignore */ '../wasm/', import.meta.url), workerUrl = WEB_WORKER_URL,
-  createWorker, settings } = {}) {
+  compileOnce = true, createWorker, settings } = {}) {
   const script = new URL(workerUrl, globalThis.location?.href);
+  const share = compileOnce && !createWorker;
+  const base = new URL(baseUrl, globalThis.location?.href);
   if (!createWorker) {
     script.searchParams.set('variant', variant);
-    script.searchParams.set('base', new URL(baseUrl, globalThis.location?.href).href);
+    script.searchParams.set('base', base.href);
+    if (share) script.searchParams.set('module', 'post');
   }
+  let compiled = null; // the module's compilation, started by the first spawn
   return {
     spawn(index, { onMessage, onError }) {
       const name = `ibd-verify-${index}`;
       const worker = createWorker ? createWorker(name) : new Worker(script, { type: 'module', name });
+      if (share) {
+        compiled ??= compileWebModule(variant, { baseUrl: base });
+        compiled.then((module) => worker.postMessage({ type: 'module', module }),
+          (err) => worker.postMessage({ type: 'module', error: err?.message ?? String(err) }));
+      }
       worker.addEventListener('message', (event) => onMessage(event.data));
       worker.addEventListener('messageerror', () => onError(new Error('message could not be deserialized')));
       worker.addEventListener('error', (event) => {

@@ -3,7 +3,8 @@
 // module Web Worker, where the product verifies; one batch size, interleaved round by round),
 // the cold start (a fresh page with the HTTP cache disabled:
 // import the loader, fetch, compile and instantiate the wasm, first verdict) and a verify Web
-// Worker's start-up (new Worker until its 'ready' message). Times in ms, rates in sig/s.
+// Worker's start-up (new Worker until its 'ready' message; the module compiled by the page as
+// its pool does, and the worker compiling its own). Times in ms, rates in sig/s.
 import { launchChromium } from '../shared/chromium-launcher.mjs';
 import { startServer } from '../../web/server.mjs';
 
@@ -75,12 +76,23 @@ export async function pageColdStart({ variant, record }) {
 }
 
 /** Runs in the page: one verify Web Worker until 'ready', ms: the page's own, the worker bundled
- *  into one file (/dist/verify-web-worker.mjs: scripts/bundle-web-worker.mjs, web/run.mjs). */
-export function pageWorkerStartup({ variant }) {
+ *  into one file (/dist/verify-web-worker.mjs: scripts/bundle-web-worker.mjs, web/run.mjs).
+ *  compileOnce: as the page's pool starts its workers (workers/web-host.mjs compileOnce): the
+ *  page has compiled the .wasm (untimed here: once per page, part of the cold start) and posts
+ *  the module to the worker, which only instantiates it; else the worker fetches and compiles
+ *  the .wasm itself. */
+export async function pageWorkerStartup({ variant, compileOnce = false }) {
+  const base = new URL('/wasm/', location.href).href;
+  let module;
+  if (compileOnce) {
+    const { compileWebModule } = await import('/wasm/engine-web.mjs');
+    module = await compileWebModule(variant, { baseUrl: base });
+  }
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const url = `/dist/verify-web-worker.mjs?variant=${variant}&base=${encodeURIComponent(new URL('/wasm/', location.href).href)}`;
+    const url = `/dist/verify-web-worker.mjs?variant=${variant}&base=${encodeURIComponent(base)}${compileOnce ? '&module=post' : ''}`;
     const worker = new Worker(url, { type: 'module' });
+    if (module) worker.postMessage({ type: 'module', module });
     worker.onmessage = ({ data }) => {
       worker.terminate();
       if (data.type === 'ready') resolve(performance.now() - t0);
@@ -99,8 +111,10 @@ export function pageWorkerStartup({ variant }) {
  *   verdicts_sha256}>, speed_worker: the same measured in a module Web Worker (the main
  *   thread's passes and the worker's run one after the other, each interleaving its variants
  *   and sets round by round), cold_start: Array<{variant, load_ms, first_verdict_ms, total_ms,
- *   verdict}>, worker_startup: Array<{variant, ms}>, worker_startup_cached: the same with the
- *   HTTP cache on, after one untimed worker}>} one cold_start / worker_startup /
+ *   verdict}>, worker_startup: Array<{variant, ms}> (the module compiled by the page and
+ *   posted, as the page's pool does), worker_startup_own_compile: the same worker fetching and
+ *   compiling the .wasm itself, worker_startup_cached: that with the HTTP cache on, after one
+ *   untimed worker}>} one cold_start / worker_startup / worker_startup_own_compile /
  *   worker_startup_cached entry per round and variant
  * @throws (rejects) Error when Chromium or the server cannot start, or the page fails (e.g.
  *   build/wasm/ibd-<variant>.mjs missing: the message names the URL).
@@ -120,11 +134,14 @@ export async function measureChromium({ variants, sets, batchSize, rounds, start
     const record = Array.from(sets.ecdsa.checks.subarray(0, sets.ecdsa.walked.offsets[1]));
     const coldStart = [];
     const workerStartup = [];
+    const workerStartupOwn = [];
     for (let r = 0; r < startupRounds; r++) {
       for (const variant of variants) {
         const page = await open();
         coldStart.push({ variant, ...(await page.evaluate(pageColdStart, { variant, record })) });
-        workerStartup.push({ variant, ms: await page.evaluate(pageWorkerStartup, { variant }) });
+        // The two worker start-ups in alternating order, round by round.
+        const kinds = r % 2 ? [[workerStartupOwn, false], [workerStartup, true]] : [[workerStartup, true], [workerStartupOwn, false]];
+        for (const [into, compileOnce] of kinds) into.push({ variant, ms: await page.evaluate(pageWorkerStartup, { variant, compileOnce }) });
         await page.close();
       }
     }
@@ -150,7 +167,7 @@ export async function measureChromium({ variants, sets, batchSize, rounds, start
     const speedWorker = await page.evaluate(pageSpeedInWorker, { source: pageSpeed.toString(), args });
     const browserVersion = browser.context.browser()?.version() ?? await page.evaluate(() => navigator.userAgent);
     return { browser: browserVersion, speed, speed_worker: speedWorker, cold_start: coldStart, worker_startup: workerStartup,
-      worker_startup_cached: workerStartupCached };
+      worker_startup_own_compile: workerStartupOwn, worker_startup_cached: workerStartupCached };
   } finally {
     await browser?.close();
     await server.close();

@@ -115,8 +115,10 @@ async function part(name, errors, log, fn) {
  *   (size.mjs measureSizes), startup {node_cold_start: [{variant, samples, read_ms,
  *   compile_ms, instantiate_ms, first_verdict_ms, total_ms}], node_worker_startup:
  *   [{variant, samples, ms}], chromium_cold_start: [{variant, samples, load_ms,
- *   first_verdict_ms, total_ms}], chromium_worker_startup: [{variant, samples, ms}],
- *   chromium_worker_startup_cached: the same with the HTTP cache on} (medians),
+ *   first_verdict_ms, total_ms}], chromium_worker_startup: [{variant, samples, ms}] (the
+ *   module compiled by the page and posted, as its pool does), chromium_worker_startup_own_compile:
+ *   the worker fetching and compiling it, chromium_worker_startup_cached: that with the HTTP
+ *   cache on} (medians),
  *   whole_block (whole-block.mjs runWholeBlock; null when that part failed),
  *   thresholds (thresholds.mjs evaluateThresholds), errors [{part, error}] (parts that could
  *   not run; the others still did), notes [string].
@@ -176,6 +178,7 @@ async function measure(plan, rounds, quick, sizes, loaded, errors, log) {
   if (chromium) {
     startup.chromium_cold_start = startupSummary(chromium.cold_start, ['load_ms', 'first_verdict_ms', 'total_ms']);
     startup.chromium_worker_startup = startupSummary(chromium.worker_startup, ['ms']);
+    startup.chromium_worker_startup_own_compile = startupSummary(chromium.worker_startup_own_compile, ['ms']);
     startup.chromium_worker_startup_cached = startupSummary(chromium.worker_startup_cached, ['ms']);
   }
 
