@@ -147,6 +147,13 @@ test('isolated: 2 workers via the controls, every block valid, counts equal the 
     assert.deepEqual(doc.charts.scaling.end_to_end, doc.end_to_end.scaling.map((s) => s.checks_per_second));
     const e2eRate = Math.round(doc.end_to_end.scaling[1].checks_per_second).toLocaleString('en-US');
     assert.match(await page.locator('#details').innerText(), new RegExp(`End-to-end scaling .*2 workers ${e2eRate} checks/s \\(`));
+    // The details name the model whose hours the headline shows: the cost model's, when made.
+    const details = await page.locator('#details').innerText();
+    if (doc.projection.model) {
+      assert.match(details, new RegExp(`Projection: the cost model .* on 2 workers at ${(100 * doc.projection.model.efficiency).toFixed(0)}% .*Beside it, the skeleton projection`));
+    } else {
+      assert.match(details, /Projection: (?!the cost model)/);
+    }
 
     // Every chart's canvas has pixels drawn on it.
     const painted = await page.$$eval('.chart canvas', (canvases) => canvases.map((c) => {

@@ -187,13 +187,27 @@ export function renderDetails(root, doc) {
   const lines = [
     `Engine: libsecp256k1 ${e.secp256k1 ?? '?'} (${e.field ?? '?'} field), wasm ${doc.variant}; ` +
       `${env.browser}, ${plural(env.hardware_concurrency, 'core')}; batches as ${env.transport === 'shared' ? 'shared memory' : 'transferable buffers'}.`,
-    `Projection: ${doc.projection.source ?? doc.projection.error}.`,
+    projectionText(doc.projection),
     'Validation: whole blocks in the workers, each check verified as its script asks; no engine on the page\'s thread.',
     ...(doc.end_to_end ? [endToEndText(doc.end_to_end)] : []),
     ...doc.warnings.map((w) => `Warning: ${w}.`),
     ...(doc.disagreements.length ? [`VERDICT DISAGREEMENT on ${plural(doc.disagreements.length, 'check')}.`] : []),
   ];
   root.replaceChildren(...lines.map((l) => Object.assign(document.createElement('p'), { textContent: l })));
+}
+
+/** The projection's model in a sentence: the cost model's, which the headline shows when it could
+ *  be made (bench/core/model-projection.mjs), else the skeleton's (bench/core/projection.mjs). */
+function projectionText(p) {
+  const skeleton = p.source ?? p.error;
+  if (!p.model) return `Projection: ${skeleton}${p.model_error ? ` (the cost model could not be made: ${p.model_error})` : ''}.`;
+  const m = p.model;
+  return `Projection: the cost model (docs/workload.md): costs per stage (parse, sighash, script, verify) fitted on ` +
+    `these ${m.blocks_fitted} blocks' warm times in the workers, each block checked against the costs fitted on the others, ` +
+    `applied to the workload table of the whole chain (npm run project), on ${plural(m.workers, 'worker')} at ` +
+    `${(100 * m.efficiency).toFixed(0)}% of the wall time in the engine${m.efficiency_measured ? ' (measured)' : ''}; ` +
+    `${m.trusted ? 'trusted' : `not trusted: ${m.untrusted_reason}`}. Beside it, the skeleton projection, this sample's ` +
+    `mix standing in for the chain's: ${skeleton}.`;
 }
 
 /** The end-to-end pass in one sentence (bench/core/end-to-end.mjs; the terminal report's lines). */
