@@ -1,11 +1,12 @@
 // Module Web Worker entry of a verify worker (web-host.mjs starts it): loads its own wasm
 // instance and serves the pool's batch messages (protocol and memory: batch-handler.mjs).
 // Its URL carries the settings: ?variant=simd|scalar&base=<URL of the folder holding
-// ibd-<variant>.mjs / .wasm>[&module=post]. With module=post the page has compiled the .wasm
-// once for all its workers (web-host.mjs compileOnce) and posts it as this worker's first
-// message, {type: 'module', module: WebAssembly.Module} or {type: 'module', error} when the
-// page could not compile it; the worker then fetches and compiles nothing and only
-// instantiates. A load failure (bad variant, 404, bad wasm, the page's error) is posted as
+// ibd-<variant>.mjs / .wasm>[&module=post]. With module=post the page compiles the .wasm once
+// for all its workers (web-host.mjs compileOnce): this worker, once it listens, posts
+// {type: 'module-request'} and the page answers {type: 'module', module: WebAssembly.Module},
+// or {type: 'module', error} when it could not compile it; the worker then fetches and
+// compiles nothing and only instantiates. (Asked for, not pushed: a message that arrived
+// before the worker listened, e.g. while a wrapper script imports this one, would be lost.) A load failure (bad variant, 404, bad wasm, the page's error) is posted as
 // {type: 'load-error', message} naming the URL; a failure to load this script or its imports
 // is reported by the host (web-host.mjs).
 //
@@ -19,7 +20,6 @@ const baseUrl = new URL(params.get('base'));
 let module;
 let wasmResponse;
 if (params.get('module') === 'post') {
-  // Listening from the first statement, so that the page's message cannot arrive unheard.
   module = new Promise((resolve, reject) => {
     const take = ({ data }) => {
       if (data?.type !== 'module') return;
@@ -30,6 +30,7 @@ if (params.get('module') === 'post') {
     self.addEventListener('message', take);
   });
   module.catch(() => {}); // handled by loadWebEngine
+  self.postMessage({ type: 'module-request' });
 } else {
   // Started here, consumed by loadWebEngine (which checks the variant first).
   wasmResponse = fetch(new URL(`ibd-${variant}.wasm`, baseUrl));

@@ -23,9 +23,10 @@ export const WEB_WORKER_URL = new URL('./verify-web-worker.mjs', import.meta.url
  *   compileOnce (default true; not with createWorker): the host fetches and compiles the
  *   variant's .wasm once, when the first worker is spawned (wasm/engine-web.mjs
  *   compileWebModule: streamed, V8 compiles on its background threads), and posts the
- *   compiled module to every worker it spawns (replacements included) as its first message,
- *   so that no worker fetches or compiles it again (&module=post; verify-web-worker.mjs); a
- *   compile failure is posted instead and each worker reports it as its load-error; false:
+ *   compiled module to every worker it spawns (replacements included) when the worker asks
+ *   for it, so that no worker fetches or compiles it again (&module=post, {type:
+ *   'module-request'}; verify-web-worker.mjs); a compile failure is posted instead and each
+ *   worker reports it as its load-error; false:
  *   each worker fetches and compiles its own;
  *   workerUrl: the worker script (default WEB_WORKER_URL). createWorker: starts each worker
  *   itself, for a script whose URL a bundler must see written as
@@ -51,12 +52,18 @@ export function webHost({ variant = 'simd', baseUrl = new URL(/* @vite-ignore */
     spawn(index, { onMessage, onError }) {
       const name = `ibd-verify-${index}`;
       const worker = createWorker ? createWorker(name) : new Worker(script, { type: 'module', name });
-      if (share) {
-        compiled ??= compileWebModule(variant, { baseUrl: base });
-        compiled.then((module) => worker.postMessage({ type: 'module', module }),
-          (err) => worker.postMessage({ type: 'module', error: err?.message ?? String(err) }));
+      if (share && !compiled) { // started with the first worker
+        compiled = compileWebModule(variant, { baseUrl: base });
+        compiled.catch(() => {}); // reported to each worker that asks; not an unhandled rejection meanwhile
       }
-      worker.addEventListener('message', (event) => onMessage(event.data));
+      worker.addEventListener('message', (event) => {
+        if (share && event.data?.type === 'module-request') { // the worker listens: the compiled module, or why not
+          compiled.then((module) => worker.postMessage({ type: 'module', module }),
+            (err) => worker.postMessage({ type: 'module', error: err?.message ?? String(err) }));
+          return;
+        }
+        onMessage(event.data);
+      });
       worker.addEventListener('messageerror', () => onError(new Error('message could not be deserialized')));
       worker.addEventListener('error', (event) => {
         event.preventDefault(); // reported through the pool, not as an uncaught page error

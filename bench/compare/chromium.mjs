@@ -92,8 +92,8 @@ export async function pageWorkerStartup({ variant, compileOnce = false }) {
     const t0 = performance.now();
     const url = `/dist/verify-web-worker.mjs?variant=${variant}&base=${encodeURIComponent(base)}${compileOnce ? '&module=post' : ''}`;
     const worker = new Worker(url, { type: 'module' });
-    if (module) worker.postMessage({ type: 'module', module });
     worker.onmessage = ({ data }) => {
+      if (data.type === 'module-request') return worker.postMessage({ type: 'module', module });
       worker.terminate();
       if (data.type === 'ready') resolve(performance.now() - t0);
       else reject(new Error(data.message ?? JSON.stringify(data)));
