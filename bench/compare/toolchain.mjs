@@ -22,6 +22,9 @@
 //   tables-computed  (-DIBD_WASM_ECMULT_TABLES=shipped) or computed at start (=computed, the
 //                    default) into build/wasm-tables-*; not default builds (bench/compare/startup-ab.mjs
 //                    times their start-up)
+//   dynamic-execution  Embind's wrappers generated with new Function, emcc's default
+//                    (-DIBD_WASM_DYNAMIC_EXECUTION=ON) instead of closures (the shipped
+//                    -sDYNAMIC_EXECUTION=0), into build/wasm-dynamic-execution
 //   tables-start15   computed, all of them at start (-DIBD_WASM_ECMULT_START_WINDOW=15) instead of
 //                    window 12 first (the default), into build/wasm-tables-start15
 // Every figure is warm: each build first makes one untimed pass (cold) and untimed passes for
@@ -71,6 +74,9 @@ export const BUILDS = {
   'tables-computed': { dir: path.join(BUILD_DIR, 'wasm-tables-computed'), eh: 'wasm', make: 'cmake', defines: { IBD_WASM_ECMULT_TABLES: 'computed' } },
   // Computed tables all at start (window 15), as before they grew from window 12 (the default):
   // --builds tables-start15,tables-computed.
+  // Embind's wrappers generated with new Function, emcc's default, instead of closures
+  // (-sDYNAMIC_EXECUTION=0, the shipped build): --builds dynamic-execution,tables-computed.
+  'dynamic-execution': { dir: path.join(BUILD_DIR, 'wasm-dynamic-execution'), eh: 'wasm', make: 'cmake', defines: { IBD_WASM_DYNAMIC_EXECUTION: 'ON' } },
   'tables-start15': { dir: path.join(BUILD_DIR, 'wasm-tables-start15'), eh: 'wasm', make: 'cmake', defines: { IBD_WASM_ECMULT_TABLES: 'computed', IBD_WASM_ECMULT_START_WINDOW: '15' } },
 };
 const DEFAULT_BUILDS = ['js-eh', 'wasm-eh', 'js-eh+opt132', 'wasm-eh+opt132', 'emcc-3.1.69'];
