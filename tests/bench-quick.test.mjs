@@ -47,7 +47,7 @@ test('the quick benchmark runs and prints a well-formed JSON document', { timeou
   }
   for (const s of sizes.filter((x) => !x.skipped)) assert.ok(s.gzip > 0 && s.gzip < s.raw, `${s.variant} window ${s.window} sizes`);
   const starts = ['node_cold_start', 'node_worker_startup',
-    ...browser.flatMap(() => ['chromium_cold_start', 'chromium_worker_startup', 'chromium_worker_startup_own_compile', 'chromium_worker_startup_cached'])];
+    ...browser.flatMap(() => ['chromium_cold_start', 'chromium_cold_start_modules', 'chromium_worker_startup', 'chromium_worker_startup_own_compile', 'chromium_worker_startup_cached'])];
   for (const key of starts) assert.ok(startup[key]?.length > 0, `startup.${key}`);
 
   // Whole blocks: ibd-wasm (each variant), native and bcoin (each backend that loads; the

@@ -56,6 +56,7 @@ test('the page, a module, the wasm and a fixture are served cross-origin isolate
     ['/wasm/ibd-simd.wasm', /^application\/wasm$/],
     ['/wasm/ibd-simd.mjs', /^text\/javascript/],
     ['/dist/verify-web-worker.mjs', /^text\/javascript/], // the page's worker, bundled by setup
+    ['/dist/engine-web.mjs', /^text\/javascript/], // the engine's browser entry, bundled by setup
     ['/fixtures/mainnet/170/block.raw', /.*/],
     ['/fixtures/manifest.json', /^application\/json/],
     ['/vendor/chart.js/chart.umd.js', /^text\/javascript/],

@@ -14,6 +14,7 @@
 //   /wasm/ibd-*            build/wasm/     ibd-<variant>.mjs / .wasm only (not the build's other files), from
 //                                          IBD_WASM_DIR when set: beside the loader that fetches them
 //   /dist/verify-web-worker.mjs  build/web/  the page's verify worker bundled (scripts/bundle-web-worker.mjs)
+//   /dist/engine-web.mjs   build/web/      the engine's browser entry for one thread bundled (wasm/browser.mjs)
 //   /bench/core/           bench/core/     the run core: blocks in the workers, timed passes, projection
 //   /bench/workload/workload-table.json    the saved workload table the projection reads (that file only)
 //   /bench/compare/results/latest.json     the last `npm run bench -- --readme` run, for the other engines' projections
@@ -102,7 +103,7 @@ export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', iso
   const mounts = [
     ['/workers/', path.join(ROOT, 'workers')],
     ['/wasm/', wasmDir, WASM_FILE],
-    ['/dist/', path.join(BUILD_DIR, 'web'), /^\/dist\/verify-web-worker\.mjs$/],
+    ['/dist/', path.join(BUILD_DIR, 'web'), /^\/dist\/(verify-web-worker|engine-web)\.mjs$/],
     ['/wasm/', path.join(ROOT, 'wasm'), WASM_MODULE],
     ['/bench/core/', path.join(ROOT, 'bench', 'core')],
     ['/bench/workload/', path.join(ROOT, 'bench', 'workload'), /^\/bench\/workload\/workload-table\.json$/],

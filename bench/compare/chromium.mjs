@@ -2,7 +2,7 @@
 // the verify rate on the check sets (one wasm instance on the page's main thread, and one in a
 // module Web Worker, where the product verifies; one batch size, interleaved round by round),
 // the cold start (a fresh page with the HTTP cache disabled:
-// import the loader, fetch, compile and instantiate the wasm, first verdict) and a verify Web
+// import the loader (bundled, and as written), fetch, compile and instantiate the wasm, first verdict) and a verify Web
 // Worker's start-up (new Worker until its 'ready' message; the module compiled by the page as
 // its pool does, and the worker compiling its own). Times in ms, rates in sig/s.
 import { launchChromium } from '../shared/chromium-launcher.mjs';
@@ -63,11 +63,21 @@ function pageSpeedInWorker({ source, args }) {
   });
 }
 
-/** Runs in a fresh page: loader import, fetch, compile, instantiate and first verdict, in ms. */
-export async function pageColdStart({ variant, record }) {
+/** Runs in a fresh page: loader import, fetch, compile, instantiate and first verdict, in ms.
+ *  bundled: the engine's browser entry as one module (/dist/engine-web.mjs, wasm/browser.mjs
+ *  bundled: what a production page's bundler serves); else the loader and the batch verifier
+ *  as written (/wasm/engine-web.mjs, then /wasm/batch-verifier.mjs), each module-graph level a
+ *  round trip. */
+export async function pageColdStart({ variant, record, bundled = true }) {
   const t0 = performance.now();
-  const { loadWebEngine } = await import('/wasm/engine-web.mjs');
-  const { createBatchVerifier } = await import('/wasm/batch-verifier.mjs');
+  let loadWebEngine;
+  let createBatchVerifier;
+  if (bundled) {
+    ({ loadWebEngine, createBatchVerifier } = await import('/dist/engine-web.mjs'));
+  } else {
+    ({ loadWebEngine } = await import('/wasm/engine-web.mjs'));
+    ({ createBatchVerifier } = await import('/wasm/batch-verifier.mjs'));
+  }
   const engine = await loadWebEngine(variant, { baseUrl: '/wasm/' });
   const t1 = performance.now();
   const { verdicts } = createBatchVerifier(engine).verify(Uint8Array.from(record), 1);
@@ -111,11 +121,12 @@ export async function pageWorkerStartup({ variant, compileOnce = false }) {
  *   verdicts_sha256}>, speed_worker: the same measured in a module Web Worker (the main
  *   thread's passes and the worker's run one after the other, each interleaving its variants
  *   and sets round by round), cold_start: Array<{variant, load_ms, first_verdict_ms, total_ms,
- *   verdict}>, worker_startup: Array<{variant, ms}> (the module compiled by the page and
+ *   verdict}> (through the bundled entry, /dist/engine-web.mjs), cold_start_modules: the same
+ *   through the modules as written, worker_startup: Array<{variant, ms}> (the module compiled by the page and
  *   posted, as the page's pool does), worker_startup_own_compile: the same worker fetching and
  *   compiling the .wasm itself, worker_startup_cached: that with the HTTP cache on, after one
- *   untimed worker}>} one cold_start / worker_startup / worker_startup_own_compile /
- *   worker_startup_cached entry per round and variant
+ *   untimed worker}>} one cold_start / cold_start_modules / worker_startup /
+ *   worker_startup_own_compile / worker_startup_cached entry per round and variant
  * @throws (rejects) Error when Chromium or the server cannot start, or the page fails (e.g.
  *   build/wasm/ibd-<variant>.mjs missing: the message names the URL).
  */
@@ -133,16 +144,29 @@ export async function measureChromium({ variants, sets, batchSize, rounds, start
     };
     const record = Array.from(sets.ecdsa.checks.subarray(0, sets.ecdsa.walked.offsets[1]));
     const coldStart = [];
+    const coldStartModules = [];
     const workerStartup = [];
     const workerStartupOwn = [];
     for (let r = 0; r < startupRounds; r++) {
       for (const variant of variants) {
-        const page = await open();
-        coldStart.push({ variant, ...(await page.evaluate(pageColdStart, { variant, record })) });
-        // The two worker start-ups in alternating order, round by round.
-        const kinds = r % 2 ? [[workerStartupOwn, false], [workerStartup, true]] : [[workerStartup, true], [workerStartupOwn, false]];
-        for (const [into, compileOnce] of kinds) into.push({ variant, ms: await page.evaluate(pageWorkerStartup, { variant, compileOnce }) });
-        await page.close();
+        // Two fresh pages, in alternating order round by round: the cold start through the
+        // bundled entry, then the page's worker both ways (also in alternating order); and the
+        // cold start through the modules as written.
+        for (const bundled of r % 2 ? [false, true] : [true, false]) {
+          const page = await open();
+          const cold = await page.evaluate(pageColdStart, { variant, record, bundled });
+          if (cold.verdict !== sets.ecdsa.verdicts[0]) {
+            throw new Error(`Chromium cold start (${variant}, ${bundled ? 'bundled entry' : 'modules'}): first verdict ${cold.verdict}, the validation's ${sets.ecdsa.verdicts[0]}`);
+          }
+          if (bundled) {
+            coldStart.push({ variant, ...cold });
+            const kinds = r % 2 ? [[workerStartupOwn, false], [workerStartup, true]] : [[workerStartup, true], [workerStartupOwn, false]];
+            for (const [into, compileOnce] of kinds) into.push({ variant, ms: await page.evaluate(pageWorkerStartup, { variant, compileOnce }) });
+          } else {
+            coldStartModules.push({ variant, ...cold });
+          }
+          await page.close();
+        }
       }
     }
     // The same worker start-up with the HTTP cache on, as a returning visitor's page or a pool's
@@ -166,7 +190,7 @@ export async function measureChromium({ variants, sets, batchSize, rounds, start
     log(`chromium: the same in a module Web Worker`);
     const speedWorker = await page.evaluate(pageSpeedInWorker, { source: pageSpeed.toString(), args });
     const browserVersion = browser.context.browser()?.version() ?? await page.evaluate(() => navigator.userAgent);
-    return { browser: browserVersion, speed, speed_worker: speedWorker, cold_start: coldStart, worker_startup: workerStartup,
+    return { browser: browserVersion, speed, speed_worker: speedWorker, cold_start: coldStart, cold_start_modules: coldStartModules, worker_startup: workerStartup,
       worker_startup_own_compile: workerStartupOwn, worker_startup_cached: workerStartupCached };
   } finally {
     await browser?.close();

@@ -177,6 +177,7 @@ async function measure(plan, rounds, quick, sizes, loaded, errors, log) {
   });
   if (chromium) {
     startup.chromium_cold_start = startupSummary(chromium.cold_start, ['load_ms', 'first_verdict_ms', 'total_ms']);
+    startup.chromium_cold_start_modules = startupSummary(chromium.cold_start_modules, ['load_ms', 'first_verdict_ms', 'total_ms']);
     startup.chromium_worker_startup = startupSummary(chromium.worker_startup, ['ms']);
     startup.chromium_worker_startup_own_compile = startupSummary(chromium.worker_startup_own_compile, ['ms']);
     startup.chromium_worker_startup_cached = startupSummary(chromium.worker_startup_cached, ['ms']);

@@ -4,7 +4,7 @@
 // two or more builds of toolchain.mjs, interleaved process by process, with each build's .wasm
 // size raw and gzip -9. With --chromium, each round also times each build in Chromium as
 // `npm run bench` does (bench/compare/chromium.mjs): a fresh page with the HTTP cache disabled,
-// its cold start to the first verdict, then one verify Web Worker's start-up (the bundled worker)
+// its cold start to the first verdict (the bundled entry), then one verify Web Worker's start-up (the bundled worker)
 // until 'ready'; each build served by its own server (web/server.mjs wasmDir).
 //
 //   node bench/compare/startup-ab.mjs [--builds a,b] [--variant simd|scalar] [--rounds N] [--chromium] [--fixtures DIR] [--json]
