@@ -190,3 +190,20 @@ test('browser pool: a wasm file that does not compile rejects naming it', { skip
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the bundled browser entry loads from /wasm/ by default; a module of the other variant is named, never a hang', { skip }, async () => {
+  const r = await inPage({ isolation: true }, async () => {
+    const entry = await import('/dist/engine-web.mjs');
+    const engine = await entry.loadWebEngine('simd'); // no baseUrl: /wasm/ beside /dist/
+    const info = engine.engineInfo();
+    const simd = await entry.compileWebModule('simd');
+    const mixed = await Promise.race([
+      entry.loadWebEngine('scalar', { module: simd }).then(() => 'resolved', (err) => err.message),
+      new Promise((resolve) => setTimeout(() => resolve('still pending after 20 s'), 20_000)),
+    ]);
+    return { variant: info.variant, window: info.ecmultWindow, mixed };
+  });
+  assert.equal(r.variant, 'simd');
+  assert.equal(r.window, 12);
+  assert.match(r.mixed, /^cannot instantiate http:\/\/127\.0\.0\.1:\d+\/wasm\/ibd-scalar\.wasm: .*a \.wasm from another build than its glue/);
+});

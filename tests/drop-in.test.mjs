@@ -176,3 +176,24 @@ test('a damaged .wasm is named when the engine loads, asynchronously or on first
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a .wasm from another build than its glue is named, never a hang, both ways round', async () => {
+  const { loadEngine, loadEngineSync } = await import('../wasm/engine.mjs');
+  const { mkdtempSync, copyFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { wasmDir } = await import('../wasm/paths.mjs');
+  for (const [glue, wasm] of [['scalar', 'simd'], ['simd', 'scalar']]) {
+    const dir = mkdtempSync(join(tmpdir(), 'ibd-mixed-wasm-'));
+    try {
+      copyFileSync(join(wasmDir(), 'package.json'), join(dir, 'package.json'));
+      copyFileSync(join(wasmDir(), `ibd-${glue}.js`), join(dir, `ibd-${glue}.js`));
+      copyFileSync(join(wasmDir(), `ibd-${wasm}.wasm`), join(dir, `ibd-${glue}.wasm`)); // the other variant's module
+      const named = new RegExp(`^${join(dir, `ibd-${glue}.wasm`).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} does not (link with|match) its glue \\(a \\.wasm from another build\\?\\): `);
+      await assert.rejects(loadEngine(glue, { dir }), { message: named }, `${glue} glue, ${wasm} .wasm`);
+      assert.throws(() => loadEngineSync(glue, { dir }), { message: named }, `${glue} glue, ${wasm} .wasm, synchronously`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+});

@@ -31,25 +31,28 @@ for (const variant of VARIANTS) {
 
 const blocks = await loadBlocks(fixturesDir(), { heights: [866342] });
 
+/** Real checks of block 866,342, ECDSA and Schnorr alternating, every fifth one tampered (a bit
+ *  of its signature flipped), with their verdicts: extracted by an instance of their own, so
+ *  that the one under test has verified nothing before. */
+async function testRecords(variant) {
+  const source = await loadEngine(variant);
+  const b = blocks[0];
+  const r = source.validateBlock(b.block, b.spentOutputsJson, b.hash, b.height, undefined);
+  assert.equal(r.valid, true, r.error);
+  const walked = walkChecks(r.checks);
+  const pick = (type) => Array.from(selectByType(r.checks, walked, type).indices).filter((i) => r.verdicts[i] === 1).slice(0, 40)
+    .map((i) => Uint8Array.from(r.checks.subarray(walked.offsets[i], walked.offsets[i + 1])));
+  const ecdsa = pick(CheckType.ECDSA);
+  const schnorr = pick(CheckType.SCHNORR);
+  assert.equal(ecdsa.length + schnorr.length, 80);
+  const records = ecdsa.flatMap((e, k) => [e, schnorr[k]]);
+  records.forEach((rec, k) => { if (k % 5 === 4) rec[rec.length - 20] ^= 1; }); // in the signature
+  return { records, expected: records.map((_, k) => (k % 5 === 4 ? 0 : 1)) };
+}
+
 for (const variant of VARIANTS) {
   test(`the computed tables start at window 12 and grow to 15 by the 49th verification, verdicts unchanged (${variant})`, async () => {
-    // Real checks of block 866,342, ECDSA and Schnorr alternating, every fifth one tampered (a
-    // bit of its signature flipped): extracted by another instance, so that the one under test
-    // has verified nothing before.
-    const source = await loadEngine(variant);
-    const b = blocks[0];
-    const r = source.validateBlock(b.block, b.spentOutputsJson, b.hash, b.height, undefined);
-    assert.equal(r.valid, true, r.error);
-    const walked = walkChecks(r.checks);
-    const pick = (type) => Array.from(selectByType(r.checks, walked, type).indices).filter((i) => r.verdicts[i] === 1).slice(0, 40)
-      .map((i) => Uint8Array.from(r.checks.subarray(walked.offsets[i], walked.offsets[i + 1])));
-    const ecdsa = pick(CheckType.ECDSA);
-    const schnorr = pick(CheckType.SCHNORR);
-    assert.equal(ecdsa.length + schnorr.length, 80);
-    const records = ecdsa.flatMap((e, k) => [e, schnorr[k]]);
-    records.forEach((rec, k) => { if (k % 5 === 4) rec[rec.length - 20] ^= 1; }); // in the signature
-    const expected = records.map((_, k) => (k % 5 === 4 ? 0 : 1));
-
+    const { records, expected } = await testRecords(variant);
     const engine = await loadEngine(variant);
     assert.equal(engine.engineInfo().ecmultWindow, 12);
     const windows = [];
@@ -66,5 +69,26 @@ for (const variant of VARIANTS) {
     assert.equal(full.ecmultTablesSha256(), SHIPPED_TABLES_SHA256);
     assert.equal(full.engineInfo().ecmultWindow, 15);
     assert.deepEqual([...verifyChecks(full, concatChecks(records))], expected);
+  });
+}
+
+for (const variant of VARIANTS) {
+  test(`with the heap full, the tables stay at their window and every verdict still comes (${variant})`, async () => {
+    const { records, expected } = await testRecords(variant);
+    const engine = await loadEngine(variant);
+    assert.deepEqual([...verifyChecks(engine, records[0])], [expected[0]]); // the verifier's region reserved first
+    // Every block malloc still gives, largest first: growing the tables then finds no memory.
+    const held = [];
+    for (let size = 1 << 30; size >= 16; size >>= 1) {
+      for (let p = engine._malloc(size); p !== 0; p = engine._malloc(size)) held.push(p);
+    }
+    const verdicts = records.slice(1).map((rec) => verifyChecks(engine, rec)[0]);
+    assert.deepEqual(verdicts, expected.slice(1));
+    assert.equal(engine.engineInfo().ecmultWindow, 12, 'no memory to grow: verification goes on at window 12');
+    for (const p of held) engine._free(p);
+    // Memory back: within 17 verifications (the count goes on from the last try) they grow again.
+    for (const rec of records.slice(0, 17)) verifyChecks(engine, rec);
+    assert.ok(engine.engineInfo().ecmultWindow > 12, `window ${engine.engineInfo().ecmultWindow}: the tables grow again`);
+    assert.equal(engine.ecmultTablesSha256(), SHIPPED_TABLES_SHA256);
   });
 }

@@ -76,7 +76,13 @@ export async function loadWebEngine(variant = 'simd', { baseUrl = new URL(/* @vi
   try {
     return await Promise.race([failed, factory({
       instantiateWasm(imports, done) {
-        WebAssembly.instantiate(module, imports).then((instance) => done(instance, module), instantiateFailed);
+        WebAssembly.instantiate(module, imports).then((instance) => {
+          try {
+            done(instance, module);
+          } catch (err) { // exports the glue does not know: a .wasm from another build
+            instantiateFailed(new Error(`${err?.message ?? err} (a .wasm from another build than its glue?)`, { cause: err }));
+          }
+        }, instantiateFailed);
         return {}; // the exports come later, through done()
       },
     })]);

@@ -26,21 +26,35 @@ export async function loadEngine(variant = 'simd', { dir = wasmDir() } = {}) {
   } catch (err) {
     throw new Error(`${wasmFile} does not compile (a damaged or foreign .wasm): ${err.message}`, { cause: err });
   }
-  return factory(instantiateHook(module, wasmFile));
+  // A hook failure is also caught by the glue, which then never settles its promise: the race
+  // makes it this function's rejection.
+  let failed;
+  const failure = new Promise((_, reject) => { failed = reject; });
+  return Promise.race([failure, factory(instantiateHook(module, wasmFile, failed))]);
 }
 
 /** Emscripten's instantiateWasm hook over an already compiled module, which names the file
- *  when the module does not link. */
-function instantiateHook(module, wasmFile) {
+ *  when the module does not link or its exports are not the glue's; `onError` is also given
+ *  that Error (the glue catches what the hook throws). */
+function instantiateHook(module, wasmFile, onError = () => {}) {
+  const fail = (what, err) => {
+    const e = new Error(`${wasmFile} ${what} (a .wasm from another build?): ${err?.message ?? err}`, { cause: err });
+    onError(e);
+    throw e;
+  };
   return {
     instantiateWasm(imports, done) {
       let instance;
       try {
         instance = new WebAssembly.Instance(module, imports);
       } catch (err) {
-        throw new Error(`${wasmFile} does not link with its glue (a .wasm from another build?): ${err.message}`, { cause: err });
+        fail('does not link with its glue', err);
       }
-      done(instance, module);
+      try {
+        done(instance, module);
+      } catch (err) {
+        fail('does not match its glue', err);
+      }
       return instance.exports;
     },
   };
@@ -65,8 +79,10 @@ export function loadEngineSync(variant = 'simd', { dir = wasmDir() } = {}) {
   } catch (err) {
     throw new Error(`${wasmFile} does not compile (a damaged or foreign .wasm): ${err.message}`, { cause: err });
   }
-  const engine = instantiateHook(module, wasmFile);
+  let hookError = null;
+  const engine = instantiateHook(module, wasmFile, (err) => { hookError = err; });
   factory(engine).catch?.(() => {}); // a start-up failure is the check below
+  if (hookError) throw hookError;
   if (!engine.calledRun || typeof engine.verifyBatch !== 'function') {
     throw new Error(`${jsFile}: the module did not start synchronously (an Emscripten other than the build's?)`);
   }

@@ -46,10 +46,9 @@ SECP256K1_API int ibd_ecmult_tables_window(void);
  *  does, with the library's field arithmetic, but in batched affine additions: one field
  *  inversion per table and per doubling of its length, instead of one per point (about 5 ms in
  *  wasm for window 15, against 14 ms for Jacobian additions). The same bytes as the shipped
- *  tables (tested). Allocates up to 160 KiB of working memory for the call (malloc; the
- *  library's error callback, which aborts, if that fails).
- *  @return 1; 0, computing nothing, unless 2 <= window <= ECMULT_WINDOW_SIZE and have_window is
- *  0 or in 2..window. */
+ *  tables (tested). Allocates up to 160 KiB of working memory for the call (malloc).
+ *  @return 1; 0, leaving the tables as they were, when that memory cannot be allocated or
+ *  unless 2 <= window <= ECMULT_WINDOW_SIZE and have_window is 0 or in 2..window. */
 SECP256K1_API int ibd_ecmult_compute_tables_to(unsigned char *out, unsigned char *out_128, int have_window, int window);
 
 /** The full tables (window ECMULT_WINDOW_SIZE): ibd_ecmult_compute_tables_to(out, out_128, 0,
@@ -59,11 +58,14 @@ SECP256K1_API void ibd_ecmult_compute_tables(unsigned char *out, unsigned char *
 /** Where the tables are computed: computes those of window 12 into the tables verification
  *  reads, once (later calls do nothing). Must run before any verification; the wasm bindings
  *  run it while the module starts (native/verify/batch_verify.cpp). Not thread-safe (the wasm
- *  module is single-threaded). Elsewhere: does nothing. */
+ *  module is single-threaded). Out of memory at that point: the library's error callback, which
+ *  aborts. Elsewhere: does nothing. */
 SECP256K1_API void ibd_ecmult_tables_init(void);
 
 /** Where the tables are computed and incomplete: doubles them, window w to w + 1 (2^(w-2)
- *  additions per table: 1,024 for window 12 to 13, 4,096 for 14 to 15). Never call it during a
+ *  additions per table: 1,024 for window 12 to 13, 4,096 for 14 to 15). When the working memory
+ *  cannot be allocated (a full heap) the window stays: verification needs no heap and goes on
+ *  at it, and the next ibd_ecmult_tables_use after 16 more tries again. Never call it during a
  *  verification. @return the window now (ibd_ecmult_tables_window). */
 SECP256K1_API int ibd_ecmult_tables_grow(void);
 

@@ -154,6 +154,10 @@ int ibd_ecmult_compute_tables_to(unsigned char *out, unsigned char *out_128, int
     int t, i;
     if (have_window != 0 && (have_window < 2 || have_window > ECMULT_WINDOW_SIZE)) return 0;
     if (window < 2 || window > ECMULT_WINDOW_SIZE || (have_window != 0 && window < have_window)) return 0;
+    if (window == have_window) return 1;
+    /* The working memory first, so that a failed allocation leaves the tables as they were. */
+    acc = (secp256k1_fe *)malloc(ECMULT_TABLE_SIZE(window - 1) * sizeof(secp256k1_fe));
+    if (acc == NULL) return 0;
     tables[0] = (secp256k1_ge_storage *)(void *)out;
     tables[1] = (secp256k1_ge_storage *)(void *)out_128;
     if (have_window == 0) { /* the first point of each table: G, and 2^128*G */
@@ -166,8 +170,6 @@ int ibd_ecmult_compute_tables_to(unsigned char *out, unsigned char *out_128, int
         secp256k1_ge_to_storage(&tables[1][0], &a);
         have_window = 2; /* ECMULT_TABLE_SIZE(2) = 1 point */
     }
-    if (window == have_window) return 1;
-    acc = (secp256k1_fe *)checked_malloc(&default_error_callback, ECMULT_TABLE_SIZE(window - 1) * sizeof(secp256k1_fe));
     for (t = 0; t < 2; t++) {
         for (m = ECMULT_TABLE_SIZE(have_window); m < ECMULT_TABLE_SIZE(window); m *= 2) ibd_table_double(tables[t], m, acc);
     }
@@ -182,7 +184,10 @@ void ibd_ecmult_compute_tables(unsigned char *out, unsigned char *out_128) {
 void ibd_ecmult_tables_init(void) {
 #ifdef IBD_ECMULT_TABLES_AT_START
     if (ibd_window_g != 0) return;
-    ibd_ecmult_compute_tables_to((unsigned char *)ibd_computed_g, (unsigned char *)ibd_computed_g_128, 0, IBD_ECMULT_START_WINDOW);
+    if (!ibd_ecmult_compute_tables_to((unsigned char *)ibd_computed_g, (unsigned char *)ibd_computed_g_128, 0, IBD_ECMULT_START_WINDOW)) {
+        secp256k1_callback_call(&default_error_callback, "ibd_ecmult_tables_init: out of memory"); /* at start: aborts */
+        return;
+    }
     ibd_pre_g = (const ibd_ecmult_table_t *)&ibd_computed_g;
     ibd_pre_g_128 = (const ibd_ecmult_table_t *)&ibd_computed_g_128;
     ibd_window_g = IBD_ECMULT_START_WINDOW;
@@ -192,9 +197,9 @@ void ibd_ecmult_tables_init(void) {
 int ibd_ecmult_tables_grow(void) {
 #ifdef IBD_ECMULT_TABLES_AT_START
     if (ibd_window_g == 0) ibd_ecmult_tables_init();
-    else if (ibd_window_g < ECMULT_WINDOW_SIZE) {
-        ibd_ecmult_compute_tables_to((unsigned char *)ibd_computed_g, (unsigned char *)ibd_computed_g_128, ibd_window_g, ibd_window_g + 1);
-        ibd_window_g++;
+    else if (ibd_window_g < ECMULT_WINDOW_SIZE &&
+             ibd_ecmult_compute_tables_to((unsigned char *)ibd_computed_g, (unsigned char *)ibd_computed_g_128, ibd_window_g, ibd_window_g + 1)) {
+        ibd_window_g++; /* else no memory for the level: verification goes on at this window */
     }
     ibd_uses_since_growth = 0;
 #endif
