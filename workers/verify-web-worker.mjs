@@ -6,7 +6,8 @@
 // {type: 'module-request'} and the page answers {type: 'module', module: WebAssembly.Module},
 // or {type: 'module', error} when it could not compile it; the worker then fetches and
 // compiles nothing and only instantiates. (Asked for, not pushed: a message that arrived
-// before the worker listened, e.g. while a wrapper script imports this one, would be lost.) A load failure (bad variant, 404, bad wasm, the page's error) is posted as
+// before the worker listened, e.g. while a wrapper script imports this one, would be lost.)
+// A load failure (bad variant, 404, bad wasm, the page's error) is posted as
 // {type: 'load-error', message} naming the URL; a failure to load this script or its imports
 // is reported by the host (web-host.mjs).
 //
