@@ -85,6 +85,7 @@ for (const variant of VARIANTS) {
     const verdicts = records.slice(1).map((rec) => verifyChecks(engine, rec)[0]);
     assert.deepEqual(verdicts, expected.slice(1));
     assert.equal(engine.engineInfo().ecmultWindow, 12, 'no memory to grow: verification goes on at window 12');
+    assert.throws(() => engine.ecmultTablesSha256(), /could not be completed \(out of memory\)/, 'completing them ends, never loops');
     for (const p of held) engine._free(p);
     // Memory back: within 17 verifications (the count goes on from the last try) they grow again.
     for (const rec of records.slice(0, 17)) verifyChecks(engine, rec);

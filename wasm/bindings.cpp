@@ -877,6 +877,7 @@ int SchnorrBatchVerify(uintptr_t checks, double checks_len, double count) {
  *  them first (ibd_ecmult_tables_complete). */
 std::string EcmultTablesSha256() {
     ibd_ecmult_tables_complete();
+    if (ibd_ecmult_table(0) == nullptr) ThrowJs(val("ecmultTablesSha256: the tables could not be completed (out of memory)"));
     const size_t n = ibd_ecmult_table_bytes();
     std::vector<uint8_t> both(ibd_ecmult_table(0), ibd_ecmult_table(0) + n);
     both.insert(both.end(), ibd_ecmult_table(1), ibd_ecmult_table(1) + n);

@@ -69,7 +69,8 @@ SECP256K1_API void ibd_ecmult_tables_init(void);
  *  verification. @return the window now (ibd_ecmult_tables_window). */
 SECP256K1_API int ibd_ecmult_tables_grow(void);
 
-/** Grows the tables to ECMULT_WINDOW_SIZE (the tests; ibd_ecmult_table then returns them). */
+/** Grows the tables to ECMULT_WINDOW_SIZE (the tests; ibd_ecmult_table then returns them), or as
+ *  far as memory allows: a level that cannot be allocated ends it, the tables incomplete. */
 SECP256K1_API void ibd_ecmult_tables_complete(void);
 
 /** Counts one verification about to start; where the tables are computed and incomplete, one

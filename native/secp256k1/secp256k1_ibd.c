@@ -207,7 +207,12 @@ int ibd_ecmult_tables_grow(void) {
 }
 
 void ibd_ecmult_tables_complete(void) {
-    while (ibd_ecmult_tables_window() < ECMULT_WINDOW_SIZE) ibd_ecmult_tables_grow();
+    int w = ibd_ecmult_tables_window();
+    while (w < ECMULT_WINDOW_SIZE) {
+        const int grown = ibd_ecmult_tables_grow();
+        if (grown == w) return; /* no memory for the level: stays incomplete, never loops */
+        w = grown;
+    }
 }
 
 void ibd_ecmult_tables_use(void) {
