@@ -73,7 +73,7 @@ for (const variant of VARIANTS) {
     const trapAfterTen = () => {
       const end = engine.HEAPU8.length - valid.length;
       engine.HEAPU8.set(valid, end);
-      assert.throws(() => engine.verifyBatch(end, valid.length + 1000, 20, 16), /the checks region runs past the module's memory/);
+      assert.throws(() => engine.verifyBatch(end, valid.length + 1000, 20, 16), /the checks region is not in the module's heap/);
     };
     const ecdsa = concatChecks(Array.from({ length: 10 }, (_, i) => encodeCheck({
       type: CheckType.ECDSA, msg32: new Uint8Array(32).fill(i), pubkey: new Uint8Array(33).fill(2), sig: new Uint8Array(70).fill(0x30),
@@ -213,14 +213,14 @@ for (const variant of VARIANTS) {
         [[-1, 0, 0, ptr], /checksPtr must be an integer/],
         [[ptr, 2.5, 0, ptr], /checksLen must be an integer/],
         [[ptr, 0, 0, -8], /verdictsPtr must be an integer/],
-        [[ptr, 0, 4294967295, ptr], /verifyBatch: the verdicts region runs past the module's memory/],
-        [[memory - 10, 36, 1, ptr], /the checks region runs past the module's memory/],
+        [[ptr, 0, 4294967295, ptr], /verifyBatch: the verdicts region is not in the module's heap/],
+        [[memory - 10, 36, 1, ptr], /the checks region is not in the module's heap/],
       ];
       for (const [args, message] of cases) assert.throws(() => engine.verifyBatch(...args), message, JSON.stringify(args));
       // The instance is still usable: nothing was written, nothing trapped.
       const r = engine.verifyBatch(ptr, 0, 0, ptr);
       assert.equal(r.error, 0);
-      assert.throws(() => engine.schnorrBatchVerify(memory - 10, 132, 1), /run past the module's memory/);
+      assert.throws(() => engine.schnorrBatchVerify(memory - 10, 132, 1), /are not in the module's heap/);
     } finally {
       engine._free(ptr);
     }

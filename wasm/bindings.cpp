@@ -686,11 +686,28 @@ private:
 /** The module's memory in bytes now (it may grow between calls). */
 double MemoryBytes() { return static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0; }
 
+}  // namespace
+
+/** Where the heap starts (wasm-ld's symbol): below it lie the module's static data and stack,
+ *  which no caller's buffer (from _malloc) can hold. */
+extern "C" unsigned char __heap_base;
+
+namespace {
+
+/** Whether [ptr, ptr + len) lies in the heap: from __heap_base to the end of the module's memory
+ *  now. An empty region passes anywhere in memory (nothing is read or written), a null pointer
+ *  (0) with len > 0 does not. */
+bool InHeap(double ptr, double len) {
+    if (len == 0) return ptr <= MemoryBytes();
+    return ptr >= static_cast<double>(reinterpret_cast<uintptr_t>(&__heap_base)) && ptr + len <= MemoryBytes();
+}
+
 /** verifyBatch(checksPtr, checksLen, count, verdictsPtr) -> { error, errorOffset, errorRecord }.
  *  Pointers are offsets into the module's memory (from _malloc). The arguments are JS numbers
  *  checked here, before anything is read or written: each an integer >= 0, the checks
  *  [checksPtr, checksPtr + checksLen) and the `count` verdict bytes from verdictsPtr inside the
- *  module's memory; otherwise a JS Error naming the argument (Embind's own uint32 conversion
+ *  module's heap (InHeap: not null, not the static data) and not overlapping; otherwise a JS
+ *  Error naming the argument (Embind's own uint32 conversion
  *  would wrap -1 to 4294967295, 2^32 + 5 to 5 and 1.7 to 1, and a verdict region past the end
  *  would be written until the module traps). */
 val VerifyBatch(double checks_ptr, double checks_len, double count, double verdicts_ptr) {
@@ -703,11 +720,18 @@ val VerifyBatch(double checks_ptr, double checks_len, double count, double verdi
         std::snprintf(message, sizeof(message), "verifyBatch: %s must be an integer from 0 to 4294967295", bad);
         ThrowJs(val(static_cast<const char*>(message)));
     }
-    if (checks_ptr + checks_len > memory || verdicts_ptr + count > memory) {
+    const bool checks_in = InHeap(checks_ptr, checks_len);
+    if (!checks_in || !InHeap(verdicts_ptr, count)) {
         std::snprintf(message, sizeof(message),
-                      "verifyBatch: %s runs past the module's memory (%.0f bytes): checks [%.0f, %.0f), verdicts [%.0f, %.0f)",
-                      checks_ptr + checks_len > memory ? "the checks region" : "the verdicts region", memory, checks_ptr,
+                      "verifyBatch: %s is not in the module's heap [%.0f, %.0f): checks [%.0f, %.0f), verdicts [%.0f, %.0f)",
+                      !checks_in ? "the checks region" : "the verdicts region",
+                      static_cast<double>(reinterpret_cast<uintptr_t>(&__heap_base)), memory, checks_ptr,
                       checks_ptr + checks_len, verdicts_ptr, verdicts_ptr + count);
+        ThrowJs(val(static_cast<const char*>(message)));
+    }
+    if (count > 0 && checks_len > 0 && verdicts_ptr < checks_ptr + checks_len && checks_ptr < verdicts_ptr + count) {
+        std::snprintf(message, sizeof(message), "verifyBatch: the verdicts [%.0f, %.0f) overlap the checks [%.0f, %.0f)",
+                      verdicts_ptr, verdicts_ptr + count, checks_ptr, checks_ptr + checks_len);
         ThrowJs(val(static_cast<const char*>(message)));
     }
     const ibd::BatchStatus st = ibd::VerifyBatch(reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(checks_ptr)),
@@ -726,16 +750,21 @@ val VerifyBatch(double checks_ptr, double checks_len, double count, double verdi
  *  msg32 (32 bytes) | pubkey (pubkeyLen: 33 or 65) | compact signature (64), `strict` refusing
  *  a high S; kind 2 (BIP340) msg32 | x-only pubkey (32) | signature (64); kind 3 a public key
  *  (pubkeyLen bytes) to parse, kind 4 an x-only key (32): 1 valid, 0 not. Throws a JS Error for
- *  a kind, length or pointer out of range. */
-int VerifySingle(double ptr, int kind, int pubkey_len, bool strict) {
-    const double memory = MemoryBytes();
+ *  a kind, length or pointer out of range: kind not an integer 1..4, pubkeyLen not an integer
+ *  0..65, the bytes not in the module's heap (InHeap). */
+int VerifySingle(double ptr, double kind_arg, double pubkey_len_arg, bool strict) {
     char message[200];  // no C++ object with a destructor may be alive when ThrowJs runs
     const bool whole = ptr >= 0 && ptr <= 4294967295.0 && ptr == static_cast<double>(static_cast<uint64_t>(ptr));
+    // Doubles, not ints: Embind's int conversion would wrap 2^32 + 1 to 1 and truncate 1.9.
+    const int kind = kind_arg >= 1 && kind_arg <= 4 && kind_arg == static_cast<int>(kind_arg) ? static_cast<int>(kind_arg) : 0;
+    const int pubkey_len = pubkey_len_arg >= 0 && pubkey_len_arg <= 65 && pubkey_len_arg == static_cast<int>(pubkey_len_arg)
+                               ? static_cast<int>(pubkey_len_arg) : -1;
     const int key_len = kind == 2 || kind == 4 ? 32 : pubkey_len;
     const double bytes = (kind <= 2 ? 32.0 + 64.0 : 0.0) + key_len;
-    if (kind < 1 || kind > 4 || key_len < 0 || key_len > 65 || !whole || ptr + bytes > memory) {
-        std::snprintf(message, sizeof(message), "verifySingle: kind %d, pubkeyLen %d at %.0f: out of range (memory %.0f bytes)",
-                      kind, pubkey_len, ptr, memory);
+    if (kind == 0 || key_len < 0 || !whole || !InHeap(ptr, bytes)) {
+        std::snprintf(message, sizeof(message),
+                      "verifySingle: kind %g, pubkeyLen %g at %.0f: out of range (kind 1..4, pubkeyLen 0..65, the bytes in the heap [%.0f, %.0f))",
+                      kind_arg, pubkey_len_arg, ptr, static_cast<double>(reinterpret_cast<uintptr_t>(&__heap_base)), MemoryBytes());
         ThrowJs(val(static_cast<const char*>(message)));
     }
     const uint8_t* at = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(ptr));
@@ -849,16 +878,19 @@ std::string Sha256Chain(double bytes, double reps) {
  *  of `count` Schnorr records at checksPtr in the module's memory (ibd::VerifySchnorrBatchOnce,
  *  batch_verify.h: no grouping, no fallback), for the per-signature cost curve of
  *  bench/compare/schnorr-batch.mjs. 1 when every signature verifies, 0 otherwise. Throws a JS
- *  Error naming the record that is not a well-formed Schnorr record, or for checksLen or count
- *  not an integer in range (a count of 2.5 is not 2). */
-int SchnorrBatchVerify(uintptr_t checks, double checks_len, double count) {
+ *  Error naming the record that is not a well-formed Schnorr record, for checksLen or count
+ *  not an integer in range (a count of 2.5 is not 2), or for checks not in the module's heap
+ *  (InHeap). */
+int SchnorrBatchVerify(double checks_ptr, double checks_len, double count) {
     if (!(checks_len >= 0 && checks_len <= 4294967295.0) || checks_len != static_cast<double>(static_cast<uint64_t>(checks_len)) ||
         !(count >= 0 && count <= 1e6) || count != static_cast<double>(static_cast<uint64_t>(count))) {
         ThrowJs(val("schnorrBatchVerify: checksLen must be an integer in 0..2^32-1 and count in 0..10^6"));
     }
-    if (static_cast<double>(checks) + checks_len > MemoryBytes()) {
-        ThrowJs(val("schnorrBatchVerify: the checks [checksPtr, checksPtr + checksLen) run past the module's memory"));
+    if (!(checks_ptr >= 0 && checks_ptr <= 4294967295.0) || checks_ptr != static_cast<double>(static_cast<uint64_t>(checks_ptr)) ||
+        !InHeap(checks_ptr, checks_len)) {
+        ThrowJs(val("schnorrBatchVerify: the checks [checksPtr, checksPtr + checksLen) are not in the module's heap"));
     }
+    const uintptr_t checks = static_cast<uintptr_t>(checks_ptr);
     uint32_t bad = 0;
     const int r = ibd::VerifySchnorrBatchOnce(reinterpret_cast<const uint8_t*>(checks), static_cast<size_t>(checks_len),
                                               static_cast<uint32_t>(count), &bad);
@@ -890,5 +922,5 @@ std::string EcmultTablesSha256() {
 EMSCRIPTEN_BINDINGS(ibd_bench) {
     emscripten::function("sha256Chain", &Sha256Chain);
     emscripten::function("ecmultTablesSha256", &EcmultTablesSha256);
-    emscripten::function("schnorrBatchVerify", &SchnorrBatchVerify, emscripten::allow_raw_pointers());
+    emscripten::function("schnorrBatchVerify", &SchnorrBatchVerify);
 }

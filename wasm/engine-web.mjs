@@ -6,6 +6,7 @@
 // overlaps the download, and Chromium caches the compiled code of a streamed module with the
 // HTTP response, so that later loads (each verify worker, the next visit) skip compiling. The
 // factory instantiates that module (Emscripten's instantiateWasm hook).
+import { guardEngine } from './engine-guard.mjs';
 import { checkVariant } from './variants.mjs';
 
 // The smallest module using a SIMD instruction: (func (result v128) i32.const 0 i8x16.splat
@@ -42,7 +43,8 @@ export function simdSupported() {
  *   module instead of import(<baseUrl>ibd-<variant>.mjs), for a caller whose bundler must see
  *   the import written out (the package, workers/package/).
  * @returns {Promise<object>} the Emscripten module, same surface as engine.mjs loadEngine:
- *   BlockValidation, verifyBatch, engineInfo, _malloc, _free, HEAPU8 (wasm/API.md).
+ *   BlockValidation, verifyBatch, engineInfo, _malloc, _free, HEAPU8 (wasm/API.md), guarded as
+ *   engine.mjs's (engine-guard.mjs).
  * @throws (rejects) Error naming the variant when it is unknown, or naming the URL with the
  *   HTTP status, network error, import error or WebAssembly compile error.
  */
@@ -72,9 +74,10 @@ export async function loadWebEngine(variant = 'simd', { baseUrl = new URL(/* @vi
   const factory = imported.m.default;
   if (typeof factory !== 'function') throw new Error(`${glueUrl} does not export an Emscripten factory`);
   let instantiateFailed;
+  let engine;
   const failed = new Promise((_, reject) => { instantiateFailed = reject; });
   try {
-    return await Promise.race([failed, factory({
+    engine = await Promise.race([failed, factory({
       instantiateWasm(imports, done) {
         WebAssembly.instantiate(module, imports).then((instance) => {
           try {
@@ -89,6 +92,7 @@ export async function loadWebEngine(variant = 'simd', { baseUrl = new URL(/* @vi
   } catch (err) {
     throw new Error(`cannot instantiate ${wasmUrl}: ${err?.message ?? err}`, { cause: err });
   }
+  return guardEngine(engine, wasmUrl);
 }
 
 /**

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { wasmDir } from './paths.mjs';
+import { guardEngine } from './engine-guard.mjs';
 import { checkVariant } from './variants.mjs';
 
 const require = createRequire(import.meta.url);
@@ -14,7 +15,8 @@ const require = createRequire(import.meta.url);
  * @param {{dir?: string}} [options] folder holding ibd-<variant>.js/.wasm (default: wasmDir(),
  *   wasm/paths.mjs: IBD_WASM_DIR, else build/wasm).
  * @returns {Promise<object>} the Emscripten module: BlockValidation, verifyBatch, engineInfo,
- *   _malloc, _free, HEAPU8 (wasm/API.md).
+ *   _malloc, _free, HEAPU8 (wasm/API.md), its entry points guarded (engine-guard.mjs: argument
+ *   types checked, an instance that trapped retired).
  * @throws Error naming the variant or the missing file (with the command that builds it), or
  *   naming the .wasm that does not compile or link (the CompileError / LinkError as its cause).
  */
@@ -30,7 +32,7 @@ export async function loadEngine(variant = 'simd', { dir = wasmDir() } = {}) {
   // makes it this function's rejection.
   let failed;
   const failure = new Promise((_, reject) => { failed = reject; });
-  return Promise.race([failure, factory(instantiateHook(module, wasmFile, failed))]);
+  return guardEngine(await Promise.race([failure, factory(instantiateHook(module, wasmFile, failed))]), wasmFile);
 }
 
 /** Emscripten's instantiateWasm hook over an already compiled module, which names the file
@@ -86,7 +88,7 @@ export function loadEngineSync(variant = 'simd', { dir = wasmDir() } = {}) {
   if (!engine.calledRun || typeof engine.verifyBatch !== 'function') {
     throw new Error(`${jsFile}: the module did not start synchronously (an Emscripten other than the build's?)`);
   }
-  return engine;
+  return guardEngine(engine, wasmFile);
 }
 
 /** The variant's glue factory and file names in `dir`; throws naming a missing file. */
