@@ -171,6 +171,23 @@ test('browser pool: a worker script that is not there rejects naming the script 
   assert.equal(r.verify, r.ready);
 });
 
+test('browser pool: a .wasm download that stalls is given up on, naming the script and the .wasm URL', { skip }, async () => {
+  const server = await startServer({ port: 0, isolation: true });
+  const page = await browser.context.newPage();
+  try {
+    await page.route('**/ibd-simd.wasm', () => {}); // the request is never answered
+    await page.goto(`${server.url}fixtures/manifest.json`);
+    const r = await page.evaluate(loadFailure, { checks: someChecks(), options: { loadTimeoutMs: 500, maxAttempts: 2 } });
+    assert.match(r.ready, new RegExp('^verify worker \\d of 2 did not load within 500 ms \\(loading the worker script ' +
+      'http://127\\.0\\.0\\.1:\\d+/workers/verify-web-worker\\.mjs\\?variant=simd&base=\\S+ and ' +
+      'http://127\\.0\\.0\\.1:\\d+/wasm/ibd-simd\\.wasm \\(compiled once by the page\\)\\) \\(start 2 in a row; the pool cannot start\\)'));
+    assert.equal(r.verify, r.ready);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});
+
 test('browser pool: a wasm file that does not compile rejects naming it', { skip }, async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'ibd-bad-wasm-'));
   try {

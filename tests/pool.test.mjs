@@ -531,7 +531,8 @@ test('a worker killed before it is ready, or that never says so, is started agai
   const never = new Int32Array(new SharedArrayBuffer(4));
   const hopeless = createPool({ workers: 1, maxAttempts: 2, loadTimeoutMs: 200, host: nodeHost({ workerUrl: FAKE_WORKER, workerData: { starts: never, neverReady: 100 } }) });
   try {
-    await assert.rejects(hopeless.ready(), /^Error: verify worker 0 of 1 did not load within 200 ms \(start 2 in a row; the pool cannot start\)/);
+    await assert.rejects(hopeless.ready(), new RegExp(`^Error: verify worker 0 of 1 did not load within 200 ms \\(loading the worker script ${FAKE_WORKER.href}\\) ` +
+      '\\(start 2 in a row; the pool cannot start\\)'));
   } finally {
     await hopeless.close();
   }

@@ -2,6 +2,8 @@
 // web-host.mjs (module Web Workers) are the only host-specific parts of the pool.
 //
 // Host interface (used by verify-pool.mjs):
+//   host.loads                     optional: what each worker loads (script, wasm), named in
+//                                  the pool's error for a worker that does not load in time
 //   host.spawn(index, { onMessage(msg), onError(err), onExit(code) }) -> endpoint
 //                                  onExit: hosts whose workers can exit on their own (Node)
 //   endpoint.post(msg, transfer)   send one message, transferring the listed ArrayBuffers
@@ -21,7 +23,9 @@ export function nodeHost({ workerUrl = new URL('./verify-worker.mjs', import.met
   // (node --input-type=module -e ...) make a worker started from a file fail
   // (ERR_INPUT_TYPE_NOT_ALLOWED), so they are left out.
   const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print)\b|^-[ep]$/.test(a));
+  const wasm = workerData?.variant ? `, the ${workerData.variant} wasm build` : '';
   return {
+    loads: `the worker script ${workerUrl instanceof URL ? workerUrl.href : workerUrl}${wasm}`,
     spawn(index, { onMessage, onError, onExit }) {
       const worker = new Worker(workerUrl, { workerData, execArgv, name: `ibd-verify-${index}` });
       worker.on('message', onMessage);

@@ -509,7 +509,8 @@ export class VerifyPool {
     // after loadTimeoutMs, as one that exits before it is ready.
     slot.loadTimer = setTimeout(() => afterPendingMessages(() => {
       if (slot.ready || slot.dead || this._failure) return;
-      this._onWorkerDeath(slot, `${this._label(slot)} did not load within ${this._loadTimeoutMs} ms`, undefined, true);
+      const loads = typeof this._host.loads === 'string' ? ` (loading ${this._host.loads})` : '';
+      this._onWorkerDeath(slot, `${this._label(slot)} did not load within ${this._loadTimeoutMs} ms${loads}`, undefined, true);
     }), this._loadTimeoutMs);
     slot.loadTimer.unref?.();
     return slot;

@@ -33,7 +33,7 @@ export const WEB_WORKER_URL = new URL('./verify-web-worker.mjs', import.meta.url
  *   `new Worker(new URL(<script>, import.meta.url), {type: 'module'})` (the package's,
  *   workers/package/); workerUrl then only names it in errors, and `settings`, when given, is
  *   posted to each worker as its first message instead of URL parameters.
- * @returns {{spawn: Function}} see the host interface in node-host.mjs; post() transfers the
+ * @returns {{spawn: Function, loads: string}} see the host interface in node-host.mjs; post() transfers the
  *   listed buffers, ref()/unref() do nothing (browsers have no such notion), terminate() stops
  *   the worker at once.
  */
@@ -48,7 +48,9 @@ export function webHost({ variant = 'simd', baseUrl = new URL(/* @vite-ignore */
     if (share) script.searchParams.set('module', 'post');
   }
   let compiled = null; // the module's compilation, started by the first spawn
+  const wasmUrl = new URL(`ibd-${variant}.wasm`, base).href;
   return {
+    loads: `the worker script ${script.href} and ${wasmUrl}${share ? ' (compiled once by the page)' : ''}`,
     spawn(index, { onMessage, onError }) {
       const name = `ibd-verify-${index}`;
       const worker = createWorker ? createWorker(name) : new Worker(script, { type: 'module', name });
