@@ -270,6 +270,23 @@ test('contenders: ibd-wasm\'s costs with the verify costs or every stage scaled 
   assert.equal(native.verify.per_ecdsa, 0.05 * 0.5);
 });
 
+test('contenders: measured in a browser, the measured projection is named after its Web Workers, Node\'s derived at the inverse ratio', () => {
+  const costs = { median: COSTS, fast: COSTS, slow: COSTS };
+  const ratios = { chromium_worker: { ecdsa: 0.8, schnorr: 0.5 }, tiny: { ecdsa: 3, schnorr: 4 } };
+  const names = (list) => list.map((c) => `${c.key}: ${c.name}`);
+  assert.deepEqual(names(contenderCosts(costs, ratios)), ['ibd-wasm: ibd-wasm simd, Node worker_threads (measured)',
+    'chromium_worker: ibd-wasm simd, Chromium Web Workers', 'tiny: tiny-secp256k1 per call']);
+  const chromium = contenderCosts(costs, ratios, { measuredOn: 'Chromium 156' });
+  assert.deepEqual(names(chromium), ['ibd-wasm: ibd-wasm simd, Chromium 156 Web Workers (measured)',
+    'node_worker: ibd-wasm simd, Node worker_threads', 'tiny: tiny-secp256k1 per call']);
+  assert.equal(chromium[1].costs.median.verify.per_ecdsa, 0.05 / 0.8);
+  assert.equal(chromium[1].costs.median.verify.per_schnorr, 0.035 / 0.5);
+  assert.match(chromium[1].derivation, /Node's rates relative to the Chromium Web Worker's \(x1\.25 ECDSA, x2\.00 Schnorr\)/);
+  // Another browser: the bench run measured Chromium only, so neither is derived.
+  assert.deepEqual(names(contenderCosts(costs, ratios, { measuredOn: 'Firefox 133' })),
+    ['ibd-wasm: ibd-wasm simd, Firefox 133 Web Workers (measured)', 'tiny: tiny-secp256k1 per call']);
+});
+
 test('bench ratios from a bench results document, within its one run', () => {
   const speed = (name, type, rate, batch = null) => ({ name, type, sig_per_s: rate, batch_size: batch });
   const doc = {

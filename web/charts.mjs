@@ -168,8 +168,18 @@ function sweepChart(figure, doc) {
 }
 
 /** The projection's palette, one colour per engine (contenders.mjs keys). */
+/** A log axis's tick label: 1, 2 and 5 times a power of ten, as few digits as it needs
+ *  ("0.001", "0.5", "20", "1,000"); the ticks between are left unlabelled. */
+function logTick(value) {
+  const v = Number(value);
+  if (!(v > 0)) return '';
+  const lead = v / 10 ** Math.floor(Math.log10(v) + 1e-9);
+  if (![1, 2, 5].some((d) => Math.abs(lead - d) < 1e-6)) return '';
+  return v >= 1 ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(1)));
+}
+
 const ENGINE_COLORS = Object.freeze({
-  'ibd-wasm': COLORS.primary, chromium_worker: '#3a9a5b', scalar: '#8a5cc2', no_batch: '#c2478a',
+  'ibd-wasm': COLORS.primary, chromium_worker: '#3a9a5b', node_worker: '#3a9a5b', scalar: '#8a5cc2', no_batch: '#c2478a',
   tiny: COLORS.secondary, noble: '#b33a3a', native: COLORS.neutral,
 });
 
@@ -191,7 +201,7 @@ export function drawProjectionChart(figure, view) {
   const series = { workers: view.workers, heights, engines: view.engines.map((e) => ({ key: e.key, name: e.name, hours: e.curve.map((c) => c.hours) })) };
   const options = baseOptions('block height');
   options.scales.y = { type: 'logarithmic', title: { display: true, text: 'hours from genesis', color: COLORS.text },
-    grid: { color: COLORS.grid }, ticks: { color: COLORS.text } };
+    grid: { color: COLORS.grid }, ticks: { color: COLORS.text, callback: logTick } };
   options.scales.x.ticks.callback = function tick(value) { return kilo(Number(this.getLabelForValue(value))); };
   options.plugins.tooltip.callbacks.label = (c) => (c.dataset.label.startsWith('_') ? null : `${c.dataset.label}: ${c.parsed.y.toFixed(1)} h`);
   draw('projection', figure, {

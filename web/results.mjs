@@ -75,7 +75,7 @@ export function renderHeadline(root, doc) {
     set(root, 'projection', value, unit);
     set(root, 'projection-sub', `${m.full_chain_hours.low.toFixed(1)}–${m.full_chain_hours.high.toFixed(1)} h to validate the chain ` +
       `(parse, sighash, script, verify) on ${plural(m.workers, 'worker')}; ${duration(m.after_assumevalid_hours.value).join(' ')} after ` +
-      `assumevalid (heights ${int(m.assumevalid.height + 1)}–${int(m.tip)}); model ${m.trusted ? 'trusted' : `not trusted: ${m.untrusted_reason}`}`);
+      `assumevalid (heights ${int(m.assumevalid.height + 1)}–${int(m.tip)}); model ${trustText(m)}`);
     return;
   }
   const [value, unit] = duration(p.hours);
@@ -206,8 +206,17 @@ function projectionText(p) {
     `these ${m.blocks_fitted} blocks' warm times in the workers, each block checked against the costs fitted on the others, ` +
     `applied to the workload table of the whole chain (npm run project), on ${plural(m.workers, 'worker')} at ` +
     `${(100 * m.efficiency).toFixed(0)}% of the wall time in the engine${m.efficiency_measured ? ' (measured)' : ''}; ` +
-    `${m.trusted ? 'trusted' : `not trusted: ${m.untrusted_reason}`}. Beside it, the skeleton projection, this sample's ` +
+    `${trustText(m)}. Beside it, the skeleton projection, this sample's ` +
     `mix standing in for the chain's: ${skeleton}.`;
+}
+
+/** 'trusted', or 'not trusted: ' and why, naming each block outside the tolerance with its
+ *  measured time's deviation from the prediction (the terminal report's model check). */
+function trustText(m) {
+  if (m.trusted) return 'trusted';
+  const pct = (r) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
+  const misses = (m.misses ?? []).map((x) => `${int(x.height)} ${pct(x.ratio)}`).join(', ');
+  return misses ? `not trusted: blocks ${misses} outside ±15%` : `not trusted: ${m.untrusted_reason}`;
 }
 
 /** The end-to-end pass in one sentence (bench/core/end-to-end.mjs; the terminal report's lines). */

@@ -106,8 +106,9 @@ export async function runInPage(settings, env, report) {
     machine: (engineInfo) => machineOf(env, engineInfo),
     workloadTable: await fetchWorkloadTable(report),
     benchRatios: await fetchBenchRatios(report),
+    measuredOn: env.browser,
   };
-  projectionInputs = { table: host.workloadTable, bench: host.benchRatios };
+  projectionInputs = { table: host.workloadTable, bench: host.benchRatios, measuredOn: env.browser };
   const options = {
     variant,
     workers: settings.workers,

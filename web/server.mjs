@@ -152,7 +152,10 @@ export async function startServer({ port = DEFAULT_PORT, host = '127.0.0.1', iso
   });
 
   await new Promise((resolve, reject) => {
-    server.once('error', (err) => reject(new Error(`cannot serve on ${host}:${port}: ${err.message}`, { cause: err })));
+    server.once('error', (err) => {
+      const hint = err.code === 'EADDRINUSE' ? ' (another server holds the port: stop it, or pass --port 0 for a free one)' : '';
+      reject(new Error(`cannot serve on ${host}:${port}: ${err.message}${hint}`, { cause: err }));
+    });
     server.listen(port, host, resolve);
   });
   const actualPort = server.address().port;

@@ -30,20 +30,34 @@ const scaleAll = (costs, f) => Object.fromEntries(Object.entries(costs).map(([st
  * @param {object} ratios per contender key (chromium_worker, scalar, no_batch, tiny, noble):
  *   {ecdsa, schnorr}, ibd-wasm simd's verify rate over the contender's in one bench run (> 1:
  *   the contender is slower); native_whole_block: native time over ibd-wasm's for whole blocks
+ * @param {{measuredOn?: string}} [options] where `costs` were measured: 'node' (default: Node
+ *   worker_threads; the Chromium Web Worker contender is derived from the bench run's Chromium
+ *   over Node ratio), or a browser's name (the page: "Chromium 156", "Firefox 133"), whose Web
+ *   Workers the measured contender is named after. In a Chromium-based browser (Chrome, Edge,
+ *   Opera, Brave: their names matched) the derived contender is Node
+ *   worker_threads instead, at the inverse ratio; in another browser neither is derived (the
+ *   bench run measured Chromium only).
  * @returns {Array<{key: string, name: string, costs: {median, fast, slow}, derivation: string}>}
  *   ibd-wasm as measured first, then each contender whose ratios are given
  */
-export function contenderCosts(costs, ratios) {
-  const out = [{ key: 'ibd-wasm', name: 'ibd-wasm simd, Node worker_threads (measured)', costs, derivation: 'the cost model as measured' }];
+export function contenderCosts(costs, ratios, { measuredOn = 'node' } = {}) {
+  const inNode = measuredOn === 'node';
+  const inChromium = !inNode && /chrom|edge|opera|brave/i.test(measuredOn); // V8 in Chromium's Web Workers
+  const host = inNode ? 'Node worker_threads' : `${measuredOn} Web Workers`;
+  const out = [{ key: 'ibd-wasm', name: `ibd-wasm simd, ${host} (measured)`, costs, derivation: 'the cost model as measured' }];
+  const invert = (r) => r && { ecdsa: 1 / r.ecdsa, schnorr: 1 / r.schnorr };
+  const rates = { ...ratios, chromium_worker: inNode ? ratios.chromium_worker : undefined,
+    node_worker: inChromium ? invert(ratios.chromium_worker) : undefined };
   const verifyOnly = [
     ['chromium_worker', 'ibd-wasm simd, Chromium Web Workers', 'verify at the Chromium Web Worker\'s rates relative to Node\'s'],
+    ['node_worker', 'ibd-wasm simd, Node worker_threads', 'verify at Node\'s rates relative to the Chromium Web Worker\'s'],
     ['scalar', 'ibd-wasm scalar (no SIMD)', 'verify at the scalar variant\'s rates'],
     ['no_batch', 'ibd-wasm simd, Schnorr checks one at a time', 'verify at single verification\'s rates (no BIP340 batch; ECDSA at batch size 1 too)'],
     ['tiny', 'tiny-secp256k1 per call', 'verify at tiny-secp256k1\'s rates, a call per signature; the rest ibd-wasm\'s'],
     ['noble', '@noble/secp256k1 (pure JS)', 'verify at @noble/secp256k1\'s rates; the rest ibd-wasm\'s'],
   ];
   for (const [key, name, derivation] of verifyOnly) {
-    const r = ratios[key];
+    const r = rates[key];
     if (r) out.push({ key, name, costs: verifyScaled(costs, r), derivation: `${derivation} (x${r.ecdsa.toFixed(2)} ECDSA, x${r.schnorr.toFixed(2)} Schnorr)` });
   }
   const n = ratios.native_whole_block;
@@ -132,16 +146,17 @@ export function benchRatios(doc) {
  * @param {object} p projectChain's result (its costs, workers and efficiency)
  * @param {object} table workloadFor's model (the saved workload table)
  * @param {object} ratios benchRatios' ratios
- * @param {{step?: number}} [options] the curve's spacing in blocks (default 25,000; the tip last)
+ * @param {{step?: number, measuredOn?: string}} [options] the curve's spacing in blocks (default
+ *   25,000; the tip last); measuredOn: as contenderCosts'
  * @returns {Array<{key, name, derivation, full_chain_hours, after_assumevalid_hours,
  *   curve: Array<{height: number, hours: number, low: number, high: number}>}>}
  */
-export function projectContenders(p, table, ratios, { step = 25000 } = {}) {
+export function projectContenders(p, table, ratios, { step = 25000, measuredOn = 'node' } = {}) {
   const heights = [];
   for (let h = step; h < table.tip; h += step) heights.push(h);
   heights.push(table.tip);
   const at = (costs, from, to) => spanHours({ costs, table, efficiency: p.efficiency, workers: p.workers, from, to });
-  return contenderCosts(p.costs, ratios).map((c) => ({
+  return contenderCosts(p.costs, ratios, { measuredOn }).map((c) => ({
     key: c.key, name: c.name, derivation: c.derivation,
     full_chain_hours: at(c.costs, 0, table.tip),
     after_assumevalid_hours: at(c.costs, ASSUMEVALID.height + 1, table.tip),

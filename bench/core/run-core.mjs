@@ -36,7 +36,8 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   option of that name (wasm/API.md), for fixture blocks mutated from real ones only.
  * @param {{loaded: Array, fixtures: string, fixtureBlocks: number, chain?: object|null,
  *   createPool: (o: {workers: number, variant: string}) => import('../../workers/verify-pool.mjs').VerifyPool,
- *   machine: (engineInfo: object) => object, workloadTable?: object}} host loaded: loadBlocks entries
+ *   machine: (engineInfo: object) => object, workloadTable?: object, benchRatios?: object,
+ *   measuredOn?: string}} host loaded: loadBlocks entries
  *   (blocks-fixtures/loader.mjs; the page's web/fixtures.mjs gives the same shape); fixtures:
  *   where they came from (a folder or URL, for the report); fixtureBlocks: blocks the
  *   manifest lists; chain: the fixture set's consecutive chain (blocks-fixtures/loader.mjs
@@ -47,7 +48,9 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   engineInfo() (as the first worker reports it); workloadTable: the saved workload table
  *   (bench/workload/workload-table.json) for the cost model's projection (model-projection.mjs),
  *   absent for none; benchRatios: contenders.mjs benchRatios' result for the last `npm run bench`
- *   run, for the other engines' projections, absent for none.
+ *   run, for the other engines' projections, absent for none; measuredOn: where the workers run,
+ *   'node' (default) or the browser's name (contenders.mjs contenderCosts), naming the measured
+ *   projection.
  * @param {(msg: string) => void} log progress lines
  * @param {{track: (label: string, total: number) => (((done: number) => void)|undefined)}} [progress]
  *   live progress of the first pass and each pool.verify (bench/cli/progress.mjs in a terminal,
@@ -205,7 +208,7 @@ export async function runBenchCore(options, host, log, progress) {
       totals,
       projection: {
         ...projection(totals, ok.filter((b) => !b.rejected), host.fixtureBlocks, workers, endToEnd),
-        ...modelProjection(blocks, totals, endToEnd, host.workloadTable, host.benchRatios),
+        ...modelProjection(blocks, totals, endToEnd, host.workloadTable, host.benchRatios, host.measuredOn),
       },
       end_to_end: endToEnd,
       chain,
@@ -396,14 +399,14 @@ function totalsOf(blocks, passes, workers) {
  *  null without one)} plus its headline fields at the top (full_chain_hours,
  *  after_assumevalid_hours, per_block, trusted, eras); {model: null, model_error} without a
  *  table or when it cannot be made. */
-function modelProjection(blocks, totals, endToEnd, table, bench) {
+function modelProjection(blocks, totals, endToEnd, table, bench, measuredOn = 'node') {
   if (!table) return { model: null, model_error: 'no workload table given (bench/workload/workload-table.json)' };
   try {
     const schnorrPerEcdsa = schnorrPerEcdsaOf(totals) ?? 1;
     const m = projectChain({ blocks, table, endToEnd, schnorrPerEcdsa });
     m.schnorr_per_ecdsa = schnorrPerEcdsa;
     // The other engines, from the last bench run's ratios when the host has them.
-    const contenders = bench ? { bench_run: bench.run, missing: bench.missing, engines: projectContenders(m, table, bench.ratios) } : null;
+    const contenders = bench ? { bench_run: bench.run, missing: bench.missing, engines: projectContenders(m, table, bench.ratios, { measuredOn }) } : null;
     return { model: m, contenders, full_chain_hours: m.full_chain_hours, after_assumevalid_hours: m.after_assumevalid_hours,
       per_block: m.per_block.map(({ height, predicted_ms, measured_ms, ratio, judged, within, pooled }) => ({ height, predicted_ms, measured_ms, ratio, judged, within, pooled })),
       trusted: m.trusted, eras: m.eras };

@@ -65,14 +65,19 @@ const USAGE = `usage: npm run project -- [options]
   --workload DIR   the chain-workload folder (default ../shared/chain-workload, IBD_CHAIN_WORKLOAD)
   --help       this text`;
 
-/** A {value, low, high} in words, three significant digits: "2.44 G (1.49-6.84 G)". */
-function rangeText({ value, low, high }) {
+/** A {value, low, high} in words, three significant digits, an SI prefix and `unit` (bytes:
+ *  'B'): "2.44 G (1.49-6.84 G)", "548 GB (521-575 GB)". */
+function rangeText({ value, low, high }, unit = '') {
   const scale = value > 0 ? value : high;
-  const [div, unit] = scale >= 1e12 ? [1e12, ' T'] : scale >= 1e9 ? [1e9, ' G'] : scale >= 1e6 ? [1e6, ' M'] : scale >= 1e3 ? [1e3, ' k'] : [1, ''];
+  const [div, prefix] = scale >= 1e12 ? [1e12, 'T'] : scale >= 1e9 ? [1e9, 'G'] : scale >= 1e6 ? [1e6, 'M'] : scale >= 1e3 ? [1e3, 'k'] : [1, ''];
+  const suffix = prefix || unit ? ` ${prefix}${unit}` : '';
   const f = (x) => (x === 0 ? '0' : Number((x / div).toPrecision(3)).toLocaleString('en-US', { maximumSignificantDigits: 3 }));
-  const v = value === 0 ? '0' : `${f(value)}${unit}`;
-  return low === high ? v : `${v} (${f(low)}-${f(high)}${unit})`;
+  const v = value === 0 ? '0' : `${f(value)}${suffix}`;
+  return low === high ? v : `${v} (${f(low)}-${f(high)}${suffix})`;
 }
+
+/** The unit of a workload figure: 'B' for the byte counts, none for counts. */
+const unitOf = (name) => (/bytes|hashed/.test(name) ? 'B' : '');
 
 /** `n` and a noun, singular for 1. */
 const countOf = (n, noun) => `${int(n)} ${noun}${n === 1 ? '' : 's'}`;
@@ -186,7 +191,7 @@ async function run(values) {
       'checks_schnorr_scriptpath', 'sighash_bytes_legacy', 'sighash_bytes_bip143', 'sighash_bytes_bip341', 'block_bytes'];
     console.log(['heights', ...cols.map((c) => LABELS[c])].join(' | '));
     for (const r of [...table.rows, { ...table.totals, from: 'total', to: '' }]) {
-      console.log([`${typeof r.from === 'number' ? int(r.from) : r.from}${r.to === '' ? '' : `-${int(r.to)}`}`, ...cols.map((c) => rangeText(r[c]))].join(' | '));
+      console.log([`${typeof r.from === 'number' ? int(r.from) : r.from}${r.to === '' ? '' : `-${int(r.to)}`}`, ...cols.map((c) => rangeText(r[c], unitOf(c)))].join(' | '));
     }
     // Inputs by the script type they spend, the types the chain holds.
     const typeCols = INPUT_TYPES.map(({ key }) => `inputs_${key}`).filter((c) => table.totals[c].high > 0);
@@ -209,7 +214,7 @@ async function run(values) {
     return;
   }
   console.log(`Workload of heights ${int(from)}-${int(to)} (${countOf(whole.blocks, 'block')}): value (low-high)`);
-  for (const name of Object.keys(FIGURES)) console.log(`  ${LABELS[name].padEnd(24)} ${rangeText(whole.figures[name])}`);
+  for (const name of Object.keys(FIGURES)) console.log(`  ${LABELS[name].padEnd(24)} ${rangeText(whole.figures[name], unitOf(name))}`);
   console.log(`  ${'signature checks'.padEnd(24)} ${rangeText(totalChecks(whole))}`);
   for (const { era, workload } of eras) {
     console.log(`\n${era.name}: heights ${int(workload.from)}-${int(workload.to)}`);
