@@ -270,17 +270,17 @@ test('a block that traps its worker every time fails alone, named, with workerFa
   }
 });
 
-test('a worker that exits, traps or hangs mid-block loses nothing: its group is re-run elsewhere', async () => {
+test('a worker that exits, traps, runs out of memory or hangs mid-block loses nothing: its group is re-run elsewhere', async () => {
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const faulty = createPool({
     workers: 2,
     batchTimeoutMs: 5000,
-    host: nodeHost({ workerUrl: FAULT_WORKER, workerData: { variant: 'simd', counter, faults: { 2: 'exit', 5: 'trap', 9: 'hang' } } }),
+    host: nodeHost({ workerUrl: FAULT_WORKER, workerData: { variant: 'simd', counter, faults: { 2: 'exit', 5: 'trap', 7: 'oom', 9: 'hang' } } }),
   });
   try {
     const results = await validateBlocksInPool(faulty, blocks, { targetInputs: 64 });
     results.forEach((r, i) => assertSameAsReference(blocks[i].height, r));
-    assert.ok(faulty.replacements >= 3, `${faulty.replacements} replacements`);
+    assert.ok(faulty.replacements >= 4, `${faulty.replacements} replacements`);
   } finally {
     await faulty.close();
   }

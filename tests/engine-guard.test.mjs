@@ -85,6 +85,57 @@ for (const variant of VARIANTS) {
   });
 }
 
+test('a call from a getter that a running call invoked is refused: no object freed under its own method', async () => {
+  // A.resolve reads its argument's length (a JS getter) after Embind checked that A is alive;
+  // deleting A there and making B used to put B where A was, and A's verdicts resolved B's
+  // pending check: B reported valid a block whose one check is invalid, never verified.
+  const engine = await loadEngine('simd');
+  const [b170] = await loadBlocks(fixturesDir(), { heights: [170] });
+  const a = new engine.BlockValidation(b170.block, b170.spentOutputsJson, b170.hash, 170);
+  let inner;
+  class Sneaky extends Uint8Array {
+    get length() {
+      try { a.delete(); } catch (err) { inner = err; }
+      return 1;
+    }
+  }
+  assert.deepEqual(a.status(), { ok: true, pending: 1 });
+  a.resolve(new Sneaky([1]));
+  assert.match(inner.message, /^BlockValidation\.delete: called while BlockValidation\.resolve is running on this engine instance/);
+  assert.equal(a.isDeleted(), false);
+  assert.equal(a.result().valid, true, 'block 170 with its one check verified valid');
+  a.delete();
+  // The module stays usable.
+  assert.equal(engine.trapped, null);
+  assert.equal(engine.engineInfo().variant, 'simd');
+});
+
+test('a real trap retires the instance: _malloc, _free, delete and clone refuse afterwards', async () => {
+  const engine = await loadEngine('simd');
+  const [b170] = await loadBlocks(fixturesDir(), { heights: [170] });
+  const v = new engine.BlockValidation(b170.block, b170.spentOutputsJson, b170.hash, 170);
+  // Embind's own string crossings run the glue's _free stub, which assigns the raw export to
+  // the module object: the guard must survive that.
+  assert.throws(() => engine._free(2 ** 31 - 8), WebAssembly.RuntimeError); // dlmalloc reads its chunk header out of bounds
+  assert.match(engine.trapped.message, /^_free trapped in .*ibd-simd\.wasm: memory access out of bounds/);
+  const retired = /this engine instance \(.*ibd-simd\.wasm\) trapped earlier and is retired/;
+  for (const call of [() => engine._malloc(16), () => engine._free(0), () => v.clone(), () => v.delete(), () => v.status(),
+    () => engine.verifySingle(0, 3, 33, false), () => engine.validateBlock(b170.block, b170.spentOutputsJson, b170.hash, 170, undefined)]) {
+    assert.throws(call, retired, String(call));
+  }
+});
+
+for (const variant of VARIANTS) {
+  test(`a C++ exception that escapes the bindings (a full heap) retires the instance, named (${variant})`, async () => {
+    const engine = await loadEngine(variant);
+    const [b170] = await loadBlocks(fixturesDir(), { heights: [170] });
+    for (const size of [1 << 24, 1 << 20, 1 << 12, 64, 1]) while (engine._malloc(size)); // not a byte left, not even for Embind's strings
+    assert.throws(() => engine.validateBlock(b170.block, b170.spentOutputsJson, b170.hash, 170, undefined),
+      /^Error: validateBlock trapped in .*ibd-\w+\.wasm: a C\+\+ exception escaped the engine \((WebAssembly\.Exception|thrown at address \d+); out of memory\?\)$/);
+    assert.throws(() => engine.engineInfo(), /trapped earlier and is retired/);
+  });
+}
+
 test('an instance that trapped is retired: every later call throws, naming the first trap', () => {
   // A stand-in module whose verifyBatch traps as wasm does (a WebAssembly.RuntimeError) once its
   // "memory" says so; the real bindings give no input that traps (the test above).

@@ -8,11 +8,17 @@
 // - the raw-pointer calls (verifyBatch, verifySingle, schnorrBatchVerify) take only what they
 //   document: a TypeError names the argument that is not a number (or a boolean), where the
 //   wasm boundary would turn null, "", [] or "7" into a number and run with it;
+// - an instance runs one call at a time: a call made from a getter or callback that a running
+//   call invoked (a Uint8Array subclass's `length`) throws. Embind checks that an object is
+//   alive when its method is entered; a delete() from inside the method freed it under the
+//   running call, and the next object allocated there took its place (a BlockValidation then
+//   reported another's checks as verified);
 // - an instance that trapped is retired. A WebAssembly.RuntimeError out of the module (an
-//   Emscripten abort(), an out-of-bounds access, `unreachable`) unwinds without restoring the
-//   module's stack pointer or finishing what the trap interrupted (a malloc, a table growth):
-//   the instance's later answers cannot be trusted. Every later call on it throws an Error
-//   naming the first trap, instead of answering (wasm/API.md "A trapped instance").
+//   Emscripten abort(), an out-of-bounds access, `unreachable`), the JS stack running out
+//   inside it, or a C++ exception no binding caught, unwinds without restoring the module's stack pointer or finishing what it
+//   interrupted (a malloc, a table growth): the instance's later answers cannot be trusted.
+//   Every later call on it throws an Error naming the first trap, instead of answering
+//   (wasm/API.md "A trapped instance is retired").
 // The wrappers cost a closure call and a stackSave per entry point call (nanoseconds against a
 // verification's tens of µs).
 
@@ -26,8 +32,14 @@ const RAW_SIGNATURES = {
 /** The other free functions of the module (Embind) and what the glue exports for memory. */
 const FUNCTIONS = ['validateBlock', 'decodeSpentOutputs', 'engineInfo', 'sha256Chain', 'ecmultTablesSha256', '_malloc', '_free'];
 
+/** Functions the glue reassigns on the module object (its lazy export stubs). */
+const EXPORT_STUBS = ['_malloc', '_free'];
+
 /** Embind classes whose construction and methods run wasm. */
 const CLASSES = ['BlockValidation', 'ChainValidation'];
+
+/** Embind's methods of every class handle that run wasm (the destructor, the copy). */
+const HANDLE_METHODS = ['delete', 'clone', 'deleteLater'];
 
 /**
  * Wraps the module's entry points in place (file header) and returns it.
@@ -39,7 +51,7 @@ const CLASSES = ['BlockValidation', 'ChainValidation'];
 export function guardEngine(engine, where) {
   engine.trapped = null;
   const retire = (name, err) => {
-    engine.trapped ??= new Error(`${name} trapped in ${where}: ${err.message}`, { cause: err });
+    engine.trapped ??= new Error(`${name} trapped in ${where}: ${trapText(err)}`, { cause: err });
   };
   const refuse = (name) => {
     throw new Error(`${name}: this engine instance (${where}) trapped earlier and is retired; load a new one ` +
@@ -49,40 +61,71 @@ export function guardEngine(engine, where) {
   if (typeof stackSave !== 'function' || typeof stackRestore !== 'function') {
     throw new Error(`${where}: the glue exports no stackSave/stackRestore (a build from before wasm/CMakeLists.txt exported them?)`);
   }
+  let running = null; // the entry point being run, while one is
   const guard = (name, fn) => function guarded(...args) {
     if (engine.trapped) refuse(name);
+    if (running !== null) {
+      // A getter or callback the running call invoked (a Uint8Array subclass's `length`, an
+      // options getter) calling back in: Embind checked the running call's object when it was
+      // entered, so a delete() here would free it under that call.
+      throw new Error(`${name}: called while ${running} is running on this engine instance (from a getter or ` +
+        'callback it invoked); an engine instance runs one call at a time');
+    }
     const stack = stackSave();
+    running = name;
     try {
       return fn.apply(this, args);
     } catch (err) {
-      if (err instanceof WebAssembly.RuntimeError) retire(name, err);
-      else stackRestore(stack);
-      throw err;
+      if (!isTrap(err)) {
+        stackRestore(stack);
+        throw err;
+      }
+      retire(name, err);
+      // A C++ exception that escaped has no message of its own: thrown as the retirement's Error.
+      throw isEscapedException(err) ? engine.trapped : err;
+    } finally {
+      running = null;
     }
   };
+  // Emscripten's export stubs (_malloc, _free) assign the raw export to the module object on
+  // their first call, which Embind makes itself whenever a string crosses: those become
+  // accessors that keep the guard and take such an assignment as the new raw function. The
+  // Embind functions are never reassigned by the glue and stay plain properties (a caller may
+  // wrap them).
+  const install = (target, name, wrap) => {
+    let raw = target[name];
+    const guarded = wrap((...args) => raw(...args));
+    if (!EXPORT_STUBS.includes(name)) {
+      target[name] = guarded;
+      return;
+    }
+    Object.defineProperty(target, name, { get: () => guarded, set: (fn) => { raw = fn; }, configurable: true, enumerable: true });
+  };
   for (const [name, list] of Object.entries(RAW_SIGNATURES)) {
-    const fn = engine[name];
-    if (typeof fn !== 'function') continue;
-    const guarded = guard(name, fn);
+    if (typeof engine[name] !== 'function') continue;
     const params = list.map((param) => {
       const [label, type = 'number'] = param.split(':');
       return { label, type };
     });
-    engine[name] = (...args) => {
-      checkRawArguments(name, params, args);
-      return guarded(...args);
-    };
+    install(engine, name, (call) => {
+      const guarded = guard(name, call);
+      return (...args) => {
+        checkRawArguments(name, params, args);
+        return guarded(...args);
+      };
+    });
   }
   for (const name of FUNCTIONS) {
-    if (typeof engine[name] === 'function') engine[name] = guard(name, engine[name]);
+    if (typeof engine[name] === 'function') install(engine, name, (call) => guard(name, call));
   }
   for (const name of CLASSES) {
     const Class = engine[name];
     if (typeof Class !== 'function') continue;
-    for (const method of Object.getOwnPropertyNames(Class.prototype)) {
+    const own = Object.getOwnPropertyNames(Class.prototype).filter((m) => m !== 'constructor' && typeof Class.prototype[m] === 'function');
+    // Embind's handle methods live on a prototype all classes share: given to each class as its own.
+    for (const method of [...own, ...HANDLE_METHODS]) {
       const fn = Class.prototype[method];
-      if (method === 'constructor' || typeof fn !== 'function') continue;
-      Class.prototype[method] = guard(`${name}.${method}`, fn);
+      if (typeof fn === 'function') Class.prototype[method] = guard(`${name}.${method}`, fn);
     }
     const construct = guard(`new ${name}`, function construct(...args) { return new Class(...args); });
     // `new engine.BlockValidation(...)` still returns a BlockValidation (instanceof holds: the
@@ -93,6 +136,30 @@ export function guardEngine(engine, where) {
     engine[name] = Guarded;
   }
   return engine;
+}
+
+/** Whether `err`, thrown out of the module, left it mid-call: a trap (WebAssembly.RuntimeError:
+ *  abort(), out of bounds, unreachable) or the JS stack running out inside it (V8 and
+ *  JavaScriptCore: RangeError "Maximum call stack size exceeded"; SpiderMonkey: InternalError
+ *  "too much recursion"), which cuts the wasm frames off at an arbitrary instruction. */
+function isTrap(err) {
+  return err instanceof WebAssembly.RuntimeError || (err instanceof RangeError && /call stack/i.test(err.message)) ||
+    err?.name === 'InternalError' || isEscapedException(err);
+}
+
+/** Whether `err` is a C++ exception that no binding caught, such as a std::bad_alloc from
+ *  Embind's own allocation of an argument when the heap is full: the simd variant's wasm
+ *  exception handling throws it as a WebAssembly.Exception, the scalar variant's JS-emulated
+ *  exceptions as the exception's address (a number). The call stopped where no binding
+ *  expected it to. */
+function isEscapedException(err) {
+  return typeof err === 'number' || (typeof WebAssembly.Exception === 'function' && err instanceof WebAssembly.Exception);
+}
+
+/** A trap's text: its message, or what an escaped C++ exception is. */
+function trapText(err) {
+  if (!isEscapedException(err)) return err?.message ?? String(err);
+  return `a C++ exception escaped the engine (${typeof err === 'number' ? 'thrown at address ' + err : 'WebAssembly.Exception'}; out of memory?)`;
 }
 
 /** Throws a TypeError naming the first argument of `name` that is missing or of the wrong type

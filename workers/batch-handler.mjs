@@ -38,7 +38,8 @@
 //   {id, chain: {run, status, ms}, heapBytes}
 //                                       a chain message's connectBlockFile result, the chain's
 //                                       status() after it, and the worker's time in it (ms)
-//   {id, error: string}                 verifyBatch, validateBlock or ChainValidation threw (a wasm trap): the pool
+//   {id, error: string}                 verifyBatch, validateBlock or ChainValidation threw (a wasm trap),
+//                                       or validateBlock ran out of memory: the pool
 //                                       retires the worker and retries the message elsewhere
 // Nothing per signature is structured-cloned on either path: a message holds a few numbers and
 // at most one buffer handle.
@@ -107,6 +108,10 @@ function validateJobs(engine, verifier, msg) {
     const results = msg.jobs.map((j) => {
       const bytes = (b) => (ArrayBuffer.isView(b) ? b : new Uint8Array(b)); // a shared view, or a transferred buffer
       const r = engine.validateBlock(bytes(j.block), bytes(j.spentOutputs), j.hash, j.height, j.options);
+      // The worker's heap, not the block, may be what ran out: a worker fault, so that the pool
+      // replaces the worker and runs the message again on a fresh heap (a block too large for
+      // any heap fails there too, after maxAttempts, with this message).
+      if (!r.ok && /^out of memory/.test(r.reason)) throw new Error(`worker out of memory: ${r.error}`);
       if (r.ok) for (const k of ['checks', 'origins', 'verdicts', 'inputVerdicts']) transfer.push(r[k].buffer);
       return r;
     });

@@ -4,7 +4,7 @@
 //   variant?: 'simd'|'scalar'   load the wasm engine instead of the fake one
 //   counter?: Int32Array        over a SharedArrayBuffer: batch, validate and chain messages seen by
 //                               all workers of the pool (incremented before each)
-//   faults?: {[n: number]: 'exit'|'throw'|'hang'|'trap'}
+//   faults?: {[n: number]: 'exit'|'throw'|'hang'|'trap'|'oom'}
 //                               fault on the n-th batch message pool-wide (1-based, counter)
 //   exitOnLoad?: true           exit (code 7) before reporting ready: a worker that fails to load
 //   trapHeight?: number         validateBlock of a block at this height traps (wasm), every time
@@ -13,7 +13,8 @@
 //                               a real out-of-bounds trap, through _free), every time
 // Faults: exit = process.exit(3) in the handler; throw = uncaught exception in the handler;
 // hang = busy loop forever; trap = this batch's verifyBatch (a validate message's validateBlock,
-// a chain message's ChainValidation) traps.
+// a chain message's ChainValidation) traps; oom = the worker's wasm heap is filled (_malloc
+// until it fails) before the message is handled: a worker whose memory ran out, not the block's.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createBatchVerifier } from '../../wasm/batch-verifier.mjs';
 import { createBatchHandler, CHECK_BUFFER_RESERVE_BYTES } from '../../workers/batch-handler.mjs';
@@ -66,6 +67,9 @@ parentPort.on('message', (msg) => {
   if (fault === 'exit') process.exit(3);
   if (fault === 'throw') throw new Error(`injected exception in the message handler (batch ${n})`);
   if (fault === 'hang') for (;;);
+  if (fault === 'oom' && workerData?.variant) {
+    for (const size of [1 << 24, 1 << 20]) while (engine._malloc(size)); // under 1 MiB left: the call's own strings fit
+  }
   trapNext = fault === 'trap' || (workerData?.trapMarker && !msg.kind && hasTrapMarker(handler.records(msg)));
   const { reply, transfer } = handler.handle(msg);
   parentPort.postMessage(reply, transfer);
