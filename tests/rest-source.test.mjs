@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { endlessBody } from './support/endless-body.mjs';
-import { openRest } from '../blocks-fixtures/rest/rest-source.mjs';
+import { credentialRedactor, openRest } from '../blocks-fixtures/rest/rest-source.mjs';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 import { startRestServer } from './support/core-rest-server.mjs';
@@ -180,15 +180,23 @@ test('REST: a tip that is not a height, and a spent output value that is not an 
   }
 });
 
+test('a short password is blanked as part of user:password and its base64, never alone: the message stays readable', () => {
+  const redact = credentialRedactor({ user: 'u', password: '2', raw: ['u', '2'] });
+  const header = Buffer.from('u:2').toString('base64');
+  assert.equal(redact(`http://127.0.0.1:4242 getblockcount: HTTP 405 (sent u:2, Basic ${header})`),
+    'http://127.0.0.1:4242 getblockcount: HTTP 405 (sent <credentials>, Basic <credentials>)');
+  assert.equal(credentialRedactor({ user: 'u', password: 'secret7' })('echo secret7'), 'echo <credentials>');
+});
+
 test('REST: the client\'s credentials are blanked out of an answer that echoes them; a 401 is explained', async () => {
   const server = await startRestServer(given.chain.slice(0, 4));
   const url = new URL(server.url);
   url.username = 'bob';
-  url.password = 'pw123';
+  url.password = 'pw12345';
   try {
     server.intercept('/rest/blockhashbyheight/', (req, res) => {
       res.writeHead(404, { 'Content-Type': 'text/plain' });
-      res.end(`your header was ${req.headers.authorization}, that is bob:pw123, password pw123\r\n`);
+      res.end(`your header was ${req.headers.authorization}, that is bob:pw12345, password pw12345\r\n`);
     });
     await assert.rejects(openRest(url.href).read(1, 1),
       (err) => err.message === `${server.url}/rest/blockhashbyheight/1.bin (height 1): HTTP 404 your header was Basic <credentials>, that is <credentials>, password <credentials>`);
@@ -196,7 +204,7 @@ test('REST: the client\'s credentials are blanked out of an answer that echoes t
     // Retries are told with the same blanks.
     server.intercept('/rest/blockhashbyheight/', (req, res) => {
       res.writeHead(503, { 'Content-Type': 'text/plain' });
-      res.end(`busy; ${Buffer.from('bob:pw123').toString('base64')}\r\n`);
+      res.end(`busy; ${Buffer.from('bob:pw12345').toString('base64')}\r\n`);
     });
     const told = [];
     await assert.rejects(openRest(url.href, { retries: 1, backoffMs: 1, onRetry: (m) => told.push(m) }).read(1, 1),
@@ -209,7 +217,7 @@ test('REST: the client\'s credentials are blanked out of an answer that echoes t
     });
     await assert.rejects(openRest(server.url).tipHeight(),
       (err) => err.message === `${server.url}/rest/chaininfo.json (chain info): HTTP 401: the server asks for credentials (Core's REST interface asks for none: a proxy in front of the node does; give its user:password@ in the URL, as http://user:password@host:port)`);
-    await assert.rejects(openRest(url.href).tipHeight(), (err) => /HTTP 401: the server refused the URL's credentials \(Core's REST interface asks for none/.test(err.message) && !err.message.includes('pw123'));
+    await assert.rejects(openRest(url.href).tipHeight(), (err) => /HTTP 401: the server refused the URL's credentials \(Core's REST interface asks for none/.test(err.message) && !err.message.includes('pw12345'));
   } finally {
     await server.close();
   }

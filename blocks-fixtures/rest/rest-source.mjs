@@ -301,10 +301,16 @@ export async function readBody(res, cap, state, { truncate = false } = {}) {
   return out;
 }
 
+/** The shortest password blanked out of messages on its own (credentialRedactor). */
+export const MIN_BLANKED_PASSWORD = 6;
+
 /**
  * Blanks the client's own credentials out of a text (a server's answer repeated in a message):
  * the user:password pair, its base64 (HTTP basic authentication's form, with and without
  * padding), the password, and their forms as written in the URL, each replaced by <credentials>.
+ * A password alone is blanked only from MIN_BLANKED_PASSWORD characters on: blanking a short
+ * one everywhere (every "2" of a message for the password "2") garbled the message and, by the
+ * pattern of what it blanked, showed the password.
  * @param {{user: string, password: string, raw?: string[]}} credentials raw: the URL's own
  *   (percent-encoded) user and password
  * @returns {(text: string) => string}
@@ -312,7 +318,8 @@ export async function readBody(res, cap, state, { truncate = false } = {}) {
 export function credentialRedactor({ user, password, raw = [] }) {
   const pair = `${user}:${password}`;
   const encoded = base64(pair);
-  const secrets = [pair, encoded, encoded.replace(/=+$/, ''), password, raw.length === 2 ? `${raw[0]}:${raw[1]}` : '', raw[1] ?? '']
+  const alone = [password, raw[1] ?? ''].filter((s) => s.length >= MIN_BLANKED_PASSWORD);
+  const secrets = [pair, encoded, encoded.replace(/=+$/, ''), raw.length === 2 ? `${raw[0]}:${raw[1]}` : '', ...alone]
     .filter((s, i, all) => s && all.indexOf(s) === i)
     .sort((a, b) => b.length - a.length);
   return (text) => secrets.reduce((t, s) => t.split(s).join('<credentials>'), String(text));
