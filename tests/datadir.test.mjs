@@ -342,9 +342,11 @@ test('entries named like block files that are no file are named and left out; --
   const dir = damaged((b) => {
     mkdirSync(path.join(b, 'blk00002.dat'));
     symlinkSync(path.join(b, 'nowhere'), path.join(b, 'blk00003.dat'));
+    symlinkSync('/dev/zero', path.join(b, 'blk00004.dat'));
   });
   const files = datadirFiles(dir);
-  assert.deepEqual(files.ignored, ['blk00002.dat: a folder, not a file; ignored', 'blk00003.dat: a link to nothing; ignored']);
+  assert.deepEqual(files.ignored, ['blk00002.dat: a folder, not a file; ignored', 'blk00003.dat: a link to nothing; ignored',
+    'blk00004.dat: a device, not a file; ignored']);
   assert.equal(files.blk.length, 2);
   await files.close();
   const file = path.join(dir, 'blk00000.dat');

@@ -83,7 +83,32 @@ test('npm start --rest: a range streamed from the node, its verdicts and figures
   assert.equal(r.status, 1, r.stderr);
   assert.match(r.stderr, new RegExp(`--to 260 is past the tip of ${chainServer.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, height 255`));
   assert.equal((await run(['--rest', 'not a url'])).status, 2);
+  // A range that cannot be is refused before the node is asked anything (port 9: nothing listens).
+  const backwards = await run(['--rest', 'http://127.0.0.1:9', '--from', '10', '--to', '5']);
+  assert.equal(backwards.status, 2);
+  assert.match(backwards.stderr, /--from 10 is above --to 5/);
+  assert.doesNotMatch(backwards.stderr, /asking for the tip/);
   assert.equal((await run(['--rest', chainServer.url, '--datadir', '/tmp'])).status, 2);
+});
+
+test('npm start --rest: a node that serves the same block for every height is caught where the chain breaks', async () => {
+  // Block 5 (with its own spent outputs: each block valid on its own) for every height.
+  const server = await startRestServer(given.chain.slice(0, 12));
+  try {
+    const five = given.chain[5].hash;
+    server.intercept('/rest/blockhashbyheight/', (req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+      res.end(Buffer.from(five, 'hex').reverse());
+    });
+    const r = await run(['--rest', server.url, '--from', '1', '--to', '8', '--workers', '1', '--json']);
+    assert.equal(r.status, 1, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.equal(doc.totals.blocks, 1, 'height 1 alone, its block the node\'s word');
+    assert.deepEqual(doc.read_error, { height: 2, message: `block ${five} given for height 2 does not link to the block given for height 1 ` +
+      `(${five}): its header's previous-block hash is ${given.chain[4].hash}; the source's blocks are not one chain` });
+  } finally {
+    await server.close();
+  }
 });
 
 test('a node that never answers, or stalls mid-body: the request times out, is retried (each retry told), then named', async () => {

@@ -131,6 +131,10 @@ export function parseOptions(argv) {
     if (items.length === 0) throw new UsageError('--heights needs at least one height, e.g. --heights 170,866342');
     heights = [...new Set(items.map((s) => integerFlag('heights', s, 0, 2 ** 31 - 1)))];
   }
+  if (node && values.from !== undefined && values.to !== undefined &&
+      integerFlag('from', values.from, 0, 2 ** 31 - 1) > integerFlag('to', values.to, 0, 2 ** 31 - 1)) {
+    throw new UsageError(`--from ${values.from} is above --to ${values.to}`); // before the source is opened
+  }
   return {
     help: values.help,
     fixtures: values.fixtures,

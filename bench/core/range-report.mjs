@@ -86,7 +86,7 @@ export function rangeReportLines(doc) {
   if (doc.pool_error) lines.push(`POOL FAILED: ${doc.pool_error}; the range stopped there, the blocks before it are reported above`);
   if (doc.read_error) {
     lines.push(`READ ERROR at height ${doc.read_error.height}: ${doc.read_error.message}`);
-    lines.push(`  the range stopped there; the ${countOf(t.blocks, 'block')} before it were validated and are reported above`);
+    lines.push(`  the range stopped there; ${t.blocks === 1 ? 'the 1 block before it was validated and is' : `the ${countOf(t.blocks, 'block')} before it were validated and are`} reported above`);
   }
   return lines;
 }

@@ -36,7 +36,8 @@ export const DEFAULT_BATCH_BYTES = 8 * 1024 * 1024;
  *   ranges), stages_ms and parts_ms (end-to-end.mjs warmBlockTimes), warm; notValidated: blocks
  *   read but not validated, and why (genesis, which has no undo data); timedSeconds: the
  *   sum over the batches of their median timed round's wall time, s (null without rounds);
- *   readError: the first block that could not be read (the range stops there; every block
+ *   readError: the first block that could not be read, or whose header does not link to the
+ *   block read for the height before it (linkError; the range stops there; every block
  *   read before it is validated and reported); poolError: the pool failed (the range stopped
  *   there, the blocks judged before it reported, those of its batch not judged); seconds: wall time; readSeconds: time in the
  *   source's reads; waitSeconds: wall time during which no batch was in the pool because the
@@ -125,6 +126,7 @@ export async function validateRange(source, pool, { from, to, batchBytes = DEFAU
 
   let batch = [];
   let size = 0;
+  let previous = null;
   for (let height = from; height <= to && !failure; height++) {
     const t = now();
     let item;
@@ -135,6 +137,14 @@ export async function validateRange(source, pool, { from, to, batchBytes = DEFAU
       break;
     } finally {
       readMs += now() - t;
+    }
+    // Consecutive heights must be one chain: a source that serves another block for a height
+    // (a lying or confused node) is caught at the first block that does not link.
+    const link = linkError(item, previous);
+    previous = item;
+    if (link) {
+      readError = { height, message: link };
+      break;
     }
     if (!item.undo) {
       // Genesis: Core never connects it, and it has no undo data.
@@ -157,6 +167,18 @@ export async function validateRange(source, pool, { from, to, batchBytes = DEFAU
   while (inFlight.size) await Promise.race(inFlight);
   return { blocks, notValidated, readError, poolError: failure ? failure.message : null, seconds: (now() - started) / 1000, readSeconds: readMs / 1000, waitSeconds: waitMs / 1000, bytesRead,
     timedSeconds: timedRounds > 0 ? timedMs / 1000 : null };
+}
+
+/** Why `item` (read for the height after `previous`'s) is not `previous`'s child, or null: its
+ *  header's previous-block hash (bytes 4-35, internal order) against `previous.hash` (display
+ *  hex). A first block of a range is its source's word (nothing before it was read). */
+export function linkError(item, previous) {
+  if (!previous || !(item?.block?.length >= 80)) return null;
+  let prevHash = '';
+  for (let i = 35; i >= 4; i--) prevHash += item.block[i].toString(16).padStart(2, '0');
+  if (prevHash === previous.hash) return null;
+  return `block ${item.hash} given for height ${item.height} does not link to the block given for height ${previous.height} ` +
+    `(${previous.hash}): its header's previous-block hash is ${prevHash}; the source's blocks are not one chain`;
 }
 
 /** What the report keeps of a block's result (its checks are not held for a whole range), and

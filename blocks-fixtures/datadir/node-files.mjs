@@ -68,7 +68,7 @@ export function datadirFiles(dir) {
   const kind = (p) => {
     try {
       const st = statSync(p);
-      return st.isDirectory() ? 'folder' : st.isFile() ? 'file' : 'other';
+      return st.isDirectory() ? 'folder' : st.isFile() ? 'file' : st.isFIFO() ? 'named pipe' : st.isCharacterDevice() || st.isBlockDevice() ? 'device' : st.isSocket() ? 'socket' : 'special file';
     } catch (err) {
       if (err.code !== 'ENOENT') return `unreadable (${err.code})`;
       try {
@@ -83,7 +83,8 @@ export function datadirFiles(dir) {
   if (top !== 'folder') throw new Error(`${dir}: ${top === null ? 'no such folder' : top === 'file' ? 'a file, not a folder' : `not a folder (${top})`} (a Bitcoin Core datadir, or its blocks/ folder, is expected)`);
   const inner = path.join(dir, 'blocks');
   const innerKind = kind(inner);
-  if (innerKind !== null && innerKind !== 'folder') throw new Error(`${inner}: ${innerKind === 'file' ? 'a file' : innerKind}, not the datadir's blocks folder`);
+  const what = (k) => (k.startsWith('unreadable') ? k : `a ${k}`); // "a named pipe", "unreadable (EACCES)"
+  if (innerKind !== null && innerKind !== 'folder') throw new Error(`${inner}: ${what(innerKind)}, not the datadir's blocks folder`);
   const folder = innerKind === 'folder' ? inner : dir;
   const names = readdirSync(folder).sort();
   const handles = handleCache();
@@ -93,7 +94,7 @@ export function datadirFiles(dir) {
   const pick = (re) => names.filter((n) => re.test(n)).filter((n) => {
     const k = kind(path.join(folder, n));
     if (k === 'file') return true;
-    ignored.push(`${n}: ${k === 'missing' ? 'a link to nothing' : k === null ? 'gone while listed' : `a ${k}, not a file`}; ignored`);
+    ignored.push(`${n}: ${k === 'missing' ? 'a link to nothing' : k === null ? 'gone while listed' : `${what(k)}, not a file`}; ignored`);
     return false;
   }).map((n) => nodeFile(path.join(folder, n), handles));
   const blk = pick(/^blk\d{5}\.dat$/);
