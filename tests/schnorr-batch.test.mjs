@@ -197,6 +197,11 @@ test('npm run bench:schnorr-batch runs on the fixtures and reports each contende
     assert.ok(c.rows.every((row) => row.us_per_sig > 0 && row.us_per_sig_min <= row.us_per_sig && row.us_per_sig <= row.us_per_sig_max));
   }
   assert.match(formatSchnorrBatch(r), /crossover/);
+  // Block 866,342's first 64 Schnorr checks are under 7 keys; one per key, none is shared.
+  assert.deepEqual(r.keys, [1, 3, 7]);
+  const distinct = await runSchnorrBatch({ sizes: [64], rounds: 1, onePerKey: true });
+  assert.equal(distinct.fixture_checks, 444);
+  assert.deepEqual(distinct.keys, [64]);
 });
 
 for (const variant of VARIANTS) {

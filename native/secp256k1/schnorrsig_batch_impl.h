@@ -5,7 +5,8 @@
 
 #include "secp256k1/schnorrsig_batch.h"
 
-/* The 2n points of the multiplication: [0, n) are R_i with a_i, [n, 2n) are P_i with a_i*e_i. */
+/* The n + k points of the multiplication: [0, n) are R_i with a_i, [n, n + k) the batch's k
+ * distinct keys P_j, each with the sum of a_i*e_i over the signatures under it. */
 typedef struct {
     const secp256k1_scalar *scalars;
     const secp256k1_ge *points;
@@ -18,14 +19,54 @@ static int ibd_batch_term(secp256k1_scalar *sc, secp256k1_ge *pt, size_t idx, vo
     return 1;
 }
 
+/* Slots of the table of distinct keys: a power of two, at least twice the signatures. */
+static size_t ibd_batch_key_slots(size_t n_sigs) {
+    size_t slots = 4;
+    while (slots < 2 * n_sigs) slots <<= 1;
+    return slots;
+}
+
 static size_t ibd_batch_arrays_size(size_t n_sigs) {
-    return 2 * n_sigs * (sizeof(secp256k1_scalar) + sizeof(secp256k1_ge)) + 2 * ALIGNMENT;
+    return 2 * n_sigs * (sizeof(secp256k1_scalar) + sizeof(secp256k1_ge)) +
+           (ibd_batch_key_slots(n_sigs) + n_sigs) * sizeof(size_t) + 4 * ALIGNMENT;
+}
+
+/* The distinct keys of a batch: `table` (open addressing, linear probing, `slots` a power of
+ * two) maps a key to 1 + its index j among the keys found so far (0: an empty slot), and
+ * first_sig[j] is the signature whose key it is, for comparing the bytes. */
+typedef struct {
+    size_t *table;
+    size_t slots;
+    size_t *first_sig;
+    size_t n_keys;
+} ibd_batch_keys;
+
+/* The index j of key32 among the keys found (n_keys when it is new: the caller adds it), and in
+ * *slot where it is or goes. The start slot comes from the key's first 8 bytes (an x coordinate:
+ * uniform for honest keys; ground keys that share a start slot cost a longer probe, never a
+ * wrong answer, since the full 32 bytes are compared). */
+static size_t ibd_batch_key_find(const ibd_batch_keys *keys, const unsigned char *const *pubkey32,
+                                 const unsigned char *key32, size_t *slot) {
+    size_t h = 0;
+    int b;
+    for (b = 0; b < 8; b++) h = (h << 8 | h >> (8 * sizeof(size_t) - 8)) ^ key32[b];
+    h &= keys->slots - 1;
+    while (keys->table[h] != 0) {
+        size_t j = keys->table[h] - 1;
+        if (secp256k1_memcmp_var(pubkey32[keys->first_sig[j]], key32, 32) == 0) {
+            *slot = h;
+            return j;
+        }
+        h = (h + 1) & (keys->slots - 1);
+    }
+    *slot = h;
+    return keys->n_keys;
 }
 
 size_t ibd_schnorrsig_batch_scratch_size(size_t n_sigs) {
     /* ecmult_multi_var runs Strauss below ECMULT_PIPPENGER_THRESHOLD points and Pippenger from
      * there: room for the larger of the two covers this batch and every smaller one. */
-    size_t n_points = 2 * n_sigs;
+    size_t n_points = 2 * n_sigs; /* every key distinct: the most points a batch has */
     size_t n_strauss = n_points < ECMULT_PIPPENGER_THRESHOLD ? n_points : ECMULT_PIPPENGER_THRESHOLD - 1;
     size_t strauss = secp256k1_strauss_scratch_size(n_strauss) + STRAUSS_SCRATCH_OBJECTS * ALIGNMENT;
     size_t pippenger = secp256k1_pippenger_scratch_size(n_points, secp256k1_pippenger_bucket_window(n_points)) +
@@ -76,6 +117,7 @@ int ibd_schnorrsig_verify_batch(const secp256k1_context *ctx, secp256k1_scratch_
     size_t checkpoint;
     secp256k1_scalar *scalars;
     secp256k1_ge *points;
+    ibd_batch_keys keys;
     secp256k1_scalar s_sum;
     secp256k1_gej result;
     ibd_batch_terms terms;
@@ -89,7 +131,12 @@ int ibd_schnorrsig_verify_batch(const secp256k1_context *ctx, secp256k1_scratch_
     /* No overflow of the sizes: at most 2^32 signatures are ever passed, each term < 200 bytes. */
     scalars = (secp256k1_scalar *)secp256k1_scratch_alloc(&ctx->error_callback, scratch, 2 * n_sigs * sizeof(secp256k1_scalar));
     points = (secp256k1_ge *)secp256k1_scratch_alloc(&ctx->error_callback, scratch, 2 * n_sigs * sizeof(secp256k1_ge));
-    if (scalars == NULL || points == NULL) goto done;
+    keys.slots = ibd_batch_key_slots(n_sigs);
+    keys.table = (size_t *)secp256k1_scratch_alloc(&ctx->error_callback, scratch, keys.slots * sizeof(size_t));
+    keys.first_sig = (size_t *)secp256k1_scratch_alloc(&ctx->error_callback, scratch, n_sigs * sizeof(size_t));
+    keys.n_keys = 0;
+    if (scalars == NULL || points == NULL || keys.table == NULL || keys.first_sig == NULL) goto done;
+    memset(keys.table, 0, keys.slots * sizeof(size_t));
 
     ibd_batch_seed(seed, sig64, msg32, pubkey32, n_sigs);
     secp256k1_scalar_set_int(&s_sum, 0);
@@ -101,13 +148,27 @@ int ibd_schnorrsig_verify_batch(const secp256k1_context *ctx, secp256k1_scratch_
         if (!secp256k1_fe_set_b32_limit(&rx, &sig64[i][0])) goto done;
         secp256k1_scalar_set_b32(&s, &sig64[i][32], &overflow);
         if (overflow) goto done;
-        if (!secp256k1_fe_set_b32_limit(&px, pubkey32[i])) goto done;
-        if (!secp256k1_ge_set_xo_var(&points[n_sigs + i], &px, 0)) goto done;  /* P_i = lift_x(x(P)) */
-        if (!secp256k1_ge_set_xo_var(&points[i], &rx, 0)) goto done;            /* R_i = lift_x(r) */
+        if (!secp256k1_ge_set_xo_var(&points[i], &rx, 0)) goto done;  /* R_i = lift_x(r) */
         secp256k1_schnorrsig_challenge(&e, &sig64[i][0], msg32[i], 32, pubkey32[i]);
         ibd_batch_randomizer(&a, seed, i);
-        scalars[i] = a;                                   /* a_i * R_i */
-        secp256k1_scalar_mul(&scalars[n_sigs + i], &a, &e);  /* (a_i * e_i) * P_i */
+        scalars[i] = a;                      /* a_i * R_i */
+        secp256k1_scalar_mul(&e, &a, &e);    /* a_i * e_i, P_i's */
+        {
+            /* Signatures under one key share its point: (sum of their a_i*e_i) * P, one lift_x
+             * and one term of the multiplication, the same equation term for term. */
+            size_t slot;
+            size_t j = ibd_batch_key_find(&keys, pubkey32, pubkey32[i], &slot);
+            if (j == keys.n_keys) {
+                if (!secp256k1_fe_set_b32_limit(&px, pubkey32[i])) goto done;
+                if (!secp256k1_ge_set_xo_var(&points[n_sigs + j], &px, 0)) goto done;  /* P = lift_x(x(P)) */
+                scalars[n_sigs + j] = e;
+                keys.table[slot] = j + 1;
+                keys.first_sig[j] = i;
+                keys.n_keys++;
+            } else {
+                secp256k1_scalar_add(&scalars[n_sigs + j], &scalars[n_sigs + j], &e);
+            }
+        }
         secp256k1_scalar_mul(&s, &s, &a);
         secp256k1_scalar_add(&s_sum, &s_sum, &s);
     }
@@ -115,7 +176,7 @@ int ibd_schnorrsig_verify_batch(const secp256k1_context *ctx, secp256k1_scratch_
     secp256k1_scalar_negate(&s_sum, &s_sum);
     terms.scalars = scalars;
     terms.points = points;
-    if (!secp256k1_ecmult_multi_var(&ctx->error_callback, scratch, &result, &s_sum, ibd_batch_term, &terms, 2 * n_sigs)) {
+    if (!secp256k1_ecmult_multi_var(&ctx->error_callback, scratch, &result, &s_sum, ibd_batch_term, &terms, n_sigs + keys.n_keys)) {
         goto done;
     }
     ok = secp256k1_gej_is_infinity(&result);

@@ -19,14 +19,44 @@ namespace {
 constexpr size_t kSchnorrPubkeyLen = 32;  // BIP340 x-only public key
 constexpr size_t kSchnorrSigLen = 64;     // BIP340 signature (r || s), hash_type stripped
 
+/** The last public keys parsed on this thread, direct-mapped by their x bytes: a block's inputs
+ *  often spend under one key (address reuse, a multisig's keys tried by each of its inputs), and
+ *  parsing a 33-byte key is a square root, about a sixth of an ECDSA verification. An entry is
+ *  the key's bytes as given and what secp256k1_ec_pubkey_parse made of them (a pure function of
+ *  the bytes: a hit gives the parse's own result); keys that do not parse are not kept. */
+struct ParsedKeyCache {
+    static constexpr size_t kSlots = 256;
+    struct Entry {
+        uint8_t len = 0;  // 0: empty
+        uint8_t bytes[65];
+        secp256k1_pubkey parsed;
+    };
+    Entry entries[kSlots];
+
+    /** The parsed key of `pubkey` (33 or 65 bytes), or nullptr when it does not parse. */
+    const secp256k1_pubkey* Get(const uint8_t* pubkey, size_t len) {
+        Entry& e = entries[(pubkey[1] ^ pubkey[2] ^ (pubkey[3] << 1)) & (kSlots - 1)];  // bytes of x
+        if (e.len == len && std::memcmp(e.bytes, pubkey, len) == 0) return &e.parsed;
+        if (!secp256k1_ec_pubkey_parse(secp256k1_context_static, &e.parsed, pubkey, len)) {
+            e.len = 0;
+            return nullptr;
+        }
+        std::memcpy(e.bytes, pubkey, len);
+        e.len = static_cast<uint8_t>(len);
+        return &e.parsed;
+    }
+};
+
 /** Bitcoin Core's CPubKey::Verify (pubkey.cpp). CPubKey::IsValid (header byte 02/03 with 33
  *  bytes, 04/06/07 with 65) admits exactly what secp256k1_ec_pubkey_parse can accept, so the
- *  parse alone decides key validity. */
+ *  parse alone decides key validity (ParsedKeyCache: the parse of the same bytes). */
 bool VerifyEcdsa(const uint8_t* msg32, const uint8_t* pubkey, size_t pubkey_len,
                  const uint8_t* sig, size_t sig_len) {
     if (pubkey_len != 33 && pubkey_len != 65) return false;  // CPubKey::IsValid
-    secp256k1_pubkey pk;
-    if (!secp256k1_ec_pubkey_parse(secp256k1_context_static, &pk, pubkey, pubkey_len)) return false;
+    static thread_local ParsedKeyCache keys;
+    const secp256k1_pubkey* parsed_key = keys.Get(pubkey, pubkey_len);
+    if (parsed_key == nullptr) return false;
+    const secp256k1_pubkey pk = *parsed_key;
     secp256k1_ecdsa_signature parsed;
     if (!EcdsaSignatureParseDerLax(sig, sig_len, &parsed)) return false;
     // libsecp256k1 verifies low-S only; Core normalizes first because high S was never banned

@@ -84,6 +84,28 @@ TEST(BatchVerify, KnownSignatures) {
     EXPECT_EQ(r.verdicts, (Bytes{kValid, kValid, kValid, kValid, kInvalid, kValid, kValid, kInvalid, kInvalid}));
 }
 
+// The parsed-key cache (batch_verify.cpp ParsedKeyCache) keys on the whole key as given: the
+// same x under every header byte, each twice and interleaved, shares one cache slot and still
+// gets its own verdict; a key that does not parse (06 with an odd y) never takes a slot's answer.
+TEST(BatchVerify, KeysSharingACacheSlotKeepTheirOwnVerdicts) {
+    Bytes buf;
+    std::vector<uint8_t> want;
+    for (int round = 0; round < 2; ++round) {
+        for (const Bytes* key : {&kEcdsaPubHybridOdd, &kEcdsaPubHybridEven, &kEcdsaPubCompressed, &kEcdsaPubHybridEven,
+                                 &kEcdsaPubUncompressed}) {
+            test::AppendEcdsa(buf, kEcdsaMsg, *key, kEcdsaSig);
+            want.push_back(key == &kEcdsaPubHybridEven ? kInvalid : kValid);
+        }
+        Bytes even_x = kEcdsaPubCompressed;  // the same x as the even-y point: the wrong key
+        even_x[0] = 0x02;
+        test::AppendEcdsa(buf, kEcdsaMsg, even_x, kEcdsaSig);
+        want.push_back(kInvalid);
+    }
+    const BatchRun r = Verify(buf, static_cast<uint32_t>(want.size()));
+    EXPECT_EQ(r.status.error, 0);
+    EXPECT_EQ(r.verdicts, Bytes(want.begin(), want.end()));
+}
+
 TEST(BatchVerify, EmptyBatch) {
     uint8_t sentinel = kUnwritten;
     EXPECT_EQ(VerifyBatch(nullptr, 0, 0, &sentinel).error, 0);

@@ -464,6 +464,49 @@ TEST(SchnorrBatchAdversarial, CountBeyondTheBuffer) {
 }
 
 // The scratch space's size changes how the multiplication is split, never the verdict.
+// Signatures under one key share its term in the multiplication (schnorrsig_batch.h). Block
+// 866,342's Schnorr checks reuse keys; in a batch of them, breaking one signature under a shared
+// key, or moving a valid signature under another signature's key, fails the batch; the batch as
+// given passes, and so does every key's signatures alone.
+TEST(SchnorrBatchAdversarial, SignaturesUnderOneKeyShareItsTerm) {
+    const FixtureRecs& fx = Fixture();
+    const size_t n = 1024;
+    ASSERT_GE(fx.schnorr.size(), n);
+    std::vector<Rec> recs(fx.schnorr.begin(), fx.schnorr.begin() + n);
+    std::map<Bytes, std::vector<size_t>> by_key;
+    for (size_t i = 0; i < n; ++i) by_key[recs[i].pubkey].push_back(i);
+    ASSERT_LT(by_key.size(), n / 2) << "the fixture's signatures reuse keys";
+    const auto it = std::max_element(by_key.begin(), by_key.end(),
+                                      [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+    ASSERT_GE(it->second.size(), 3u);
+    secp256k1_scratch_space* scratch = secp256k1_scratch_space_create(secp256k1_context_static, ibd_schnorrsig_batch_scratch_size(n));
+    const auto verify = [&](const std::vector<Rec>& list) {
+        std::vector<const unsigned char*> sig, msg, pk;
+        for (const Rec& r : list) {
+            sig.push_back(r.sig.data());
+            msg.push_back(r.msg32.data());
+            pk.push_back(r.pubkey.data());
+        }
+        return ibd_schnorrsig_verify_batch(secp256k1_context_static, scratch, sig.data(), msg.data(), pk.data(), list.size());
+    };
+    EXPECT_EQ(verify(recs), 1);
+    std::vector<Rec> one_key;
+    for (size_t i : it->second) one_key.push_back(recs[i]);
+    EXPECT_EQ(verify(one_key), 1) << one_key.size() << " signatures under one key";
+    for (size_t k : {size_t{0}, it->second.size() / 2, it->second.size() - 1}) {
+        std::vector<Rec> broken = recs;
+        broken[it->second[k]].sig[40] ^= 1;  // its s
+        EXPECT_EQ(verify(broken), 0) << "signature " << it->second[k] << " broken, under a key of " << it->second.size();
+    }
+    // A signature of another key moved under the shared key (its message kept): invalid there.
+    size_t other = 0;
+    while (recs[other].pubkey == it->first) ++other;
+    std::vector<Rec> moved = recs;
+    moved[other].pubkey = it->first;
+    EXPECT_EQ(verify(moved), 0);
+    secp256k1_scratch_space_destroy(secp256k1_context_static, scratch);
+}
+
 TEST(SchnorrBatchAdversarial, ScratchSizeNeverChangesTheVerdict) {
     const FixtureRecs& fx = Fixture();
     for (size_t n : {size_t{5}, size_t{60}, size_t{700}}) {
@@ -475,7 +518,10 @@ TEST(SchnorrBatchAdversarial, ScratchSizeNeverChangesTheVerdict) {
             pk.push_back(r.pubkey.data());
         }
         const size_t full = ibd_schnorrsig_batch_scratch_size(n);
-        const size_t arrays = 2 * n * (32 + 88) + 64;  // about the per-signature arrays alone
+        size_t slots = 4;  // the table of distinct keys: a power of two, at least 2n slots
+        while (slots < 2 * n) slots <<= 1;
+        // About the per-signature arrays alone: scalars, points, the key table and its index.
+        const size_t arrays = 2 * n * (32 + 88) + (slots + n) * sizeof(size_t) + 64;
         for (size_t bytes : {size_t{1}, arrays, arrays + 200, arrays + 5000, full / 2, full, full * 3}) {
             secp256k1_scratch_space* scratch = secp256k1_scratch_space_create(secp256k1_context_static, bytes);
             const int ok = ibd_schnorrsig_verify_batch(secp256k1_context_static, scratch, sig.data(), msg.data(),
