@@ -25,6 +25,8 @@
 //   dynamic-execution  Embind's wrappers generated with new Function, emcc's default
 //                    (-DIBD_WASM_DYNAMIC_EXECUTION=ON) instead of closures (the shipped
 //                    -sDYNAMIC_EXECUTION=0), into build/wasm-dynamic-execution
+//   dir:PATH         another checkout's wasm build (PATH: its build/wasm), e.g. an earlier commit
+//                    in a git worktree built with scripts/setup.mjs --only wasm: two commits A/B
 //   tables-start15   computed, all of them at start (-DIBD_WASM_ECMULT_START_WINDOW=15) instead of
 //                    window 12 first (the default), into build/wasm-tables-start15
 // Every figure is warm: each build first makes one untimed pass (cold) and untimed passes for
@@ -81,12 +83,23 @@ export const BUILDS = {
 };
 const DEFAULT_BUILDS = ['js-eh', 'wasm-eh', 'js-eh+opt132', 'wasm-eh+opt132', 'emcc-3.1.69'];
 
+/** The build `name` names: one of BUILDS, or dir:PATH, the wasm build of another checkout of
+ *  this repository (e.g. a git worktree of an earlier commit, built there with node
+ *  scripts/setup.mjs --only wasm: PATH its build/wasm), never built here: an A/B of two commits'
+ *  engines in one run. */
+function buildOf(name) {
+  if (name in BUILDS) return BUILDS[name];
+  if (name.startsWith('dir:') && name.length > 4) return { dir: path.resolve(name.slice(4)), eh: null, make: 'present' };
+  return undefined;
+}
+
 const USAGE = `usage: node bench/compare/toolchain.mjs [options]
 
 Whole-block validation (every fixture block, one wasm instance, one core, warm) of the engine
 built several ways, interleaved round by round, per variant: ${Object.keys(BUILDS).join(', ')}.
   --builds a,b,...   the builds, baseline first (default ${DEFAULT_BUILDS.join(',')};
-                     emcc-3.1.69 only when build/wasm-emcc-3.1.69 exists)
+                     emcc-3.1.69 only when build/wasm-emcc-3.1.69 exists; dir:PATH another
+                     checkout's build/wasm, e.g. an earlier commit's in a git worktree)
   --variant V        simd or scalar (default: both)
   --rounds N         timed rounds (default 7; --quick 3)
   --quick            blocks ${QUICK_HEIGHTS.join(', ')} only
@@ -104,7 +117,7 @@ function runTool(cmd, args, what) {
  * @returns {string|null} why the build is not there (null when it is)
  */
 export function ensureBuild(name, variants, log) {
-  const b = BUILDS[name];
+  const b = buildOf(name);
   const have = () => variants.every((v) => existsSync(path.join(b.dir, `ibd-${v}.wasm`)));
   if (b.make === 'cmake') { // ensureWasmBuild builds what is missing, the browser glue included
     ensureWasmBuild({ dir: b.dir, defines: { IBD_WASM_EXCEPTIONS: b.eh, ...b.defines },
@@ -112,7 +125,7 @@ export function ensureBuild(name, variants, log) {
     return null;
   }
   if (have()) return null;
-  if (b.make === 'present') return `${path.relative(REPO_ROOT, b.dir)} not built (docs/build.md, "Measuring another Emscripten")`;
+  if (b.make === 'present') return `${path.relative(REPO_ROOT, b.dir)} not built (${name.startsWith('dir:') ? 'build that checkout first: node scripts/setup.mjs --only wasm' : 'docs/build.md, "Measuring another Emscripten"'})`;
   if (!existsSync(NPM_WASM_OPT)) return `${path.relative(REPO_ROOT, NPM_WASM_OPT)} missing (npm install --no-save binaryen@132.0.0)`;
   const why = ensureBuild(b.from, variants, log);
   if (why) return why;
@@ -140,7 +153,7 @@ export function ensureBuild(name, variants, log) {
 async function runVariant(variant, names, blocks, rounds, log) {
   const runners = [];
   for (const name of names) {
-    const dir = BUILDS[name].dir;
+    const dir = buildOf(name).dir;
     const runner = await createWasmBlockRunner(variant, { dir });
     const wasm = readFileSync(path.join(dir, `ibd-${variant}.wasm`));
     runners.push({ name, dir, runner, seconds: [], cpu_seconds: [], verdicts: null, wasm_bytes: wasm.length, wasm_gzip_bytes: gzipSync(wasm, { level: 9 }).length });
@@ -219,7 +232,7 @@ async function main() {
     if (values.variant !== undefined) choiceFlag('variant', values.variant, VARIANTS);
     values.rounds = values.rounds === undefined ? (values.quick ? 3 : 7) : numberFlag('rounds', values.rounds, { min: 1, max: 1000 });
     values.builds = values.builds?.split(',') ?? null;
-    for (const n of values.builds ?? []) if (!(n in BUILDS)) throw new UsageError(`--builds: unknown build "${n}" (known: ${Object.keys(BUILDS).join(', ')})`);
+    for (const n of values.builds ?? []) if (!buildOf(n)) throw new UsageError(`--builds: unknown build "${n}" (known: ${Object.keys(BUILDS).join(', ')}, or dir:PATH)`);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`toolchain: ${err.message}\n${USAGE}\n`);
