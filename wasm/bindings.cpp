@@ -694,12 +694,15 @@ extern "C" unsigned char __heap_base;
 
 namespace {
 
+/** The heap's first byte (__heap_base), as a JS number. */
+double HeapBase() { return static_cast<double>(reinterpret_cast<uintptr_t>(&__heap_base)); }
+
 /** Whether [ptr, ptr + len) lies in the heap: from __heap_base to the end of the module's memory
  *  now. An empty region passes anywhere in memory (nothing is read or written), a null pointer
  *  (0) with len > 0 does not. */
 bool InHeap(double ptr, double len) {
     if (len == 0) return ptr <= MemoryBytes();
-    return ptr >= static_cast<double>(reinterpret_cast<uintptr_t>(&__heap_base)) && ptr + len <= MemoryBytes();
+    return ptr >= HeapBase() && ptr + len <= MemoryBytes();
 }
 
 /** verifyBatch(checksPtr, checksLen, count, verdictsPtr) -> { error, errorOffset, errorRecord }.
@@ -725,7 +728,7 @@ val VerifyBatch(double checks_ptr, double checks_len, double count, double verdi
         std::snprintf(message, sizeof(message),
                       "verifyBatch: %s is not in the module's heap [%.0f, %.0f): checks [%.0f, %.0f), verdicts [%.0f, %.0f)",
                       !checks_in ? "the checks region" : "the verdicts region",
-                      static_cast<double>(reinterpret_cast<uintptr_t>(&__heap_base)), memory, checks_ptr,
+                      HeapBase(), memory, checks_ptr,
                       checks_ptr + checks_len, verdicts_ptr, verdicts_ptr + count);
         ThrowJs(val(static_cast<const char*>(message)));
     }
@@ -764,7 +767,7 @@ int VerifySingle(double ptr, double kind_arg, double pubkey_len_arg, bool strict
     if (kind == 0 || key_len < 0 || !whole || !InHeap(ptr, bytes)) {
         std::snprintf(message, sizeof(message),
                       "verifySingle: kind %g, pubkeyLen %g at %.0f: out of range (kind 1..4, pubkeyLen 0..65, the bytes in the heap [%.0f, %.0f))",
-                      kind_arg, pubkey_len_arg, ptr, static_cast<double>(reinterpret_cast<uintptr_t>(&__heap_base)), MemoryBytes());
+                      kind_arg, pubkey_len_arg, ptr, HeapBase(), MemoryBytes());
         ThrowJs(val(static_cast<const char*>(message)));
     }
     const uint8_t* at = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(ptr));

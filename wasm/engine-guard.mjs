@@ -15,10 +15,10 @@
 //   reported another's checks as verified);
 // - an instance that trapped is retired. A WebAssembly.RuntimeError out of the module (an
 //   Emscripten abort(), an out-of-bounds access, `unreachable`), the JS stack running out
-//   inside it, or a C++ exception no binding caught, unwinds without restoring the module's stack pointer or finishing what it
-//   interrupted (a malloc, a table growth): the instance's later answers cannot be trusted.
-//   Every later call on it throws an Error naming the first trap, instead of answering
-//   (wasm/API.md "A trapped instance is retired").
+//   inside it, or a C++ exception no binding caught, unwinds without restoring the module's
+//   stack pointer or finishing what it interrupted (a malloc, a table growth): the instance's
+//   later answers cannot be trusted. Every later call on it throws an Error naming the first
+//   trap, instead of answering (wasm/API.md "A trapped instance is retired").
 // The wrappers cost a closure call and a stackSave per entry point call (nanoseconds against a
 // verification's tens of µs).
 
