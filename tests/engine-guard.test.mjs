@@ -163,4 +163,6 @@ test('an instance that trapped is retired: every later call throws, naming the f
   assert.throws(() => engine.verifyBatch(1, 0, 0, 1), retired);
   assert.throws(() => v.status(), /BlockValidation\.status: this engine instance/);
   assert.throws(() => new engine.BlockValidation(), /new BlockValidation: this engine instance/);
+  assert.throws(() => { 'use strict'; engine.trapped = null; }, TypeError);
+  assert.ok(engine.trapped);
 });

@@ -49,9 +49,11 @@ const HANDLE_METHODS = ['delete', 'clone', 'deleteLater'];
  * @throws Error naming `where` when the glue exports no stackSave/stackRestore
  */
 export function guardEngine(engine, where) {
-  engine.trapped = null;
+  let trapped = null;
+  // Read-only: assigning null must not bring a retired instance back.
+  Object.defineProperty(engine, 'trapped', { get: () => trapped, enumerable: true });
   const retire = (name, err) => {
-    engine.trapped ??= new Error(`${name} trapped in ${where}: ${trapText(err)}`, { cause: err });
+    trapped ??= new Error(`${name} trapped in ${where}: ${trapText(err)}`, { cause: err });
   };
   const refuse = (name) => {
     throw new Error(`${name}: this engine instance (${where}) trapped earlier and is retired; load a new one ` +
@@ -133,6 +135,8 @@ export function guardEngine(engine, where) {
     const Guarded = function (...args) { return construct(...args); };
     Object.defineProperty(Guarded, 'name', { value: name });
     Guarded.prototype = Class.prototype;
+    // Embind's prototype.constructor (non-configurable) still names the raw class: `new
+    // v.constructor(...)` constructs unguarded (wasm/API.md).
     engine[name] = Guarded;
   }
   return engine;
