@@ -131,18 +131,16 @@ export function parseOptions(argv) {
     if (items.length === 0) throw new UsageError('--heights needs at least one height, e.g. --heights 170,866342');
     heights = [...new Set(items.map((s) => integerFlag('heights', s, 0, 2 ** 31 - 1)))];
   }
-  if (node && values.from !== undefined && values.to !== undefined &&
-      integerFlag('from', values.from, 0, 2 ** 31 - 1) > integerFlag('to', values.to, 0, 2 ** 31 - 1)) {
-    throw new UsageError(`--from ${values.from} is above --to ${values.to}`); // before the source is opened
-  }
+  const range = Object.fromEntries(['from', 'to'].filter((k) => node && values[k] !== undefined)
+    .map((k) => [k, integerFlag(k, values[k], 0, 2 ** 31 - 1)]));
+  if (range.from > range.to) throw new UsageError(`--from ${range.from} is above --to ${range.to}`); // before the source is opened
   return {
     help: values.help,
     fixtures: values.fixtures,
     ...(node ? {
       ...source.options,
       ...(values.save !== undefined ? { save: values.save } : {}),
-      ...(values.from !== undefined ? { from: integerFlag('from', values.from, 0, 2 ** 31 - 1) } : {}),
-      ...(values.to !== undefined ? { to: integerFlag('to', values.to, 0, 2 ** 31 - 1) } : {}),
+      ...range,
     } : {}),
     heights,
     workers: values.workers === undefined ? Math.min(os.availableParallelism(), MAX_WORKERS)

@@ -15,7 +15,7 @@ extern "C" {
 /** Bytes of scratch space that ibd_schnorrsig_verify_batch needs to verify `n_sigs` signatures
  *  in one multi-scalar multiplication (at most 2 * n_sigs points plus G), and any smaller batch:
  *  its own per-signature scalars and points (2 * n_sigs * (32 + sizeof(secp256k1_ge)) bytes) and
- *  table of distinct keys (at most 3 * n_sigs + 4 words) plus the
+ *  table of distinct keys (a power of two of at least 2 * n_sigs slots, and n_sigs more words) plus the
  *  larger of the working sets of libsecp256k1's ecmult_multi for that many points (Pippenger)
  *  and for up to 87 (Strauss), with alignment slack. About 1.2 MB for 1,024 signatures. With less,
  *  the verification still succeeds or fails correctly, only in several smaller
