@@ -1,6 +1,7 @@
 // The field-arithmetic bench (bench/field/field-mul.mjs, docs/performance.md "Field arithmetic in
-// wasm") runs: its candidate multiplies (wasm SIMD extmul lanes, Karatsuba, column sums) agree
-// with libsecp256k1's own 10x26 multiply on random and edge-case products, and the three
+// wasm") runs: its candidate multiplies (wasm SIMD extmul lanes, Karatsuba, column sums, and
+// both elements of the f64x2 lanes' multiply and square) agree with libsecp256k1's own 10x26
+// multiply on random and edge-case products, and the three
 // libsecp256k1 builds agree on which real fixture signatures are valid. No timing is asserted.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -19,6 +20,7 @@ test('bench/field/field-mul.mjs: candidates equal to libsecp256k1, three builds 
   assert.equal(r.ecdsa.verifications, 2048);
   assert.ok(r.ecdsa.valid > 1900 && r.ecdsa.valid <= 2048, `${r.ecdsa.valid} valid`);
   assert.deepEqual(Object.keys(r.ecdsa.us_per_verify), ['portable', 'simd', 'karatsuba']);
+  assert.ok('f64_lanes_mul_ns' in r.ns_per_call && 'f64_lanes_sqr_ns' in r.ns_per_call);
   for (const s of Object.values(r.ns_per_call)) assert.ok(s.median > 0);
 });
 

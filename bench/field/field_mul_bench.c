@@ -5,9 +5,11 @@
  *   karatsuba USE_EXTERNAL_ASM + IBD_FIELD_HOOK_KARATSUBA
  * Usage (node, NODERAWFS):
  *   diff N            N random and edge-case products through every candidate against the
- *                     library's own (normalized results equal; output magnitude 1): one JSON line
+ *                     library's own (normalized results equal; output magnitude 1; the f64x2
+ *                     lanes' two elements each, outputs within their limb bound): one JSON line
  *   mul N             ns per call of each multiply (a dependent chain of N calls each, not
- *                     inlined, the library's own in a noinline wrapper): one JSON line
+ *                     inlined, the library's own in a noinline wrapper; the lanes' per element,
+ *                     half a call's time): one JSON line
  *   verify FILE R     ECDSA verification of the FILE's ECDSA records (check_buffer.h; keys and
  *                     strict-DER signatures that parse, S normalized), R passes: one JSON line
  *                     with each pass's µs per verification and the valid count */
@@ -24,6 +26,8 @@ void FeMulSimdExtmul(uint32_t *r, const uint32_t *a, const uint32_t *b);
 void FeMulKaratsuba(uint32_t *r, const uint32_t *a, const uint32_t *b);
 void FeMulColumns(uint32_t *r, const uint32_t *a, const uint32_t *b);
 void FeSqrColumns(uint32_t *r, const uint32_t *a);
+void FeMulF64Lanes(double *r, const double *a, const double *b);
+void FeSqrF64Lanes(double *r, const double *a);
 
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 static uint32_t next32(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return (uint32_t)rng; }
@@ -52,9 +56,103 @@ static int same(const uint32_t *x, const uint32_t *y) {
     return memcmp(a.n, b.n, 40) == 0;
 }
 
+/* The f64x2 lanes' form (field_mul_variants.cpp): 11 signed limbs in radix 2^24, limb k of lane
+ * j at x[2k + j]. */
+#define LANE_IN_BOUND 23726566.0 /* 2^24.5: the inputs' limb bound */
+#define LANE_OUT_BOUND 8650752.0 /* 2^23 + 2^18: the outputs' */
+
+static void lane_set(double *x, int lane, const secp256k1_fe *f) {
+    secp256k1_fe t = *f;
+    unsigned char b[32];
+    int k, bit;
+    secp256k1_fe_normalize(&t);
+    secp256k1_fe_get_b32(b, &t);
+    for (k = 0; k < 11; k++) {
+        uint32_t limb = 0;
+        for (bit = 0; bit < 24 && 24 * k + bit < 256; bit += 8) limb |= (uint32_t)b[31 - (24 * k + bit) / 8] << bit;
+        x[2 * k + lane] = (double)limb;
+    }
+}
+
+/* The lane's value mod p: the limbs carried into 24-bit digits d and a signed top t, then
+ * sum d_k 2^(24k) (bits 0..255 as bytes, bits 256..263 and t * 2^264 through 2^256 = 2^32 + 977). */
+static void lane_get(secp256k1_fe *out, const double *x, int lane) {
+    int64_t d[11], t = 0, s;
+    unsigned char b[32], cb[32];
+    secp256k1_fe lo, c, m;
+    int k;
+    for (k = 0; k < 11; k++) {
+        t += (int64_t)x[2 * k + lane];
+        d[k] = t & 0xFFFFFF;
+        t = (t - d[k]) / 16777216;
+    }
+    for (k = 0; k < 256; k += 8) b[31 - k / 8] = (unsigned char)(d[k / 24] >> (k % 24));
+    secp256k1_fe_set_b32_mod(&lo, b);
+    s = (d[10] >> 16) + 256 * t; /* the multiple of 2^256 */
+    memset(cb, 0, 32);
+    cb[27] = 1; cb[30] = 0x03; cb[31] = 0xD1;
+    secp256k1_fe_set_b32_mod(&c, cb);
+    secp256k1_fe_set_int(&m, (int)(s < 0 ? -s : s));
+    secp256k1_fe_mul(&m, &m, &c);
+    secp256k1_fe_normalize_weak(&m);
+    if (s < 0) secp256k1_fe_negate(&m, &m, 1);
+    secp256k1_fe_add(&lo, &m);
+    secp256k1_fe_normalize(&lo);
+    *out = lo;
+}
+
+/* mode 0: two random field elements; 1: random signed limbs within the input bound; 2: each
+ * limb at plus or minus the bound. */
+static void random_lanes(double *x, int mode) {
+    int k, lane;
+    for (lane = 0; lane < 2; lane++) {
+        if (mode == 0) {
+            uint32_t n[10];
+            secp256k1_fe f;
+            random_fe(n, 0);
+            n[9] &= 0x3FFFFF;
+            memcpy(f.n, n, 40);
+            lane_set(x, lane, &f);
+        } else {
+            for (k = 0; k < 11; k++) {
+                double v = mode == 2 ? LANE_IN_BOUND : (double)(next32() % 23726567u);
+                x[2 * k + lane] = (next32() & 1) ? v : -v;
+            }
+        }
+    }
+}
+
+static int lanes_ok(const double *r, const double *a, const double *b) {
+    int k, lane;
+    for (k = 0; k < 22; k++) if (r[k] > LANE_OUT_BOUND || r[k] < -LANE_OUT_BOUND) return 0;
+    for (lane = 0; lane < 2; lane++) {
+        secp256k1_fe fa, fb, want, got;
+        lane_get(&fa, a, lane);
+        lane_get(&got, r, lane);
+        if (b) {
+            lane_get(&fb, b, lane);
+            secp256k1_fe_mul(&want, &fa, &fb);
+        } else {
+            secp256k1_fe_sqr(&want, &fa);
+        }
+        secp256k1_fe_normalize(&want);
+        if (memcmp(want.n, got.n, 40) != 0) return 0;
+    }
+    return 1;
+}
+
 #ifndef USE_EXTERNAL_ASM
 static int diff(long n) {
     long i;
+    for (i = 0; i < n; i++) {
+        double la[22], lb[22], lr[22];
+        random_lanes(la, i % 7 == 0 ? 2 : i % 3 == 0 ? 0 : 1);
+        random_lanes(lb, i % 5 == 0 ? 2 : i % 2 == 0 ? 0 : 1);
+        FeMulF64Lanes(lr, la, lb);
+        if (!lanes_ok(lr, la, lb)) { printf("{\"ok\":false,\"candidate\":\"f64-lanes\",\"case\":%ld}\n", i); return 1; }
+        FeSqrF64Lanes(lr, la);
+        if (!lanes_ok(lr, la, NULL)) { printf("{\"ok\":false,\"candidate\":\"f64-lanes-sqr\",\"case\":%ld}\n", i); return 1; }
+    }
     for (i = 0; i < n; i++) {
         uint32_t a[10], b[10], want[10], want_sqr[10], got[10];
         random_fe(a, i % 7 == 0 ? 1 : i % 5 == 0 ? 2 : 0);
@@ -92,11 +190,25 @@ static double time_mul(mul_fn f, long n) {
     return (emscripten_get_now() - t0) * 1e6 / (double)n + (a[0] == 0xFFFFFFFFu ? 1e-9 : 0);
 }
 
+/* ns per field element: a dependent chain of n calls, each multiplying (or squaring) two
+ * elements in lockstep, halved. */
+static double time_lanes(int square, long n) {
+    double a[22], b[22], t0;
+    long i;
+    random_lanes(a, 0);
+    random_lanes(b, 0);
+    t0 = emscripten_get_now();
+    if (square) for (i = 0; i < n; i++) FeSqrF64Lanes(a, a);
+    else for (i = 0; i < n; i++) FeMulF64Lanes(a, a, b);
+    return (emscripten_get_now() - t0) * 1e6 / (double)n / 2 + (a[0] == 0.5 ? 1e-9 : 0);
+}
+
 static int mul(long n) {
     printf("{\"portable_mul_ns\":%.2f,\"simd_extmul_ns\":%.2f,\"karatsuba_ns\":%.2f,\"columns_ns\":%.2f,"
-           "\"portable_sqr_ns\":%.2f,\"columns_sqr_ns\":%.2f}\n",
+           "\"f64_lanes_mul_ns\":%.2f,\"portable_sqr_ns\":%.2f,\"columns_sqr_ns\":%.2f,\"f64_lanes_sqr_ns\":%.2f}\n",
            time_mul(PortableMul, n), time_mul(FeMulSimdExtmul, n), time_mul(FeMulKaratsuba, n),
-           time_mul(FeMulColumns, n), time_mul(PortableSqr, n), time_mul(ColumnsSqr, n));
+           time_mul(FeMulColumns, n), time_lanes(0, n), time_mul(PortableSqr, n), time_mul(ColumnsSqr, n),
+           time_lanes(1, n));
     return 0;
 }
 #endif

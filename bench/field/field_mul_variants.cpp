@@ -11,6 +11,15 @@
 //   FeMulColumns     the 100 products in plain column sums, the reduction below
 //   FeSqrColumns     squaring with the doubled cross products (55 products)
 // All four share Reduce(): column sums -> carry chain -> fold 2^260 = 0x1000003D10 -> carry.
+//
+// FeMulF64Lanes / FeSqrF64Lanes are another representation, two field elements in lockstep
+// (two signatures' values, one per f64x2 lane), in standard wasm SIMD (no fused multiply-add,
+// so Node 20 runs it without a flag): 11 signed limbs in radix 2^24 held as doubles, where a
+// 24x24-bit product and a column of 11 of them stay exact below 2^53. Layout: double[22], limb k
+// of lane j at [2k + j], value = sum limb_k * 2^(24k) mod p. Inputs: |limb| <= 2^24.5; outputs:
+// |limb| < 2^23 + 2^18 (so a sum of two outputs is a valid input). Carries are rounded with
+// f64x2.nearest (balanced limbs), every column at once rather than in a chain, and the limbs
+// above 2^264 fold with 2^264 = 2^40 + 250112 (mod p).
 #include <cstdint>
 
 #include <wasm_simd128.h>
@@ -140,6 +149,86 @@ extern "C" void FeSqrColumns(uint32_t* r, const uint32_t* a) {
         for (int j = i + 1; j < 10; ++j) c[i + j] += d * a[j];
     }
     Reduce(r, c);
+}
+
+namespace {
+
+inline v128_t F(double x) { return wasm_f64x2_splat(x); }
+
+/** x = lo + q * 2^24 with q = round(x / 2^24), |lo| <= 2^23: exact for |x| < 2^53. */
+inline __attribute__((always_inline)) void Carry24(v128_t x, v128_t* lo, v128_t* q) {
+    *q = wasm_f64x2_nearest(wasm_f64x2_mul(x, F(1.0 / 16777216.0)));
+    *lo = wasm_f64x2_sub(x, wasm_f64x2_mul(*q, F(16777216.0)));
+}
+
+/** c[0..20]: column sums, each |c| < 2^53 -> r[0..10] with |limb| < 2^23 + 2^18. */
+inline __attribute__((always_inline)) void ReduceLanes(v128_t* r, const v128_t* c) {
+    const v128_t K0 = F(250112.0), K1 = F(65536.0);  // 2^264 = K1 * 2^24 + K0 (mod p)
+    v128_t lo[21], q[21], v[22], w[12], x[13];
+#pragma clang loop unroll(full)
+    for (int k = 0; k < 21; ++k) Carry24(c[k], &lo[k], &q[k]);  // |v| < 2^23 + 2^28.5
+    v[0] = lo[0];
+#pragma clang loop unroll(full)
+    for (int k = 1; k < 21; ++k) v[k] = wasm_f64x2_add(lo[k], q[k - 1]);
+    v[21] = q[20];
+    w[0] = wasm_f64x2_add(v[0], wasm_f64x2_mul(K0, v[11]));  // fold limbs 11..21: |w| < 2^47
+#pragma clang loop unroll(full)
+    for (int k = 1; k < 11; ++k)
+        w[k] = wasm_f64x2_add(wasm_f64x2_add(v[k], wasm_f64x2_mul(K0, v[11 + k])), wasm_f64x2_mul(K1, v[10 + k]));
+    w[11] = wasm_f64x2_mul(K1, v[21]);
+#pragma clang loop unroll(full)
+    for (int k = 0; k < 12; ++k) Carry24(w[k], &lo[k], &q[k]);
+    x[0] = lo[0];
+#pragma clang loop unroll(full)
+    for (int k = 1; k < 12; ++k) x[k] = wasm_f64x2_add(lo[k], q[k - 1]);
+    x[12] = q[11];
+    x[0] = wasm_f64x2_add(x[0], wasm_f64x2_mul(K0, x[11]));  // fold limbs 11 and 12 again
+    x[1] = wasm_f64x2_add(wasm_f64x2_add(x[1], wasm_f64x2_mul(K1, x[11])), wasm_f64x2_mul(K0, x[12]));
+    x[2] = wasm_f64x2_add(x[2], wasm_f64x2_mul(K1, x[12]));
+#pragma clang loop unroll(full)
+    for (int k = 0; k < 11; ++k) Carry24(x[k], &lo[k], &q[k]);  // q[10] is -1, 0 or 1
+    r[0] = wasm_f64x2_add(lo[0], wasm_f64x2_mul(K0, q[10]));
+    r[1] = wasm_f64x2_add(wasm_f64x2_add(lo[1], q[0]), wasm_f64x2_mul(K1, q[10]));
+#pragma clang loop unroll(full)
+    for (int k = 2; k < 11; ++k) r[k] = wasm_f64x2_add(lo[k], q[k - 1]);
+}
+
+}  // namespace
+
+extern "C" void FeMulF64Lanes(double* r, const double* a, const double* b) {
+    v128_t A[11], B[11], c[21], R[11];
+    for (int k = 0; k < 11; ++k) {
+        A[k] = wasm_v128_load(a + 2 * k);
+        B[k] = wasm_v128_load(b + 2 * k);
+    }
+#pragma clang loop unroll(full)
+    for (int k = 0; k < 21; ++k) {
+        const int i0 = k > 10 ? k - 10 : 0, i1 = k < 10 ? k : 10;
+        v128_t s = wasm_f64x2_mul(A[i0], B[k - i0]);
+#pragma clang loop unroll(full)
+        for (int i = i0 + 1; i <= i1; ++i) s = wasm_f64x2_add(s, wasm_f64x2_mul(A[i], B[k - i]));
+        c[k] = s;
+    }
+    ReduceLanes(R, c);
+    for (int k = 0; k < 11; ++k) wasm_v128_store(r + 2 * k, R[k]);
+}
+
+extern "C" void FeSqrF64Lanes(double* r, const double* a) {
+    v128_t A[11], D[11], c[21], R[11];
+    for (int k = 0; k < 11; ++k) {
+        A[k] = wasm_v128_load(a + 2 * k);
+        D[k] = wasm_f64x2_add(A[k], A[k]);
+    }
+#pragma clang loop unroll(full)
+    for (int k = 0; k < 21; ++k) {
+        const int i0 = k > 10 ? k - 10 : 0;
+        v128_t s = (k & 1) ? F(0.0) : wasm_f64x2_mul(A[k / 2], A[k / 2]);
+#pragma clang loop unroll(full)
+        for (int i = i0; 2 * i < k; ++i) s = wasm_f64x2_add(s, wasm_f64x2_mul(D[i], A[k - i]));
+        c[k] = s;
+    }
+    ReduceLanes(R, c);
+    for (int k = 0; k < 11; ++k) wasm_v128_store(r + 2 * k, R[k]);
 }
 
 // IBD_FIELD_HOOK: libsecp256k1 built with USE_EXTERNAL_ASM takes its 10x26 multiply and square
