@@ -41,17 +41,14 @@ BatchStatus VerifyBatch(const uint8_t* checks, size_t checks_len, uint32_t count
  *  that every record gets the verdict single verification (secp256k1_schnorrsig_verify) gives
  *  it. Costs measured per signature by `npm run bench:schnorr-batch` (docs/performance.md). */
 constexpr uint32_t kSchnorrBatchMax = 1024;
-/** Chosen from the crossover measured on real signatures (`npm run bench:schnorr-batch --
- *  --rounds 3`, 2-core Intel Xeon VM, quiet; µs per signature, batch / single): wasm simd 2:
- *  1.00x, 4: 1.06x, 8: 1.10x; scalar 2: 1.02x, 4: 1.10x; native 4: 0.97x, 8: 1.03x, 16:
- *  1.05x. Above the largest group the gain keeps growing (wasm 1.63-1.72x at 1,024, native
- *  1.48x) but one group's scratch space grows with it (ibd_schnorrsig_batch_scratch_size:
- *  about 1.1 MB at 1,024, allocated once per thread). */
-#ifdef __EMSCRIPTEN__
-constexpr uint32_t kSchnorrBatchMin = 4;
-#else
-constexpr uint32_t kSchnorrBatchMin = 8;
-#endif
+/** The crossover measured on real signatures, since a batch verifies each distinct key once
+ *  (`npm run bench:schnorr-batch -- --rounds 5 --sizes 1,2,3,4,8,512`, 2-core AMD EPYC VM,
+ *  quiet, 2026-12-03; single verification's µs per signature over the batch's): wasm simd 2:
+ *  1.20x, 3: 1.36x, 4: 1.47x; scalar 2: 1.21x; native 2: 1.17x, 3: 1.34x. A batch of one costs
+ *  more than single verification (0.83-0.89x: it lifts R as well). Above the largest group the
+ *  gain keeps growing (2.5x at 512) but one group's scratch space grows with it
+ *  (ibd_schnorrsig_batch_scratch_size: about 1.1 MB at 1,024, allocated once per thread). */
+constexpr uint32_t kSchnorrBatchMin = 2;
 
 /** One BIP340 batch verification of `count` Schnorr records packed in `checks` (layout:
  *  check_buffer.h), as one ibd_schnorrsig_verify_batch call, without VerifyBatch's grouping and
