@@ -1,9 +1,10 @@
 // The check buffer's reader and writer (wasm/check-buffer.mjs): record boundaries from headers, type counts,
-// batch splitting, per-type selection, and malformed-buffer errors naming record and offset.
+// batch splitting, per-type selection (all, or the first under each key), and malformed-buffer errors
+// naming record and offset.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  CHECK_HEADER_SIZE, CheckType, concatChecks, encodeCheck, selectByType, splitBatches, walkChecks,
+  CHECK_HEADER_SIZE, CheckType, concatChecks, encodeCheck, selectByType, selectFirstPerKey, splitBatches, walkChecks,
 } from '../wasm/check-buffer.mjs';
 import { packUnchecked, randomChecks } from './support/random-checks.mjs';
 
@@ -63,6 +64,32 @@ test('selectByType copies the records of one type and their original indices', (
   assert.equal(sel.checks.length, expected.length * (36 + 32 + 64));
   const i = expected[3];
   assert.deepEqual(sel.checks.subarray(3 * 132, 4 * 132), checks.subarray(walked.offsets[i], walked.offsets[i + 1]));
+});
+
+test('selectFirstPerKey keeps each type\'s first record under each key, whole keys compared', () => {
+  const key = (len, fill, last = fill) => { const k = new Uint8Array(len).fill(fill); k[len - 1] = last; return k; };
+  const rec = (type, pubkey, s) => encodeCheck({ type, msg32, pubkey, sig: new Uint8Array(type === CheckType.SCHNORR ? 64 : 70).fill(s) });
+  const E = CheckType.ECDSA;
+  const S = CheckType.SCHNORR;
+  const list = [
+    rec(E, key(33, 2), 0), // 0: first under 02..02
+    rec(S, key(32, 2), 1), // 1: a Schnorr key with the same bytes: another type, kept
+    rec(E, key(33, 2), 2), // 2: repeats 0's key
+    rec(E, key(33, 3), 3), // 3: same x under another header byte: another key
+    rec(E, key(33, 2, 9), 4), // 4: differs in the last byte only
+    rec(S, key(32, 2), 5), // 5: repeats 1's key
+    rec(E, key(65, 4), 6), // 6: uncompressed
+    rec(E, key(65, 4), 7), // 7: repeats 6's
+  ];
+  const checks = concatChecks(list);
+  const walked = walkChecks(checks);
+  const ecdsa = selectFirstPerKey(checks, walked, E);
+  assert.deepEqual([...ecdsa.indices], [0, 3, 4, 6]);
+  assert.deepEqual(ecdsa.checks, concatChecks([list[0], list[3], list[4], list[6]]));
+  assert.deepEqual([...selectFirstPerKey(checks, walked, S).indices], [1]);
+  const none = selectFirstPerKey(new Uint8Array(0), walkChecks(new Uint8Array(0)), E);
+  assert.equal(none.checks.length, 0);
+  assert.equal(none.indices.length, 0);
 });
 
 test('malformed buffers are errors naming the record and byte offset', () => {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fitCosts, fitCostsLeaveOneOut, fitStage, fitStageLeaveOneOut, predictBlocks, predictStages, stagesTotal } from '../bench/core/cost-model.mjs';
-import { callsPerBlock, extremeMix, poolEfficiency, projectChain, spanHours, spanMs } from '../bench/core/model-projection.mjs';
+import { callsPerBlock, extremeMix, poolEfficiency, projectChain, spanHours, spanMs, withoutKeyReuseOf } from '../bench/core/model-projection.mjs';
 import { readCensus } from '../bench/workload/census.mjs';
 import { readWorkloadTable } from '../bench/workload/table.mjs';
 import { INPUT_TYPES } from '../bench/core/workload-model.mjs';
@@ -206,15 +206,20 @@ test('the engine calls a block takes in the pool, as workers/block-jobs.mjs cuts
   assert.equal(callsPerBlock(5000, 16), 1 + 10);
 });
 
-test('projectChain: full chain, after assumevalid and per era from the saved table', () => {
-  const table = readWorkloadTable();
-  const census = readCensus();
-  const blocks = census.blocks.map((w) => {
+/** The saved table, the census blocks measured at exact costs (5 rounds, fastest 0.9x and
+ *  slowest 1.2x the median) and a 2-worker end-to-end pass. */
+function censusRun() {
+  const blocks = readCensus().blocks.map((w) => {
     const b = measuredBlock(w.height, w);
     const t = stagesTotal(b.stages_ms);
     return { ...b, engine_ms: { median: t, min: 0.9 * t, max: 1.2 * t, rounds: 5 } };
   });
   const e2e = { workers: 2, seconds: 1, stages: { parse_s: 0.5, sighash_s: 0.3, script_s: 0.3, verify_s: 0.9 } };
+  return { table: readWorkloadTable(), blocks, e2e };
+}
+
+test('projectChain: full chain, after assumevalid and per era from the saved table', () => {
+  const { table, blocks, e2e } = censusRun();
   const p = projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: RATIO });
   // Exact data: every block whose kinds and types other blocks hold is predicted within 0.1%
   // (a type without a given cost is priced per script byte here, so its cost per input varies a
@@ -238,6 +243,33 @@ test('projectChain: full chain, after assumevalid and per era from the saved tab
   const p3 = projectChain({ blocks: three, table, endToEnd: e2e, schnorrPerEcdsa: RATIO });
   assert.equal(p3.trusted, false);
   assert.match(p3.untrusted_reason, /median of 3 rounds; the check needs 5/);
+});
+
+test('without key reuse: the one-per-key passes\' prices raise the range\'s high end, and only it', () => {
+  const { table, blocks, e2e } = censusRun();
+  const pass = (rate) => ({ checks: 100, checks_per_second: rate });
+  // ECDSA 20,000/s (16,000/s one per key), Schnorr 40,000/s (25,000/s one per key).
+  const totals = { by_type: { ecdsa: pass(20000), schnorr: pass(40000), ecdsa_one_per_key: pass(16000), schnorr_one_per_key: pass(25000) } };
+  const w = withoutKeyReuseOf(totals);
+  assert.ok(close(w.ecdsa_factor, 1.25) && close(w.schnorr_per_ecdsa, 0.8), JSON.stringify(w));
+  // A one-per-key pass that ran faster (noise) never prices below the reuse: at least 1, at least the ratio.
+  assert.deepEqual(withoutKeyReuseOf({ by_type: { ...totals.by_type, ecdsa_one_per_key: pass(30000), schnorr_one_per_key: pass(50000) } }),
+    { ecdsa_factor: 1, schnorr_per_ecdsa: 0.5 });
+  assert.equal(withoutKeyReuseOf({ by_type: { ecdsa: pass(20000), schnorr: pass(40000) } }), null);
+  const base = projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: 0.5 });
+  const p = projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: 0.5, withoutKeyReuse: w });
+  assert.equal(base.without_key_reuse, null);
+  assert.deepEqual(p.without_key_reuse, w);
+  assert.equal(p.full_chain_hours.value, base.full_chain_hours.value);
+  assert.equal(p.full_chain_hours.low, base.full_chain_hours.low);
+  assert.ok(p.full_chain_hours.high > base.full_chain_hours.high, `${p.full_chain_hours.high} vs ${base.full_chain_hours.high}`);
+  assert.deepEqual(p.costs.median, base.costs.median);
+  assert.ok(close(p.costs.slow.verify.per_ecdsa, 1.25 * base.costs.slow.verify.per_ecdsa));
+  assert.ok(close(p.costs.slow.verify.per_schnorr, 0.8 * base.costs.slow.verify.per_ecdsa));
+  // The Taproot era holds the Schnorr checks: its high end moves more than the era before it.
+  const era = (q, name) => q.eras.find((e) => e.name.startsWith(name)).hours.high;
+  assert.ok(era(p, 'Nov 2021') / era(base, 'Nov 2021') > era(p, 'Aug 2017') / era(base, 'Aug 2017'));
+  assert.deepEqual(p.per_block, base.per_block);
 });
 
 test('a projection\'s range always holds its value, even when a round\'s own fit prices the span above the median fit', () => {

@@ -113,13 +113,39 @@ export function splitBatches(walked, batchSize, multipleOf = 1) {
  */
 export function selectByType(checks, walked, type) {
   const indices = [];
-  let bytes = 0;
+  for (let i = 0; i < walked.count; i++) if (walked.types[i] === type) indices.push(i);
+  return copyRecords(checks, walked, indices);
+}
+
+/**
+ * As selectByType, without a repeated key: the records of one type whose public key (the key
+ * bytes as given: 33 or 65 bytes for ECDSA, 32 for Schnorr) no earlier record of that type
+ * has, in order. Measures verification without key reuse, which a batch (one term per distinct
+ * Schnorr key) and the engine's parsed-key cache (ECDSA) otherwise turn into speed
+ * (docs/performance.md).
+ * @param {Uint8Array} checks packed records
+ * @param {{count: number, offsets: Uint32Array, types: Uint8Array}} walked walkChecks(checks)
+ * @param {number} type a CheckType value
+ * @returns {{checks: Uint8Array, indices: Uint32Array}} as selectByType
+ */
+export function selectFirstPerKey(checks, walked, type) {
+  const seen = new Set();
+  const indices = [];
   for (let i = 0; i < walked.count; i++) {
-    if (walked.types[i] === type) {
-      indices.push(i);
-      bytes += walked.offsets[i + 1] - walked.offsets[i];
-    }
+    if (walked.types[i] !== type) continue;
+    const at = walked.offsets[i];
+    const key = String.fromCharCode(...checks.subarray(at + CHECK_HEADER_SIZE, at + CHECK_HEADER_SIZE + checks[at + 1]));
+    if (seen.has(key)) continue;
+    seen.add(key);
+    indices.push(i);
   }
+  return copyRecords(checks, walked, indices);
+}
+
+/** The records at `indices` (walkChecks indices, in order) copied into a new buffer. */
+function copyRecords(checks, walked, indices) {
+  let bytes = 0;
+  for (const i of indices) bytes += walked.offsets[i + 1] - walked.offsets[i];
   const out = new Uint8Array(bytes);
   let at = 0;
   for (const i of indices) {

@@ -92,6 +92,16 @@ function rateWithSpread(pass, note = '') {
   return `${perSec(pass.checks_per_second)} (${note}${spread})`;
 }
 
+/** The one-per-key passes (each type's first check under each key: no key reuse), which the
+ *  projection's high end verifies at; none when the run has no such pass. */
+function keyReuseLines(t) {
+  const rows = ['ecdsa', 'schnorr'].map((k) => [k, t.by_type[`${k}_one_per_key`]]).filter(([, s]) => s?.checks > 0);
+  if (!rows.length) return [];
+  return ['  without key reuse (the first check under each key; the projection\'s high end verifies at these rates):',
+    ...rows.map(([k, s]) => `    ${k.padEnd(8)} ${int(s.checks).padStart(6)} ${s.checks === 1 ? 'check ' : 'checks'}  ${secs(s.seconds).padStart(9)}  ` +
+      `${rateWithSpread(s, 'separate pass; ')}`)];
+}
+
 /** The totals' words for the invalid checks: those of valid blocks (every input's script
  *  succeeded: trials the scripts tolerate) apart from those of invalid blocks (where a script
  *  failed; only the first failing input of each is known, as script_error). */
@@ -131,6 +141,7 @@ function totalsLines(doc) {
       return `  ${k.padEnd(8)} ${int(s.checks).padStart(8)} ${s.checks === 1 ? 'check ' : 'checks'}  ${secs(s.seconds).padStart(9)}  ` +
         `${rateWithSpread(s, 'separate pass; ')}`;
     }),
+    ...keyReuseLines(t),
     ...[noiseWarning(doc)].filter(Boolean).map((w) => `WARNING: ${w}`),
     ...endToEndLines(doc),
     ...projectionLines(doc),

@@ -18,7 +18,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createBatchVerifier } from '../../wasm/batch-verifier.mjs';
-import { concatChecks, walkChecks } from '../../wasm/check-buffer.mjs';
+import { CheckType, concatChecks, selectFirstPerKey, walkChecks } from '../../wasm/check-buffer.mjs';
 import { loadEngine } from '../../wasm/engine.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
 import { median } from '../core/verify-passes.mjs';
@@ -110,7 +110,7 @@ export async function runSchnorrBatch({ sizes: given = DEFAULT_SIZES, rounds = 5
     if (set.walked.count === 0) throw new Error('the fixture blocks hold no Schnorr check');
     if (!set.verdicts.every((v) => v === 1)) throw new Error('a fixture Schnorr check is invalid: the sweep needs valid signatures');
     const count = Math.max(...sizes);
-    const source = onePerKey ? firstPerKey(set.checks, set.walked.count) : set.checks;
+    const source = onePerKey ? selectFirstPerKey(set.checks, set.walked, CheckType.SCHNORR).checks : set.checks;
     const distinct = source.length / RECORD_BYTES;
     const records = repeatTo(source, walkChecks(source), count);
     const file = path.join(path.dirname(set.file), 'schnorr-sweep.checks');
@@ -174,20 +174,6 @@ export async function runSchnorrBatch({ sizes: given = DEFAULT_SIZES, rounds = 5
 }
 
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
-
-/** The first record under each key of `n` Schnorr records, in order. */
-function firstPerKey(checks, n) {
-  const seen = new Set();
-  const keep = [];
-  for (let i = 0; i < n; i++) {
-    const key = Buffer.from(checks.subarray(i * RECORD_BYTES + 36, i * RECORD_BYTES + 68)).toString('hex');
-    if (!seen.has(key)) {
-      seen.add(key);
-      keep.push(checks.subarray(i * RECORD_BYTES, (i + 1) * RECORD_BYTES));
-    }
-  }
-  return concatChecks(keep);
-}
 
 /** Distinct x-only keys among the first `n` Schnorr records of `records` (each RECORD_BYTES:
  *  the 36-byte header, the 32-byte key, the signature). */

@@ -26,6 +26,27 @@ export function schnorrPerEcdsaOf(totals) {
 }
 
 /**
+ * Verify prices without key reuse, from the run's passes over each type's first check under
+ * each key (`totals.by_type.{ecdsa,schnorr}_one_per_key`): the fixtures reuse keys (46% of their
+ * ECDSA checks are under a key an earlier check of the block used, and block 866,342's 2,375
+ * Schnorr checks are under 444 keys), which the engine turns into speed (a parsed-key cache; one
+ * batch term per Schnorr key), and no source here measures the chain's reuse. Null when a rate
+ * is missing.
+ * @returns {{ecdsa_factor: number, schnorr_per_ecdsa: number}|null} ecdsa_factor: the ECDSA rate
+ *   over the one-per-key ECDSA rate, at least 1; schnorr_per_ecdsa: a one-per-key Schnorr
+ *   check's cost in (key-reusing) ECDSA checks, at least schnorrPerEcdsaOf's
+ */
+export function withoutKeyReuseOf(totals) {
+  const t = totals?.by_type;
+  const ecdsa = t?.ecdsa?.checks_per_second;
+  const ecdsaOne = t?.ecdsa_one_per_key?.checks_per_second;
+  const schnorrOne = t?.schnorr_one_per_key?.checks_per_second;
+  const reuse = schnorrPerEcdsaOf(totals);
+  if (!(ecdsa > 0 && ecdsaOne > 0 && schnorrOne > 0) || reuse === null) return null;
+  return { ecdsa_factor: Math.max(1, ecdsa / ecdsaOne), schnorr_per_ecdsa: Math.max(reuse, ecdsa / schnorrOne) };
+}
+
+/**
  * The engine calls per block of a span on `workers` workers, as planBlockJobs
  * (workers/block-jobs.mjs) cuts blocks: a block of more than twice the target's inputs
  * (DEFAULT_TARGET_INPUTS; the pool lowers it only for a batch too small to give every worker 4
@@ -164,20 +185,22 @@ export function spanHours({ costs, table, efficiency, workers, from, to }) {
 /**
  * The projection of the chain's validation.
  * @param {{blocks: object[], table: object, endToEnd: object, schnorrPerEcdsa: number,
- *   workers?: number, from?: number, to?: number}} args blocks: the run's block entries (with
+ *   withoutKeyReuse?: object|null, workers?: number, from?: number, to?: number}} args blocks: the run's block entries (with
  *   workload, stages_ms, engine_ms); table: the saved workload table
  *   (bench/workload/workload-table.json, the model of workload-model.mjs); endToEnd: the run's
  *   end_to_end; schnorrPerEcdsa: the ECDSA verify rate over the Schnorr one, from the run's
- *   verify passes (cost-model.mjs stagesOf); workers: 1..64 (default the run's)
+ *   verify passes (cost-model.mjs stagesOf); withoutKeyReuse: withoutKeyReuseOf's prices, which
+ *   the slow cost set (the range's high end) then verifies at, or null to keep the fixtures'
+ *   key reuse throughout; workers: 1..64 (default the run's)
  * @returns {object} {workers, efficiency, assumption, costs: {median, fast, slow} (ms per unit, one
- *   worker), full_chain_hours, after_assumevalid_hours, range_hours (from..to) each {value, low,
+ *   worker), without_key_reuse (the argument), full_chain_hours, after_assumevalid_hours, range_hours (from..to) each {value, low,
  *   high}, assumevalid, per_block [{height, checks, predicted_ms, measured_ms, ratio, judged,
  *   within}], trusted, misses, blocks_fitted, eras [{name, from, to, hours, workload, ratios}] (the
  *   workload table used, era by era)}; low: the least of the span's low workload under the
  *   three cost sets (never above the value), high: the most of its high workload (spanHours)
  * @throws {RangeError} with fewer than two measured blocks, or a bad worker count or span
  */
-export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, workers = endToEnd.workers, from = 0, to = table.tip }) {
+export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, withoutKeyReuse = null, workers = endToEnd.workers, from = 0, to = table.tip }) {
   if (!(Number.isInteger(workers) && workers >= 1 && workers <= 64)) throw new RangeError(`workers must be an integer in 1..64, got ${workers}`);
   const measured = blocks.filter((b) => b.workload && b.stages_ms && b.engine_ms && !b.error)
     .map((b) => ({ height: b.height, workload: b.workload, stages_ms: b.stages_ms, parts_ms: b.parts_ms ?? null, engine_ms: b.engine_ms }));
@@ -191,6 +214,12 @@ export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, workers
   });
   const costs = { median: fitCosts(measured, schnorrPerEcdsa), fast: fitCosts(scaled('min'), schnorrPerEcdsa),
     slow: fitCosts(scaled('max'), schnorrPerEcdsa) };
+  // The slow set verifies without key reuse: fitted on the blocks as measured, then each check
+  // priced as the one-per-key passes ran.
+  if (withoutKeyReuse) {
+    const v = costs.slow.verify;
+    costs.slow.verify = { ...v, per_ecdsa: v.per_ecdsa * withoutKeyReuse.ecdsa_factor, per_schnorr: v.per_ecdsa * withoutKeyReuse.schnorr_per_ecdsa };
+  }
   const eff = poolEfficiency(endToEnd, workers);
   const hours = (a, b) => spanHours({ costs, table, efficiency: eff.efficiency, workers, from: a, to: b });
   const check = predictBlocks(measured, schnorrPerEcdsa);
@@ -203,6 +232,7 @@ export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, workers
     efficiency_measured: eff.measured,
     assumption: eff.assumption,
     costs,
+    without_key_reuse: withoutKeyReuse,
     full_chain_hours: hours(0, table.tip),
     after_assumevalid_hours: hours(ASSUMEVALID.height + 1, table.tip),
     range_hours: { from, to, ...hours(from, to) },

@@ -4,7 +4,7 @@
 // beside the time the workers measured for it; and the projection of the same heights from the
 // workload table, beside the range's measured wall time. Host-neutral.
 import { JUDGED, predictStages, STAGE_NAMES, stagesTotal } from './cost-model.mjs';
-import { MIN_ROUNDS, projectChain, schnorrPerEcdsaOf } from './model-projection.mjs';
+import { MIN_ROUNDS, projectChain, schnorrPerEcdsaOf, withoutKeyReuseOf } from './model-projection.mjs';
 
 const sumStages = (list) => Object.fromEntries(STAGE_NAMES.map((s) => [s, list.reduce((n, x) => n + x[s], 0)]));
 const checksOf = (w) => w.checks.ecdsa_single + w.checks.ecdsa_multisig + w.checks.schnorr_keypath + w.checks.schnorr_scriptpath;
@@ -49,7 +49,8 @@ export function checkRange({ measurement, blocks, timedSeconds, table, workers, 
   // heights validated (a range stopped by a read error ends before `to`).
   const first = Math.max(from, Math.min(...timed.map((b) => b.height)));
   const last = Math.min(to, Math.max(...timed.map((b) => b.height)));
-  const p = projectChain({ blocks: fitOn, table, endToEnd: measurement.end_to_end, schnorrPerEcdsa, workers,
+  const p = projectChain({ blocks: fitOn, table, endToEnd: measurement.end_to_end, schnorrPerEcdsa,
+    withoutKeyReuse: withoutKeyReuseOf(measurement.totals), workers,
     from: Math.min(first, table.tip), to: Math.min(last, table.tip) });
   const costs = p.costs.median;
   const perBlock = timed.map((b) => {

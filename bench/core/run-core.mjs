@@ -13,7 +13,7 @@ import { recommendBatchSize, sweepBatchSizes } from './batch-sweep.mjs';
 import { validateInWorkers } from './block-entries.mjs';
 import { runChainPass } from './chain-pass.mjs';
 import { projectIbd } from './projection.mjs';
-import { projectChain, schnorrPerEcdsaOf } from './model-projection.mjs';
+import { projectChain, schnorrPerEcdsaOf, withoutKeyReuseOf } from './model-projection.mjs';
 import { projectContenders } from './contenders.mjs';
 import { countOf } from './format.mjs';
 import { warningsOf } from './warnings.mjs';
@@ -87,7 +87,9 @@ const rate = (checks, seconds) => (checks > 0 && seconds > 0 ? checks / seconds 
  *   `checks_per_second` (at the median time), `checks_per_second_min` / `_max` (at the slowest
  *   / fastest timed round) and `per_worker` (checks_per_second / workers), all sig/s;
  *   `by_type.{ecdsa,schnorr}` the same for each type's separate pass: {checks, seconds,
- *   rounds_seconds, checks_per_second, checks_per_second_min, checks_per_second_max};
+ *   rounds_seconds, checks_per_second, checks_per_second_min, checks_per_second_max}, and
+ *   `by_type.{ecdsa,schnorr}_one_per_key` for the pass over each type's first check under each
+ *   key (no key reuse: the projection's high end; checks null when the passes failed);
  *   `parse_sighash_seconds` and `verify_seconds` (the blocks' parse_sighash_ms and verify_ms
  *   summed, s: warm, in the workers). Rates are null when there is nothing to measure.
  *   Projection: projectIbd's result (bench/core/projection.mjs), or {hours: null, error}, plus
@@ -270,7 +272,8 @@ export function chainShortfall(c) {
 function failedPasses(reference, walked, rounds, error) {
   const none = (checks) => ({ checks, seconds: null, roundsSeconds: [] });
   return { verdicts: reference, seconds: null, roundsSeconds: [], rounds, disagreements: [], error,
-    byType: { ecdsa: none(walked.byType.ecdsa), schnorr: none(walked.byType.schnorr) } };
+    byType: { ecdsa: none(walked.byType.ecdsa), schnorr: none(walked.byType.schnorr),
+      ecdsa_one_per_key: none(null), schnorr_one_per_key: none(null) } };
 }
 
 /** `message` with the blocks its "record N" (an index over the blocks' final checks,
@@ -365,15 +368,18 @@ function blockResult(b, verdicts, warm) {
   };
 }
 
+/** The separate verify passes (verify-passes.mjs), as named in totals.by_type. */
+const SEPARATE_PASSES = ['ecdsa', 'schnorr', 'ecdsa_one_per_key', 'schnorr_one_per_key'];
+
 function totalsOf(blocks, passes, workers) {
   const ok = blocks.filter((b) => !b.error);
   const sum = (f) => ok.reduce((n, b) => n + f(b), 0);
   const checks = sum((b) => b.checks.ecdsa + b.checks.schnorr);
   const all = passStats(checks, passes.seconds, passes.roundsSeconds);
   const byType = {};
-  for (const name of ['ecdsa', 'schnorr']) {
+  for (const name of SEPARATE_PASSES) {
     const t = passes.byType[name];
-    byType[name] = { checks: t.checks, ...passStats(t.checks, t.seconds, t.roundsSeconds) };
+    if (t) byType[name] = { checks: t.checks, ...passStats(t.checks, t.seconds, t.roundsSeconds) };
   }
   return {
     blocks: blocks.length,
@@ -403,7 +409,7 @@ function modelProjection(blocks, totals, endToEnd, table, bench, measuredOn = 'n
   if (!table) return { model: null, model_error: 'no workload table given (bench/workload/workload-table.json)' };
   try {
     const schnorrPerEcdsa = schnorrPerEcdsaOf(totals) ?? 1;
-    const m = projectChain({ blocks, table, endToEnd, schnorrPerEcdsa });
+    const m = projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, withoutKeyReuse: withoutKeyReuseOf(totals) });
     m.schnorr_per_ecdsa = schnorrPerEcdsa;
     // The other engines, from the last bench run's ratios when the host has them.
     const contenders = bench ? { bench_run: bench.run, missing: bench.missing, engines: projectContenders(m, table, bench.ratios, { measuredOn }) } : null;

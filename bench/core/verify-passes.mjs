@@ -1,7 +1,9 @@
 // Phase 2 of the benchmark: timed verification passes through the pool. ECDSA and Schnorr
-// checks run as separate passes so each type's throughput is measured, not inferred; then
-// all checks run together (the combined pass, whose verdicts are the ones reported).
-import { CheckType, concatChecks, selectByType } from '../../wasm/check-buffer.mjs';
+// checks run as separate passes so each type's throughput is measured, not inferred; each type
+// again with only the first check under each key (the rate without key reuse, which the
+// projection's high end prices); then all checks run together (the combined pass, whose
+// verdicts are the ones reported).
+import { CheckType, concatChecks, selectByType, selectFirstPerKey } from '../../wasm/check-buffer.mjs';
 import { countOf } from './format.mjs';
 
 /** Records of each type per worker verified, untimed, before the timed passes: V8 starts wasm
@@ -41,10 +43,20 @@ export function median(xs) {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/** The separate passes of a round, in order: [name, selection of the checks]. */
+function typePasses(checks, walked) {
+  const ecdsa = selectByType(checks, walked, CheckType.ECDSA);
+  const schnorr = selectByType(checks, walked, CheckType.SCHNORR);
+  return [['ecdsa', ecdsa], ['schnorr', schnorr],
+    ['ecdsa_one_per_key', selectFirstPerKey(checks, walked, CheckType.ECDSA)],
+    ['schnorr_one_per_key', selectFirstPerKey(checks, walked, CheckType.SCHNORR)]];
+}
+
 /**
- * Runs the warm-up, then `rounds` timed rounds of: the ECDSA pass, the Schnorr pass, the combined
- * pass. Times reported are medians over the rounds (s), with every round's time beside them;
- * every round's verdicts must agree.
+ * Runs the warm-up, then `rounds` timed rounds of: the ECDSA pass, the Schnorr pass, each type's
+ * first check under each key (wasm/check-buffer.mjs selectFirstPerKey), the combined pass. Times
+ * reported are medians over the rounds (s), with every round's time beside them; every round's
+ * verdicts must agree.
  * @param {import('../../workers/verify-pool.mjs').VerifyPool} pool a ready pool
  * @param {Uint8Array} checks all records (native/verify/check_buffer.h)
  * @param {{count: number, offsets: Uint32Array, types: Uint8Array}} walked walkChecks(checks)
@@ -52,31 +64,33 @@ export function median(xs) {
  *   progress?: {track: (label: string, total: number) => (((done: number) => void)|undefined)}}} options progress:
  *   shows each timed pass (bench/cli/progress.mjs); none when absent
  * @returns {Promise<{verdicts: Uint8Array, seconds: number, roundsSeconds: number[], rounds: number,
- *   byType: {ecdsa: {checks: number, seconds: number, roundsSeconds: number[]},
- *            schnorr: {checks: number, seconds: number, roundsSeconds: number[]}},
+ *   byType: {[pass in 'ecdsa'|'schnorr'|'ecdsa_one_per_key'|'schnorr_one_per_key']:
+ *            {checks: number, seconds: number, roundsSeconds: number[]}},
  *   disagreements: number[]}>} combined-pass verdicts (input order), median wall time in s and
- *   each round's wall time in s (round order); per type, its pass's record count, median wall
+ *   each round's wall time in s (round order); per separate pass, its record count, median wall
  *   time and round times (0 s and [] when it has no records);
  *   `disagreements` lists record indices whose verdict differs between any two passes
  *   (expected empty).
  * @throws (rejects) what pool.verify rejects with (malformed record, worker failure).
  */
 export async function runVerifyPasses(pool, checks, walked, { batchSize, rounds = 1, log, progress }) {
-  const ecdsa = selectByType(checks, walked, CheckType.ECDSA);
-  const schnorr = selectByType(checks, walked, CheckType.SCHNORR);
+  const passes = typePasses(checks, walked);
+  const [[, ecdsa], [, schnorr]] = passes;
   await warmUp(pool, checks, walked, { ecdsa, schnorr });
 
-  const times = { ecdsa: [], schnorr: [], all: [] };
+  const times = { all: [], ...Object.fromEntries(passes.map(([name]) => [name, []])) };
   const disagreeing = new Set();
   let reference = null;
   for (let round = 1; round <= rounds; round++) {
     const roundVerdicts = {};
-    for (const [name, sel] of [['ecdsa', ecdsa], ['schnorr', schnorr]]) {
+    for (const [name, sel] of passes) {
       if (sel.indices.length === 0) continue;
-      log(`timed round ${round}/${rounds}: verifying ${countOf(sel.indices.length, `${name} check`)} ` +
+      const what = name.endsWith('_one_per_key') ? `${name.replace('_one_per_key', '')} check` : `${name} check`;
+      log(`timed round ${round}/${rounds}: verifying ${countOf(sel.indices.length, what)}` +
+        `${name.endsWith('_one_per_key') ? ' (the first under each key)' : ''} ` +
         `(${countOf(pool.size, 'worker')}, batch ${batchSize.toLocaleString('en-US')})`);
       const pass = await timedPass(pool, sel.checks, batchSize,
-        progress?.track(`round ${round}/${rounds} ${name}`, sel.indices.length));
+        progress?.track(`round ${round}/${rounds} ${name.replaceAll('_', ' ')}`, sel.indices.length));
       times[name].push(pass.seconds);
       roundVerdicts[name] = pass.verdicts;
     }
@@ -85,14 +99,14 @@ export async function runVerifyPasses(pool, checks, walked, { batchSize, rounds 
     times.all.push(combined.seconds);
     reference ??= combined.verdicts;
     combined.verdicts.forEach((v, i) => { if (v !== reference[i]) disagreeing.add(i); });
-    for (const [name, sel] of [['ecdsa', ecdsa], ['schnorr', schnorr]]) {
+    for (const [name, sel] of passes) {
       sel.indices.forEach((i, k) => { if (roundVerdicts[name]?.[k] !== reference[i]) disagreeing.add(i); });
     }
   }
   const typePass = (sel, t) => ({ checks: sel.indices.length, seconds: t.length ? median(t) : 0, roundsSeconds: t });
   return {
     verdicts: reference, seconds: median(times.all), roundsSeconds: times.all, rounds,
-    byType: { ecdsa: typePass(ecdsa, times.ecdsa), schnorr: typePass(schnorr, times.schnorr) },
+    byType: Object.fromEntries(passes.map(([name, sel]) => [name, typePass(sel, times[name])])),
     disagreements: [...disagreeing].sort((a, b) => a - b),
   };
 }

@@ -89,7 +89,7 @@ export function measurementProblem(doc) {
       return `end_to_end.scaling[${k}] is ${JSON.stringify(c)}; need {workers >= 1, efficiency > 0}`;
     }
   }
-  for (const t of ['ecdsa', 'schnorr']) {
+  for (const t of ['ecdsa', 'schnorr', 'ecdsa_one_per_key', 'schnorr_one_per_key']) {
     const r = doc.totals?.by_type?.[t]?.checks_per_second;
     if (r !== null && r !== undefined && (!num(r) || r === 0)) return `totals.by_type.${t}.checks_per_second is ${JSON.stringify(r)}; need a positive number`;
   }

@@ -22,7 +22,7 @@ import { loadEngine } from '../../wasm/engine.mjs';
 import { choiceFlag, NODE_SOURCE_FLAGS, nodeSourceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
 import { CENSUS_PATH, fixtureCensus, readCensus } from './census.mjs';
 import { contenderCosts, PUBLISHED } from '../core/contenders.mjs';
-import { ASSUMEVALID, projectChain, schnorrPerEcdsaOf, spanHours } from '../core/model-projection.mjs';
+import { ASSUMEVALID, projectChain, schnorrPerEcdsaOf, spanHours, withoutKeyReuseOf } from '../core/model-projection.mjs';
 import { FIGURES, INPUT_TYPES, totalChecks, workloadFor } from '../core/workload-model.mjs';
 import { REPO_ROOT } from '../../wasm/paths.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
@@ -289,7 +289,7 @@ function projection(values, model, from, to) {
   }
   try {
     const p = projectChain({ blocks: doc.blocks, table: model, endToEnd: doc.end_to_end, schnorrPerEcdsa,
-      workers: values.workers ?? doc.workers, from, to });
+      withoutKeyReuse: withoutKeyReuseOf(doc.totals), workers: values.workers ?? doc.workers, from, to });
     const result = { ...p, variant: doc.variant, measured_at: doc.saved_at ?? doc.generated_at ?? 'an unknown time (the document has neither saved_at nor generated_at)', measured_workers: doc.workers, machine: doc.machine,
       measurement: file };
     if (values.compare) result.contenders = compare(p, model, from, to);
