@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,22 @@ struct OutPoint {
     /** Core's COutPoint::IsNull: all-zero txid and n == 0xffffffff (the coinbase's prevout). */
     bool IsNull() const;
     bool operator==(const OutPoint& other) const { return txid == other.txid && n == other.n; }
+};
+
+/** A txid's hash for unordered containers: its first 8 bytes, already uniform (not salted, unlike
+ *  Core's SaltedTxidHasher: a block or chain built to collide costs only time, which the
+ *  containers' budgets bound). */
+struct TxidHasher {
+    size_t operator()(const Hash32& txid) const {
+        uint64_t a = 0;
+        std::memcpy(&a, txid.data(), sizeof a);
+        return static_cast<size_t>(a);
+    }
+};
+
+/** An outpoint's hash for unordered containers: TxidHasher's, mixed with the output index. */
+struct OutPointHasher {
+    size_t operator()(const OutPoint& o) const { return TxidHasher{}(o.txid) ^ static_cast<size_t>(uint64_t{o.n} * 0x9e3779b97f4a7c15ULL); }
 };
 
 /** Core's CTxIn plus its witness stack (CScriptWitness). */

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <unordered_map>
 
 #include "primitives/hex.h"
 #include "script/consensus_flags.h"
@@ -247,14 +248,115 @@ std::optional<RuleFailure> CheckContextualBlock(const Block& block, int32_t heig
     return std::nullopt;
 }
 
+std::vector<std::vector<int32_t>> InBlockCreators(const Block& block) {
+    std::unordered_map<Hash32, int32_t, TxidHasher> index;
+    index.reserve(block.txs.size());
+    // Two transactions of a block with one txid break CheckBlock (bad-txns-duplicate) first;
+    // the first is kept.
+    for (size_t t = 0; t < block.txs.size(); ++t) index.emplace(block.txs[t].txid, static_cast<int32_t>(t));
+    std::vector<std::vector<int32_t>> creators(block.txs.size());
+    for (size_t t = 0; t < block.txs.size(); ++t) {
+        const Transaction& tx = block.txs[t];
+        creators[t].assign(tx.vin.size(), -1);
+        if (t == 0) continue;  // the coinbase's prevout is null
+        for (size_t i = 0; i < tx.vin.size(); ++i) {
+            const auto it = index.find(tx.vin[i].prevout.txid);
+            if (it != index.end()) creators[t][i] = it->second;
+        }
+    }
+    return creators;
+}
+
+namespace {
+
+Location InputLocation(const Block& block, size_t t, size_t i) {
+    Location at = TxLocation(block, t);
+    at.input_index = static_cast<int64_t>(i);
+    at.byte_offset = static_cast<int64_t>(block.txs[t].vin[i].offset);
+    return at;
+}
+
+std::string OutPointText(const OutPoint& o) { return HexEncodeReversed(o.txid) + ":" + std::to_string(o.n); }
+
+}  // namespace
+
+void CheckSpentOutputsMatchBlock(const Block& block, const std::vector<std::vector<const SpentOutput*>>& spent_by_tx,
+                                 const std::vector<std::vector<int32_t>>& creators) {
+    for (size_t t = 1; t < block.txs.size() && t < spent_by_tx.size(); ++t) {
+        const Transaction& tx = block.txs[t];
+        for (size_t i = 0; i < tx.vin.size() && i < spent_by_tx[t].size(); ++i) {
+            const int32_t c = creators[t][i];
+            const uint32_t n = tx.vin[i].prevout.n;
+            if (c < 0 || static_cast<size_t>(c) >= t || n >= block.txs[c].vout.size()) continue;
+            const TxOut& made = block.txs[c].vout[n];
+            const SpentOutput& given = *spent_by_tx[t][i];
+            if (given.value == made.value && given.script_pubkey == made.script_pubkey) continue;
+            throw Error("the spent output given for this input (prevout " + OutPointText(tx.vin[i].prevout) +
+                            ", output " + std::to_string(n) + " of tx " + std::to_string(c) + " of this block) is " +
+                            std::to_string(given.value) + " sat with a " + std::to_string(given.script_pubkey.size()) +
+                            "-byte scriptPubKey " + HexEncode(given.script_pubkey.data(), std::min<size_t>(given.script_pubkey.size(), 40)) +
+                            (given.script_pubkey.size() > 40 ? "..." : "") + ", where the block's output is " +
+                            std::to_string(made.value) + " sat with a " + std::to_string(made.script_pubkey.size()) +
+                            "-byte scriptPubKey " + HexEncode(made.script_pubkey.data(), std::min<size_t>(made.script_pubkey.size(), 40)) +
+                            (made.script_pubkey.size() > 40 ? "..." : "") + ": the spent outputs contradict the block",
+                        InputLocation(block, t, i));
+        }
+    }
+}
+
+std::optional<RuleFailure> CheckInBlockCoins(const Block& block, size_t t, const std::vector<const SpentOutput*>& spent,
+                                             const std::vector<std::vector<int32_t>>& creators,
+                                             const std::unordered_set<OutPoint, OutPointHasher>& spent_so_far) {
+    const Transaction& tx = block.txs[t];
+    for (size_t i = 0; i < tx.vin.size(); ++i) {  // HaveInputs
+        const OutPoint& prevout = tx.vin[i].prevout;
+        const int32_t c = creators[t][i];
+        std::string why;
+        if (spent_so_far.count(prevout)) {
+            why = "an earlier transaction of this block spends it already";
+        } else if (c >= 0 && static_cast<size_t>(c) >= t) {
+            why = "it names tx " + std::to_string(c) + " of this block, which comes after tx " + std::to_string(t);
+        } else if (c >= 0 && prevout.n >= block.txs[c].vout.size()) {
+            why = "tx " + std::to_string(c) + " of this block has " + std::to_string(block.txs[c].vout.size()) + " output" +
+                  (block.txs[c].vout.size() == 1 ? "" : "s");
+        } else if (c >= 0 ? IsUnspendable(block.txs[c].vout[prevout.n].script_pubkey)
+                          : i < spent.size() && IsUnspendable(spent[i]->script_pubkey)) {
+            why = std::string(c >= 0 ? "the block's output" : "the spent output given") +
+                  " is unspendable (OP_RETURN, or a scriptPubKey above 10,000 bytes): no coins view holds it";
+        } else {
+            continue;
+        }
+        return RuleFailure{"bad-txns-inputs-missingorspent", "CheckTxInputs",
+                           "prevout " + OutPointText(prevout) + " is missing or spent: " + why, InputLocation(block, t, i)};
+    }
+    for (size_t i = 0; i < tx.vin.size(); ++i) {  // coinbase maturity
+        if (creators[t][i] != 0) continue;
+        return RuleFailure{"bad-txns-premature-spend-of-coinbase", "CheckTxInputs",
+                           "prevout " + OutPointText(tx.vin[i].prevout) +
+                               " is an output of this block's own coinbase: 0 confirmations, 100 needed",
+                           InputLocation(block, t, i)};
+    }
+    return std::nullopt;
+}
+
 ConnectBlockOutcome CheckConnectBlockRules(const Block& block, const std::vector<std::vector<const SpentOutput*>>& spent_by_tx,
-                                           int32_t height, uint32_t flags) {
+                                           int32_t height, uint32_t flags, bool in_block_coins) {
     ConnectBlockOutcome out;
     out.subsidy = GetBlockSubsidy(height);
     int64_t fees = 0;
     bool amounts_ok = true;
+    const std::vector<std::vector<int32_t>> creators = in_block_coins ? InBlockCreators(block) : std::vector<std::vector<int32_t>>{};
+    std::unordered_set<OutPoint, OutPointHasher> spent_so_far;
     for (size_t t = 0; t < block.txs.size(); ++t) {
         const Transaction& tx = block.txs[t];
+        if (t > 0 && amounts_ok && in_block_coins) {
+            std::optional<RuleFailure> coins = CheckInBlockCoins(block, t, spent_by_tx[t], creators, spent_so_far);
+            if (coins) {
+                amounts_ok = false;
+                if (!out.failure) out.failure = std::move(coins);
+            }
+            for (const TxIn& in : tx.vin) spent_so_far.insert(in.prevout);
+        }
         if (t > 0 && amounts_ok) {
             RuleFailure failure;
             const std::optional<int64_t> fee = CheckTxInputAmounts(tx, static_cast<uint32_t>(t), spent_by_tx[t], failure);
@@ -354,11 +456,14 @@ std::vector<NotChecked> RulesNotChecked(const Block& block, int32_t height, cons
     }
     if (inputs > 0 && !context.coins_checked) {
         out.push_back({"spent-outputs-unspent",
-                       "each spent output exists and is unspent (bad-txns-inputs-missingorspent): needs the UTXO set; "
-                       "the spent outputs given are taken as they are"});
+                       "each spent output from before this block exists and is unspent "
+                       "(bad-txns-inputs-missingorspent): needs the UTXO set, so the spent outputs given for them are "
+                       "taken as they are (outputs this block creates, outpoints it spends twice and unspendable "
+                       "outputs are checked)"});
         out.push_back({"coinbase-maturity",
-                       "a coinbase output is spent 100 blocks after its own at the earliest "
-                       "(bad-txns-premature-spend-of-coinbase): needs the heights of the spent coins"});
+                       "a coinbase output from an earlier block is spent 100 blocks after its own at the earliest "
+                       "(bad-txns-premature-spend-of-coinbase): needs the heights of the spent coins (a spend of "
+                       "this block's own coinbase is checked)"});
     }
     if (!context.coins_checked) {
         out.push_back({"bip30",

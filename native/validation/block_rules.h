@@ -17,6 +17,9 @@
 //     witness data without one                                            bad-witness-merkle-match,
 //                                                                         unexpected-witness
 //   weight <= 4,000,000                   ContextualCheckBlock            bad-blk-weight
+//   prevouts the block alone shows        Consensus::CheckTxInputs        bad-txns-inputs-missingorspent,
+//     missing, spent or immature                                          bad-txns-premature-spend-of-coinbase
+//     (CheckInBlockCoins)
 //   spent values and their sum in range   Consensus::CheckTxInputs        bad-txns-inputvalues-outofrange
 //   inputs >= outputs                     Consensus::CheckTxInputs        bad-txns-in-belowout
 //   fee in range                          Consensus::CheckTxInputs        bad-txns-fee-outofrange
@@ -37,6 +40,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "primitives/block.h"
@@ -109,14 +113,44 @@ std::optional<RuleFailure> CheckContextualBlock(const Block& block, int32_t heig
 
 /** What the ConnectBlock-stage rules found (CheckConnectBlockRules). */
 struct ConnectBlockOutcome {
-    /** Sum of the fees (inputs minus outputs of each non-coinbase tx), satoshis; -1 when an
-     *  amount rule failed before every tx was summed. */
+    /** Sum of the fees (inputs minus outputs of each non-coinbase tx), satoshis; -1 when a coin
+     *  or amount rule failed before every tx was summed. */
     int64_t fee = -1;
     int64_t subsidy = 0;     // GetBlockSubsidy(height)
     int64_t sigop_cost = 0;  // GetTransactionSigOpCost summed over every tx of the block
     /** The first rule broken, in Core's order (see CheckConnectBlockRules). */
     std::optional<RuleFailure> failure;
 };
+
+/** For each input of each transaction of `block`, the index of the block's transaction whose
+ *  txid its prevout names, or -1 (an output from before the block; the coinbase's null prevout
+ *  included). `[t][i]` for tx t, input i. */
+std::vector<std::vector<int32_t>> InBlockCreators(const Block& block);
+
+/** Throws Error when a spent output given for an input that spends an output of an earlier
+ *  transaction of the same block (created by tx c < t, output n within it) is not that output:
+ *  its value or scriptPubKey differs. The block's bytes decide such a spent output, so a list
+ *  that contradicts them is bad input (a lying node, a wrong file), not a rule the block breaks.
+ *  The location is the spending input (tx, input, byte offset); the message names the output
+ *  and both values. `creators` is InBlockCreators(block). */
+void CheckSpentOutputsMatchBlock(const Block& block, const std::vector<std::vector<const SpentOutput*>>& spent_by_tx,
+                                 const std::vector<std::vector<int32_t>>& creators);
+
+/** Consensus::CheckTxInputs' coin rules (Core tx_verify.cpp) as far as the block alone decides
+ *  them, for tx `t` (not the coinbase), before the block's earlier transactions' inputs in
+ *  `spent_so_far` are added to it. In Core's order, each in input order:
+ *    "bad-txns-inputs-missingorspent" (HaveInputs) at the first input whose prevout an earlier
+ *      transaction of the block spent already, or that names a transaction of the block at or
+ *      after t, or an output index past that transaction's outputs, or an output no coins view
+ *      ever holds (CScript::IsUnspendable: OP_RETURN, or above 10,000 bytes: the block's own
+ *      output, or the spent output given for one from before the block);
+ *    "bad-txns-premature-spend-of-coinbase" at the first input spending an output of this
+ *      block's own coinbase (0 confirmations, where 100 are needed).
+ *  Outputs from before the block are taken to exist (RulesNotChecked says so) unless one of
+ *  the above shows otherwise. Stage "CheckTxInputs"; location: tx, input, its byte offset. */
+std::optional<RuleFailure> CheckInBlockCoins(const Block& block, size_t t, const std::vector<const SpentOutput*>& spent,
+                                             const std::vector<std::vector<int32_t>>& creators,
+                                             const std::unordered_set<OutPoint, OutPointHasher>& spent_so_far);
 
 /** The rules of Consensus::CheckTxInputs and ConnectBlock that the spent outputs decide, except
  *  scripts (BlockValidation evaluates those) and what needs the UTXO set (RulesNotChecked).
@@ -127,9 +161,11 @@ struct ConnectBlockOutcome {
  *  ("bad-txns-accumulated-fee-outofrange"), then the running sigop cost ("bad-blk-sigops" at
  *  the input or output where it passes 80,000); after the loop, the coinbase's outputs against
  *  subsidy + fees ("bad-cb-amount" at the output where their running sum passes it). The first
- *  failure is kept; the sigop cost is still summed over the whole block. */
+ *  failure is kept; the sigop cost is still summed over the whole block. With `in_block_coins`
+ *  (what a chain walk's coins view does not already check), each tx's CheckInBlockCoins comes
+ *  first, before its amounts, as HaveInputs and the maturity check come first in CheckTxInputs. */
 ConnectBlockOutcome CheckConnectBlockRules(const Block& block, const std::vector<std::vector<const SpentOutput*>>& spent_by_tx,
-                                           int32_t height, uint32_t flags);
+                                           int32_t height, uint32_t flags, bool in_block_coins = true);
 
 /** Core's IsBIP30Repeat (validation.cpp): the two mainnet blocks whose coinbases repeat an earlier
  *  coinbase's txid while it was unspent, before BIP30 existed: height 91,842 with hash

@@ -301,7 +301,10 @@ void BlockValidation::Start(const SpentOutputEntry* spent, size_t spent_count, s
     m.times.parse_ns += MonotonicNanos() - parse_started;
     if (m.options.scope.block_rules) {
         const int64_t rules_started = MonotonicNanos();
-        m.connect = CheckConnectBlockRules(m.block, m.spent_by_tx, height, m.flags);
+        // The coins a chain walk's view gave were checked there (ChainContext::coins_checked);
+        // otherwise what the block alone decides of them is checked here.
+        if (!context.coins_checked) CheckSpentOutputsMatchBlock(m.block, m.spent_by_tx, InBlockCreators(m.block));
+        m.connect = CheckConnectBlockRules(m.block, m.spent_by_tx, height, m.flags, !context.coins_checked);
         m.not_checked = RulesNotChecked(m.block, height, context);
         m.times.parse_ns += MonotonicNanos() - rules_started;
     }

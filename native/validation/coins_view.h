@@ -90,23 +90,13 @@ private:
         Coin coin;
         bool spent = false;  // a base coin spent in this view (only in a view with a base)
     };
-    struct OutPointHash {
-        size_t operator()(const OutPoint& o) const {
-            uint64_t a = 0;
-            std::memcpy(&a, o.txid.data(), sizeof a);  // a txid's bytes are already uniform
-            return static_cast<size_t>(a ^ (uint64_t{o.n} * 0x9e3779b97f4a7c15ULL));
-        }
-    };
-    struct OutPointEqual {
-        bool operator()(const OutPoint& a, const OutPoint& b) const { return a.n == b.n && a.txid == b.txid; }
-    };
     static size_t UsageOf(const Coin& coin) { return kCoinOverheadBytes + coin.out.script_pubkey.size(); }
     /** Throws Error when `extra` more bytes would pass the budget. */
     void Reserve(size_t extra, const OutPoint& outpoint) const;
 
     CoinsViewCache* base_;
     size_t max_bytes_;
-    std::unordered_map<OutPoint, Entry, OutPointHash, OutPointEqual> entries_;
+    std::unordered_map<OutPoint, Entry, OutPointHasher> entries_;
     size_t unspent_ = 0;
     size_t usage_ = 0;
 };

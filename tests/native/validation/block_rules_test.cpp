@@ -259,6 +259,98 @@ TEST(BlockRules, EveryFixtureBlockIsValidWithItsFee) {
     EXPECT_EQ(blocks, 24u);
 }
 
+/** The first fixture block (in index order) with a transaction spending an output of an earlier
+ *  non-coinbase transaction of the same block, and that input: {tx, input, creating tx}. */
+struct InBlockSpend {
+    int32_t height = -1;
+    size_t tx = 0, input = 0, creator = 0;
+};
+InBlockSpend FindInBlockSpend() {
+    const nlohmann::json index = ReadJsonFile(FixturePath("index.json"));
+    for (const nlohmann::json& e : index["mainnet_with_prevouts"]) {
+        const Fixture f = Load(e["height"].get<int32_t>());
+        const std::vector<std::vector<int32_t>> creators = InBlockCreators(f.block);
+        for (size_t t = 1; t < creators.size(); ++t) {
+            for (size_t i = 0; i < creators[t].size(); ++i) {
+                if (creators[t][i] > 0) return {f.height, t, i, static_cast<size_t>(creators[t][i])};
+            }
+        }
+    }
+    return {};
+}
+
+TEST(BlockRules, SpendsOfTheBlocksOwnOutputsFollowCoresCoinRules) {
+    // Core's CheckTxInputs finds an outpoint missing or spent, or a coinbase output immature,
+    // whatever the UTXO set held before the block, when the block itself shows it: the engine
+    // checks those without the UTXO set; and a spent-outputs list that contradicts the block's
+    // own outputs is bad input, named at the spending input.
+    const InBlockSpend at = FindInBlockSpend();
+    ASSERT_GE(at.height, 0) << "no fixture block spends an output of its own";
+    SCOPED_TRACE("block " + std::to_string(at.height) + " tx " + std::to_string(at.tx) + " input " +
+                 std::to_string(at.input) + " spends tx " + std::to_string(at.creator));
+    const Fixture f = Load(at.height);
+    ExpectAccepted(Validate(f));
+    const size_t k = SpentIndex(f, at.tx, at.input);
+    {
+        Fixture g = f;  // the spent output's value as given differs from the block's output
+        g.spent[k].out.value += 1;
+        const Outcome o = Validate(g);
+        ASSERT_TRUE(o.error);
+        EXPECT_EQ(o.error->where().tx_index, static_cast<int64_t>(at.tx));
+        EXPECT_EQ(o.error->where().input_index, static_cast<int64_t>(at.input));
+        EXPECT_NE(std::string(o.error->what()).find("the spent outputs contradict the block"), std::string::npos) << o.error->what();
+        EXPECT_EQ(o.error->reject_reason(), "");  // bad input, not a rule the block breaks
+        g = f;  // and its scriptPubKey
+        g.spent[k].out.script_pubkey.push_back(0x51);
+        EXPECT_TRUE(Validate(g).error);
+    }
+    // A double spend inside the block: another transaction's first input names the same
+    // outpoint (its spent output as before). One between the creator and the spender spends it
+    // first, so the spender's input is the second; else the last transaction spends it second.
+    const size_t last = f.block.txs.size() - 1;
+    const bool between = at.tx - at.creator > 1;
+    ASSERT_TRUE(between || last > at.tx);
+    const size_t other = between ? at.tx - 1 : last;
+    Fixture dup = f;
+    dup.block.txs[other].vin[0].prevout = f.block.txs[at.tx].vin[at.input].prevout;
+    dup.spent[SpentIndex(f, other, 0)] = f.spent[k];  // the outpoint and the output
+    const At second = between ? At{static_cast<int64_t>(at.tx), static_cast<int64_t>(at.input), -1} : At{static_cast<int64_t>(last), 0, -1};
+    ExpectRejected(Validate(dup), "bad-txns-inputs-missingorspent", "CheckTxInputs", second);
+    // An outpoint of a later transaction of the block: tx 1 spends the last transaction's output.
+    ASSERT_GT(last, 1u);
+    Fixture later = f;
+    later.block.txs[1].vin[0].prevout = {f.block.txs[last].txid, 0};
+    later.spent[SpentIndex(f, 1, 0)] = {f.block.txs[last].vout[0], later.block.txs[1].vin[0].prevout};
+    ExpectRejected(Validate(later), "bad-txns-inputs-missingorspent", "CheckTxInputs", {1, 0, -1});
+    // An output index past the creating transaction's outputs.
+    Fixture past = f;
+    past.block.txs[at.tx].vin[at.input].prevout.n = static_cast<uint32_t>(f.block.txs[at.creator].vout.size());
+    past.spent[k].prevout = past.block.txs[at.tx].vin[at.input].prevout;
+    ExpectRejected(Validate(past), "bad-txns-inputs-missingorspent", "CheckTxInputs",
+                   {static_cast<int64_t>(at.tx), static_cast<int64_t>(at.input), -1});
+    // This block's own coinbase: 0 confirmations.
+    Fixture young = f;
+    young.block.txs[at.tx].vin[at.input].prevout = {f.block.txs[0].txid, 0};
+    young.spent[k] = {f.block.txs[0].vout[0], young.block.txs[at.tx].vin[at.input].prevout};
+    ExpectRejected(Validate(young), "bad-txns-premature-spend-of-coinbase", "CheckTxInputs",
+                   {static_cast<int64_t>(at.tx), static_cast<int64_t>(at.input), -1});
+    // A spent output no coins view holds: OP_RETURN, given for an outpoint from before the block.
+    const std::vector<std::vector<int32_t>> creators = InBlockCreators(f.block);
+    size_t bt = 1;
+    while (bt < creators.size() && creators[bt][0] >= 0) ++bt;
+    ASSERT_LT(bt, creators.size());
+    Fixture burnt = f;
+    burnt.spent[SpentIndex(f, bt, 0)].out.script_pubkey = {0x6a, 0x01, 0x00};
+    ExpectRejected(Validate(burnt), "bad-txns-inputs-missingorspent", "CheckTxInputs", {static_cast<int64_t>(bt), 0, -1});
+    // Through a chain walk's coins view (coins_checked), these rules are the view's, not run
+    // again here: the double spend then fails only its (now unsigned) script.
+    ChainContext walked;
+    walked.coins_checked = true;
+    const Outcome viewed = Validate(dup, walked);
+    ASSERT_FALSE(viewed.error) << viewed.error->what();
+    EXPECT_EQ(viewed.result.reject_reason, "mandatory-script-verify-flag-failed");
+}
+
 TEST(BlockRules, NotCheckedListsWhatNeedsTheChain) {
     auto rules = [](const BlockValidationResult& r) {
         std::vector<std::string> names;
