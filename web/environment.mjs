@@ -37,13 +37,15 @@ export function detectEnvironment() {
  * what a browser cannot tell as null, plus `browser`.
  * @param {ReturnType<typeof detectEnvironment>} env
  * @param {object} [engineInfo] the wasm module's engineInfo() (wasm/API.md)
- * @returns {{cpu: null, cores: number, platform: string, arch: null, node: null, v8: null,
- *   emcc: string|null, emcc_source: 'build stamp'|null, browser: string}}
+ * @returns {{cpu: null, cpu_model: null, cpu_detail: null, cores: number, platform: string, arch: null,
+ *   node: null, v8: null, emcc: string|null, emcc_source: 'build stamp'|null, browser: string}}
  */
 export function machineOf(env, engineInfo = {}) {
   const emcc = engineInfo.emcc ?? engineInfo.emscripten ?? null;
   return {
     cpu: null,
+    cpu_model: null,
+    cpu_detail: null,
     cores: env.hardware_concurrency,
     platform: navigator.userAgentData?.platform ?? navigator.platform ?? null,
     arch: null,
