@@ -286,6 +286,17 @@ void BlockValidation::Start(const SpentOutputEntry* spent, size_t spent_count, s
     const uint32_t tx_count = static_cast<uint32_t>(m.block.txs.size());
     m.tx_end = std::min(m.options.scope.tx_end, tx_count);
     m.tx_begin = std::min(m.options.scope.tx_begin, m.tx_end);
+    // The inputs evaluated are those of transactions [first, tx_end): the coinbase has none.
+    const uint32_t first = std::max<uint32_t>(m.tx_begin, 1);
+    if (!m.options.scope.block_rules && first >= m.tx_end) {
+        Location at;
+        at.block_hash = m.block.hash_hex;
+        throw Error("transactions [" + std::to_string(m.options.scope.tx_begin) + ", " +
+                        (m.options.scope.tx_end == UINT32_MAX ? std::string("end") : std::to_string(m.options.scope.tx_end)) +
+                        ") of the block's " + std::to_string(tx_count) +
+                        " hold no input to evaluate, and the block rules are off: the call would validate nothing",
+                    at);
+    }
     // Own copies of the spent outputs (the caller's list need not outlive the constructor): the
     // entries of the inputs of transactions spent_tx_begin onwards, as far as they go.
     m.spent_store.reserve(spent_count);
@@ -306,6 +317,19 @@ void BlockValidation::Start(const SpentOutputEntry* spent, size_t spent_count, s
         if (!context.coins_checked) CheckSpentOutputsMatchBlock(m.block, m.spent_by_tx, InBlockCreators(m.block));
         m.connect = CheckConnectBlockRules(m.block, m.spent_by_tx, height, m.flags, !context.coins_checked);
         m.not_checked = RulesNotChecked(m.block, height, context);
+        if (first >= m.tx_end && tx_count > 1) {
+            m.not_checked.push_back({"scripts-outside-range",
+                                     "the scripts of every input: this call's range holds none of the block's " +
+                                         std::to_string(tx_count) +
+                                         " transactions' inputs, so it checked the block rules alone (a block's ranges "
+                                         "of inputs are validated in calls of their own, which workers/block-jobs.mjs joins)"});
+        } else if (first > 1 || m.tx_end < tx_count) {
+            m.not_checked.push_back({"scripts-outside-range",
+                                     "the scripts of the inputs of transactions outside [" + std::to_string(first) + ", " +
+                                         std::to_string(m.tx_end) + ") of the block's " + std::to_string(tx_count) +
+                                         ": this call evaluated its range's only (a block's other ranges are validated "
+                                         "in calls of their own, which workers/block-jobs.mjs joins)"});
+        }
         m.times.parse_ns += MonotonicNanos() - rules_started;
     }
     std::unordered_map<std::string, uint16_t> type_index;
