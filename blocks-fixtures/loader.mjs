@@ -124,10 +124,17 @@ export async function loadBlocks(dir, { heights } = {}) {
   const manifest = readManifest(dir);
   // Sound entries by height; a malformed or repeated entry becomes that entry's error only.
   const byHeight = new Map();
+  const heightOfHash = new Map();
   const bad = [];
   manifest.blocks.forEach((entry, index) => {
     let problem = manifestEntryProblem(entry, index);
     if (!problem && byHeight.has(entry.height)) problem = `manifest entry ${index} repeats height ${entry.height}`;
+    // One block has one height: listed again under another, it would be validated, counted and
+    // projected twice, once at a height it is not (a folder copied under another height).
+    if (!problem && heightOfHash.has(entry.hash)) {
+      problem = `manifest entry ${index} (height ${entry.height}) repeats block ${entry.hash}, listed at height ${heightOfHash.get(entry.hash)}: a block has one height`;
+    }
+    if (!problem) heightOfHash.set(entry.hash, entry.height);
     if (problem) {
       const height = Number.isInteger(entry?.height) ? entry.height : null;
       bad.push({ height, hash: null, dir: null, inputs: null, error: `${manifest.path}: ${problem}` });

@@ -4,11 +4,34 @@
 // (bench/workload/range-check.mjs) open theirs here.
 import { readFileSync } from 'node:fs';
 import { openDatadir, spansText } from './datadir/datadir.mjs';
+import { displayHex } from './datadir/chain-order.mjs';
 import { datadirFiles, hash256 } from './datadir/node-files.mjs';
 import { openRest } from './rest/rest-source.mjs';
 import { openRpc } from './rpc/rpc-source.mjs';
 
 export { rangeOf } from './range.mjs';
+
+/**
+ * A node's source whose read() also checks that the block served for a hash is that block: its
+ * 80-byte header hashes (SHA256d, display hex) to the hash asked for. Else read() rejects naming
+ * both hashes, the height and the request, where the link check that follows would only have
+ * seen a block that does not link.
+ */
+function servedAsAsked(source, request) {
+  return {
+    ...source,
+    read: (height, last) => source.read(height, last).then((item) => {
+      if (item?.block?.length >= 80) {
+        const got = displayHex(hash256(item.block.subarray(0, 80)));
+        if (got !== item.hash) {
+          throw new Error(`${source.url} ${request} ${item.hash} (height ${height}): the node served block ${got}, ` +
+            'whose header hashes to another hash than the one asked for');
+        }
+      }
+      return item;
+    }),
+  };
+}
 
 const plural = (n, noun) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 
@@ -42,13 +65,13 @@ export async function openNodeSource(options, log) {
     const source = openRpc(options.rpc, { cookie, cookieFile: options.rpcCookie, onRetry: (m) => log(`RPC: ${m}`) });
     log(`RPC: ${source.url}: asking for the tip`);
     const tip = await source.tipHeight();
-    return { source, described: { kind: 'rpc', url: source.url, tip: { height: tip } }, skipped: [], first: 1, tip, close: async () => {} };
+    return { source: servedAsAsked(source, 'getblock'), described: { kind: 'rpc', url: source.url, tip: { height: tip } }, skipped: [], first: 1, tip, close: async () => {} };
   }
   if (options.rest !== undefined) {
     const source = openRest(options.rest, { onRetry: (m) => log(`REST: ${m}`) });
     log(`REST: ${source.url}: asking for the tip`);
     const tip = await source.tipHeight();
-    return { source, described: { kind: 'rest', url: source.url, tip: { height: tip } }, skipped: [], first: 1, tip, close: async () => {} };
+    return { source: servedAsAsked(source, '/rest/block'), described: { kind: 'rest', url: source.url, tip: { height: tip } }, skipped: [], first: 1, tip, close: async () => {} };
   }
   const files = datadirFiles(options.datadir);
   log(`datadir: ${files.folder}: ${plural(files.blk.length, 'blk file')}, ${plural(files.rev.length, 'rev file')}, ${files.xor ? 'xor.dat' : 'no xor.dat'}; ordering the headers`);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
+import { parseOptions } from '../bench/cli/options.mjs';
 import { numberFlag, parseFlags, UsageError } from '../bench/shared/args.mjs';
 import { REPO_ROOT } from '../wasm/paths.mjs';
 
@@ -36,6 +37,16 @@ test('a value flag given twice or given an empty value is refused, not silently 
   refused(['--heights=170', '--heights', '181'], /^--heights given twice/);
   refused(['--heights', ''], /^--heights needs a value, got ""$/);
   refused(['--workers='], /^--workers needs a value, got ""$/);
+});
+
+test('npm start\'s --heights: an empty item or a repeated height is refused, naming it', () => {
+  const heights = (list) => parseOptions(['--heights', list]).heights;
+  assert.deepEqual(heights('170, 866342'), [170, 866342]);
+  for (const [list, message] of [[',170', /--heights has an empty item in ",170"/], ['170,,181', /--heights has an empty item/],
+    ['170,', /--heights has an empty item/], ['170,170', /--heights lists 170 twice: each block is validated once/],
+    [',', /--heights needs at least one height/]]) {
+    assert.throws(() => heights(list), (err) => err instanceof UsageError && message.test(err.message), list);
+  }
 });
 
 test('npm test and npm run fuzz refuse a bad flag with one line and exit code 2', () => {

@@ -163,6 +163,12 @@ test('a malformed, repeated or escaping manifest entry fails alone; the good blo
   assert.equal(byError(/manifest entry 3 \(height 181\): dir \.\.\/\.\.\/\.\.\/\.\.\/etc leads outside the fixtures directory/).length, 1);
   assert.equal(byError(/manifest entry 5 repeats height 181/).length, 1);
   assert.equal(loaded.length, 6);
+  // The same block under a second height (a folder copied): that entry's error, the first kept.
+  writeFileSync(file, JSON.stringify({ blocks: [good, other, { ...other, height: 182, dir: 'mainnet/182' }] }));
+  const twice = await loadBlocks(dir);
+  assert.equal(twice.find((b) => b.height === 181).error, undefined);
+  assert.match(twice.find((b) => b.height === 182).error,
+    new RegExp(`manifest entry 2 \\(height 182\\) repeats block ${other.hash}, listed at height 181: a block has one height`));
 
   writeFileSync(file, JSON.stringify({ blocks: [] }));
   await assert.rejects(loadBlocks(dir), /manifest .* lists no blocks/);

@@ -111,6 +111,26 @@ test('npm start --rest: a node that serves the same block for every height is ca
   }
 });
 
+test('npm start --rest: a block served for a hash that is another block is named with both hashes', async () => {
+  // Height 3's hash answers block 2's bytes (a lying or broken node).
+  const server = await startRestServer(given.chain.slice(0, 12));
+  try {
+    const three = given.chain[3];
+    server.intercept(`/rest/block/${three.hash}.bin`, (req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+      res.end(Buffer.from(given.chain[2].block));
+    });
+    const r = await run(['--rest', server.url, '--from', '1', '--to', '5', '--workers', '1', '--json']);
+    assert.equal(r.status, 1, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.equal(doc.read_error.height, 3);
+    assert.equal(doc.read_error.message, `${server.url} /rest/block ${three.hash} (height 3): the node served block ` +
+      `${given.chain[2].hash}, whose header hashes to another hash than the one asked for`);
+  } finally {
+    await server.close();
+  }
+});
+
 test('a node that never answers, or stalls mid-body: the request times out, is retried (each retry told), then named', async () => {
   const http = await import('node:http');
   const silent = http.createServer((req, res) => {

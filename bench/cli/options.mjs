@@ -127,9 +127,12 @@ export function parseOptions(argv) {
   }
   let heights;
   if (values.heights !== undefined) {
-    const items = values.heights.split(',').map((s) => s.trim()).filter(Boolean);
-    if (items.length === 0) throw new UsageError('--heights needs at least one height, e.g. --heights 170,866342');
-    heights = [...new Set(items.map((s) => integerFlag('heights', s, 0, 2 ** 31 - 1)))];
+    const items = values.heights.split(',').map((s) => s.trim());
+    if (items.every((s) => s === '')) throw new UsageError('--heights needs at least one height, e.g. --heights 170,866342');
+    if (items.includes('')) throw new UsageError(`--heights has an empty item in "${values.heights}": heights separated by single commas, e.g. --heights 170,866342`);
+    heights = items.map((s) => integerFlag('heights', s, 0, 2 ** 31 - 1));
+    const twice = heights.find((h, i) => heights.indexOf(h) !== i);
+    if (twice !== undefined) throw new UsageError(`--heights lists ${twice} twice: each block is validated once`);
   }
   const range = Object.fromEntries(['from', 'to'].filter((k) => node && values[k] !== undefined)
     .map((k) => [k, integerFlag(k, values[k], 0, 2 ** 31 - 1)]));
