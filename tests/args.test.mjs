@@ -49,6 +49,14 @@ test('npm start\'s --heights: an empty item or a repeated height is refused, nam
   }
 });
 
+test('npm start --web refuses the run flags the page would ignore; --fixtures and --port apply', () => {
+  assert.equal(parseOptions(['--web', '--port', '0', '--fixtures', '/tmp']).web, true);
+  for (const extra of [['--json'], ['--rounds', '3'], ['--workers', '1'], ['--heights', '170'], ['--scaling'], ['--variant', 'scalar']]) {
+    assert.throws(() => parseOptions(['--web', ...extra]), (err) => err instanceof UsageError &&
+      err.message.startsWith(`--web serves the page, whose own controls set the run: ${extra[0]} would be ignored`), extra.join(' '));
+  }
+});
+
 test('npm test and npm run fuzz refuse a bad flag with one line and exit code 2', () => {
   for (const [script, args, message] of [
     ['scripts/test.mjs', ['--bogus'], /^\[test\] error: Unknown option '--bogus'/],

@@ -59,6 +59,11 @@ test('REST errors: Core\'s answers and a refused connection are named with the U
   const url = gone.url;
   await gone.close();
   await assert.rejects(openRest(url).read(1, 1), new RegExp(`^Error: ${url}/rest/blockhashbyheight/1\\.bin \\(height 1\\): connection refused \\(is the node running, with -rest\\?\\)`));
+  // A port fetch never connects to (the Fetch standard's blocked ports): named at once, no retry.
+  const retried = [];
+  await assert.rejects(openRest('http://127.0.0.1:1', { backoffMs: 1, onRetry: (m) => retried.push(m) }).read(1, 1),
+    /^Error: http:\/\/127\.0\.0\.1:1\/rest\/blockhashbyheight\/1\.bin \(height 1\): fetch refuses this port/);
+  assert.deepEqual(retried, []);
   // Credentials in the URL are sent, never shown.
   const withUser = new URL(chainServer.url);
   withUser.username = 'alice';

@@ -111,6 +111,16 @@ export function parseOptions(argv) {
   if (values.port !== undefined && !values.web) {
     throw new UsageError('--port needs --web');
   }
+  if (values.web) {
+    // The page has its own controls: a run's flags would be ignored, so they are refused.
+    const ignored = ['heights', 'workers', 'batch-size', 'rounds', 'max-workers'].filter((f) => values[f] !== undefined)
+      .concat(['json', 'scaling', 'skip-proof-of-work'].filter((f) => values[f]))
+      .concat(values.variant !== 'simd' ? ['variant'] : []);
+    if (ignored.length) {
+      throw new UsageError(`--web serves the page, whose own controls set the run: ${ignored.map((f) => `--${f}`).join(', ')} ` +
+        `would be ignored (of the other flags only --fixtures and --port apply)`);
+    }
+  }
   const source = nodeSourceFlag(values);
   const node = source?.kind ?? null;
   for (const flag of ['from', 'to']) {

@@ -231,6 +231,11 @@ export function networkFailure(err, where, timeoutMs, state, refusedHint) {
       : `no answer within ${seconds} s (not even the headers)`}`, true, err);
   }
   if (code === 'ECONNREFUSED') return failure(`${where}: connection refused (${refusedHint})`, false, err);
+  // The Fetch standard's blocked ports (1, 7, 9, 21, 22, 25, ...): fetch never connects to them.
+  if (err?.cause?.message === 'bad port') {
+    return failure(`${where}: fetch refuses this port (a port the Fetch standard blocks: ` +
+      'run the node\'s REST or RPC server on another, e.g. 8332)', false, err);
+  }
   const why = `${code || err?.message}${err?.cause?.message ? ` (${err.cause.message})` : ''}`;
   return failure(`${where}: ${why}`, code !== 'ENOTFOUND', err);
 }
