@@ -2,10 +2,14 @@
 // hand-checked inputs; the saved table against a fresh build (never stale), its rows against its
 // totals, its transactions against the chainTxData points it was built from, blocks
 // 0-150,000 against the census's 2,868,199 checks, and the saved fixture census against the
-// engine.
+// engine. Also: which measurement file a run saves.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { cumulativeTx, INPUT_TYPES, totalChecks, txCount, workloadFor } from '../bench/core/workload-model.mjs';
 import { heightAtTime, heightAtTimeError, interpolationError, readTxCountPoints } from '../bench/workload/chain-data.mjs';
@@ -13,6 +17,7 @@ import { fixtureCensus, readCensus } from '../bench/workload/census.mjs';
 import { buildTable, ERA_SOURCES_PATH, loadWorkloadModel, RATIOS, TABLE_PATH, txAnchors } from '../bench/workload/table.mjs';
 import { measurementProblem } from '../bench/workload/measurement.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
+import { REPO_ROOT } from '../wasm/paths.mjs';
 
 const census = readCensus();
 const model = loadWorkloadModel({ census });
@@ -133,6 +138,29 @@ test('the saved fixture census is the engine\'s', async () => {
 });
 
 // A hostile review's findings: every one a clear error naming what and where, nothing written.
+test('an untrusted measurement does not replace a trusted one: it is saved beside it', () => {
+  // In a child, so that IBD_MEASUREMENT_DIR names a temporary folder before measurement.mjs loads.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'ibd-measurement-'));
+  try {
+    const script = `import { saveMeasurement } from ${JSON.stringify(pathToFileURL(path.join(REPO_ROOT, 'bench/workload/measurement.mjs')).href)};
+      const doc = (trusted, n) => ({ variant: 'simd', n, projection: { model: { trusted } } });
+      const out = [saveMeasurement(doc(false, 1)), saveMeasurement(doc(true, 2)), saveMeasurement(doc(false, 3)), saveMeasurement(doc(true, 4))];
+      console.log(JSON.stringify(out.map((o) => ({ file: o.file.slice(o.file.lastIndexOf('/') + 1), keptTrusted: o.keptTrusted }))));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, IBD_MEASUREMENT_DIR: dir }, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), [
+      { file: 'measurement-simd.json', keptTrusted: false }, // nothing trusted to keep
+      { file: 'measurement-simd.json', keptTrusted: false }, // trusted: replaces it
+      { file: 'measurement-simd-untrusted.json', keptTrusted: true }, // untrusted: beside the trusted one
+      { file: 'measurement-simd.json', keptTrusted: false },
+    ]);
+    const read = (f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')).n;
+    assert.deepEqual([read('measurement-simd.json'), read('measurement-simd-untrusted.json')], [4, 3]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('bad input: a measurement the cost model cannot use is named by its field', () => {
   const good = {
     workers: 2,

@@ -95,7 +95,11 @@ async function main() {
     : !doc.projection.model.per_block?.some((b) => b.judged) ? 'no block with 100 or more checks: nothing for the model check to judge' : null);
   if (doc.projection?.model && !unusable && !doc.projection.sample?.partial && doc.projection.model.rounds >= MIN_ROUNDS && !doc.worker_replacements) {
     try {
-      log(`measurement saved for npm run project: ${saveMeasurement(doc)}`);
+      const saved = saveMeasurement(doc);
+      log(saved.keptTrusted
+        ? `measurement NOT trusted, so saved beside the trusted one, not over it: ${saved.file} (npm run project keeps projecting ` +
+          `from the trusted one; npm run project -- --measurement ${saved.file} projects from this one)`
+        : `measurement saved for npm run project: ${saved.file}`);
     } catch (err) {
       log(`WARNING: the measurement could not be saved: ${err.message}`);
     }

@@ -15,22 +15,37 @@ export const MEASUREMENT_DIR = process.env.IBD_MEASUREMENT_DIR ?? path.join(BUIL
 /** The file of `variant`'s last measurement. */
 export const measurementPath = (variant) => path.join(MEASUREMENT_DIR, `measurement-${variant}.json`);
 
+/** Where `variant`'s last untrusted measurement goes while a trusted one stands (saveMeasurement). */
+export const untrustedMeasurementPath = (variant) => path.join(MEASUREMENT_DIR, `measurement-${variant}-untrusted.json`);
+
 /**
  * Saves a main-job document as `variant`'s last measurement, with when it was taken: written to
  * a temporary file then renamed over the old one, so that a failed or interrupted write leaves
- * the previous measurement whole.
+ * the previous measurement whole. A measurement whose model check did not hold
+ * (`projection.model.trusted` false) does not replace one whose check held: it goes to
+ * untrustedMeasurementPath instead, and `npm run project` keeps projecting from the trusted one
+ * (`--measurement FILE` reads the other).
  * @param {object} doc runBench's document (bench/cli/run.mjs)
- * @returns {string} the file written
+ * @returns {{file: string, keptTrusted: boolean}} the file written, and whether a trusted
+ *   measurement was kept in its place
  * @throws {Error} from the file system (the old measurement then stands)
  */
 export function saveMeasurement(doc) {
   if (MEASUREMENT_DIR === '') throw new Error('IBD_MEASUREMENT_DIR is set but empty');
   mkdirSync(MEASUREMENT_DIR, { recursive: true });
-  const file = measurementPath(doc.variant);
+  let keptTrusted = false;
+  if (doc.projection?.model?.trusted === false) {
+    try {
+      keptTrusted = JSON.parse(readFileSync(measurementPath(doc.variant), 'utf8'))?.projection?.model?.trusted === true;
+    } catch {
+      keptTrusted = false; // none, or unreadable: nothing worth keeping
+    }
+  }
+  const file = keptTrusted ? untrustedMeasurementPath(doc.variant) : measurementPath(doc.variant);
   const partial = `${file}.${process.pid}.tmp`;
   writeFileSync(partial, `${JSON.stringify({ saved_at: new Date().toISOString(), ...doc })}\n`);
   renameSync(partial, file);
-  return file;
+  return { file, keptTrusted };
 }
 
 /** Whether `x` is a finite number >= min. */
