@@ -340,17 +340,16 @@ std::optional<RuleFailure> CheckInBlockCoins(const Block& block, size_t t, const
 }
 
 ConnectBlockOutcome CheckConnectBlockRules(const Block& block, const std::vector<std::vector<const SpentOutput*>>& spent_by_tx,
-                                           int32_t height, uint32_t flags, bool in_block_coins) {
+                                           int32_t height, uint32_t flags, const std::vector<std::vector<int32_t>>* in_block_creators) {
     ConnectBlockOutcome out;
     out.subsidy = GetBlockSubsidy(height);
     int64_t fees = 0;
     bool amounts_ok = true;
-    const std::vector<std::vector<int32_t>> creators = in_block_coins ? InBlockCreators(block) : std::vector<std::vector<int32_t>>{};
     std::unordered_set<OutPoint, OutPointHasher> spent_so_far;
     for (size_t t = 0; t < block.txs.size(); ++t) {
         const Transaction& tx = block.txs[t];
-        if (t > 0 && amounts_ok && in_block_coins) {
-            std::optional<RuleFailure> coins = CheckInBlockCoins(block, t, spent_by_tx[t], creators, spent_so_far);
+        if (t > 0 && amounts_ok && in_block_creators) {
+            std::optional<RuleFailure> coins = CheckInBlockCoins(block, t, spent_by_tx[t], *in_block_creators, spent_so_far);
             if (coins) {
                 amounts_ok = false;
                 if (!out.failure) out.failure = std::move(coins);

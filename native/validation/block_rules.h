@@ -161,11 +161,13 @@ std::optional<RuleFailure> CheckInBlockCoins(const Block& block, size_t t, const
  *  ("bad-txns-accumulated-fee-outofrange"), then the running sigop cost ("bad-blk-sigops" at
  *  the input or output where it passes 80,000); after the loop, the coinbase's outputs against
  *  subsidy + fees ("bad-cb-amount" at the output where their running sum passes it). The first
- *  failure is kept; the sigop cost is still summed over the whole block. With `in_block_coins`
- *  (what a chain walk's coins view does not already check), each tx's CheckInBlockCoins comes
- *  first, before its amounts, as HaveInputs and the maturity check come first in CheckTxInputs. */
+ *  failure is kept; the sigop cost is still summed over the whole block. With
+ *  `in_block_creators` (InBlockCreators(block); null where a chain walk's coins view already
+ *  checked the coins), each tx's CheckInBlockCoins comes first, before its amounts, as HaveInputs
+ *  and the maturity check come first in CheckTxInputs. */
 ConnectBlockOutcome CheckConnectBlockRules(const Block& block, const std::vector<std::vector<const SpentOutput*>>& spent_by_tx,
-                                           int32_t height, uint32_t flags, bool in_block_coins = true);
+                                           int32_t height, uint32_t flags,
+                                           const std::vector<std::vector<int32_t>>* in_block_creators = nullptr);
 
 /** Core's IsBIP30Repeat (validation.cpp): the two mainnet blocks whose coinbases repeat an earlier
  *  coinbase's txid while it was unspent, before BIP30 existed: height 91,842 with hash

@@ -314,8 +314,12 @@ void BlockValidation::Start(const SpentOutputEntry* spent, size_t spent_count, s
         const int64_t rules_started = MonotonicNanos();
         // The coins a chain walk's view gave were checked there (ChainContext::coins_checked);
         // otherwise what the block alone decides of them is checked here.
-        if (!context.coins_checked) CheckSpentOutputsMatchBlock(m.block, m.spent_by_tx, InBlockCreators(m.block));
-        m.connect = CheckConnectBlockRules(m.block, m.spent_by_tx, height, m.flags, !context.coins_checked);
+        std::vector<std::vector<int32_t>> creators;
+        if (!context.coins_checked) {
+            creators = InBlockCreators(m.block);
+            CheckSpentOutputsMatchBlock(m.block, m.spent_by_tx, creators);
+        }
+        m.connect = CheckConnectBlockRules(m.block, m.spent_by_tx, height, m.flags, context.coins_checked ? nullptr : &creators);
         m.not_checked = RulesNotChecked(m.block, height, context);
         if (first >= m.tx_end && tx_count > 1) {
             m.not_checked.push_back({"scripts-outside-range",
