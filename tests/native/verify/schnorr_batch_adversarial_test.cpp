@@ -89,6 +89,18 @@ bool SingleUncached(const Rec& r) {
     return verdict == static_cast<uint8_t>(Verdict::kValid);
 }
 
+/** One raw ibd_schnorrsig_verify_batch over `list` (no grouping, no fallback): 1 when every
+ *  signature verifies, 0 otherwise. */
+int RawBatch(secp256k1_scratch_space* scratch, const std::vector<Rec>& list) {
+    std::vector<const unsigned char*> sig, msg, pk;
+    for (const Rec& r : list) {
+        sig.push_back(r.sig.data());
+        msg.push_back(r.msg32.data());
+        pk.push_back(r.pubkey.data());
+    }
+    return ibd_schnorrsig_verify_batch(secp256k1_context_static, scratch, sig.data(), msg.data(), pk.data(), list.size());
+}
+
 /** SingleUncached, remembered per record (the suites ask for the same records many times). */
 bool Single(const Rec& r) {
     static std::map<std::string, bool> seen;
@@ -258,15 +270,7 @@ TEST(SchnorrBatchAdversarial, CraftedRecordsBatchedAmongThemselves) {
     ASSERT_GE(valid.size(), kSchnorrBatchMin);
     secp256k1_scratch_space* scratch =
         secp256k1_scratch_space_create(secp256k1_context_static, ibd_schnorrsig_batch_scratch_size(64));
-    const auto raw = [&](const std::vector<Rec>& b) {
-        std::vector<const unsigned char*> sig, msg, pk;
-        for (const Rec& r : b) {
-            sig.push_back(r.sig.data());
-            msg.push_back(r.msg32.data());
-            pk.push_back(r.pubkey.data());
-        }
-        return ibd_schnorrsig_verify_batch(secp256k1_context_static, scratch, sig.data(), msg.data(), pk.data(), b.size());
-    };
+    const auto raw = [&](const std::vector<Rec>& b) { return RawBatch(scratch, b); };
     EXPECT_EQ(raw(valid), 1) << "equal and repeated points";
     const auto crafted = CraftedRecords();
     for (const auto& [what, r] : crafted) {
@@ -480,15 +484,7 @@ TEST(SchnorrBatchAdversarial, SignaturesUnderOneKeyShareItsTerm) {
                                       [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
     ASSERT_GE(it->second.size(), 3u);
     secp256k1_scratch_space* scratch = secp256k1_scratch_space_create(secp256k1_context_static, ibd_schnorrsig_batch_scratch_size(n));
-    const auto verify = [&](const std::vector<Rec>& list) {
-        std::vector<const unsigned char*> sig, msg, pk;
-        for (const Rec& r : list) {
-            sig.push_back(r.sig.data());
-            msg.push_back(r.msg32.data());
-            pk.push_back(r.pubkey.data());
-        }
-        return ibd_schnorrsig_verify_batch(secp256k1_context_static, scratch, sig.data(), msg.data(), pk.data(), list.size());
-    };
+    const auto verify = [&](const std::vector<Rec>& list) { return RawBatch(scratch, list); };
     EXPECT_EQ(verify(recs), 1);
     std::vector<Rec> one_key;
     for (size_t i : it->second) one_key.push_back(recs[i]);
