@@ -145,6 +145,38 @@ for (const compileOnce of [true, false]) {
   });
 }
 
+// A Web Worker that stops with no event (terminated by code outside the pool) is found by the
+// stall deadline (verify-pool.mjs), about max(minStallMs, 20x a batch's time), not the full
+// 60 s deadline, and its batch is verified by a replacement (a hostile review found 61 s).
+test('browser pool: a worker terminated behind the pool\'s back is replaced at its stall deadline; no verdict is lost', { skip }, async () => {
+  const r = await inPage({ isolation: true }, async ({ checks: b64 }) => {
+    const { createWebPool } = await import('/workers/web-pool.mjs');
+    const { webHost } = await import('/workers/web-host.mjs');
+    const inner = webHost();
+    const endpoints = [];
+    const host = { ...inner, spawn: (i, cb) => { const ep = inner.spawn(i, cb); endpoints.push(ep); return ep; } };
+    const pool = createWebPool({ workers: 2, host, minStallMs: 1000 });
+    try {
+      await pool.ready();
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const first = await pool.verify(bytes, { batchSize: 200 }); // the batches' times
+      const t0 = performance.now();
+      let killed = false;
+      const second = await pool.verify(bytes, { batchSize: 200, onProgress: () => {
+        if (!killed) { killed = true; endpoints[0].terminate(); } // worker 0 stops, nobody is told
+      } });
+      return { first: btoa(String.fromCharCode(...first)), second: btoa(String.fromCharCode(...second)),
+        ms: performance.now() - t0, replacements: pool.replacements };
+    } finally {
+      await pool.close();
+    }
+  }, { checks: Buffer.from(checks.subarray(0, walkChecks(checks).offsets[4000])).toString('base64') });
+  assert.deepEqual(new Uint8Array(Buffer.from(r.first, 'base64')), expected.subarray(0, 4000));
+  assert.deepEqual(new Uint8Array(Buffer.from(r.second, 'base64')), expected.subarray(0, 4000));
+  assert.equal(r.replacements, 1);
+  assert.ok(r.ms < 30_000, `the stopped worker's batch waited ${Math.round(r.ms)} ms: held to the full deadline`);
+});
+
 // In the page: the messages ready() and verify(base64 `checks`) reject with for a pool built
 // with `options` (`host`: a webHost with these options instead of createWebPool's).
 async function loadFailure({ checks, options, host }) {

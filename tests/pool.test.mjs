@@ -282,6 +282,62 @@ poolTest('a hung worker is timed out, replaced, and its batch completes elsewher
   }
 });
 
+// The stall deadline (verify-pool.mjs): a worker that stops answering after the pool has seen
+// batches complete is given up on at max(minStallMs, stallFactor x the expected time), not at
+// the full deadline (here 120 s, which would time the test out); a retry gets the full one.
+poolTest('a worker that stops answering mid-run is given up on at its stall deadline, not the full one', async (transport) => {
+  const host = faultHost({ counter: sharedCounter(), faults: { 30: 'hang' } });
+  const pool = createPool({ workers: 2, transport, host, batchTimeoutMs: 120_000, recordTimeoutMs: 0, minStallMs: 1000 });
+  try {
+    await pool.ready();
+    const { checks, msgFirstBytes } = randomChecks(400, 32);
+    const t0 = Date.now();
+    assert.deepEqual(await pool.verify(checks, { batchSize: 10 }), expectedVerdicts(msgFirstBytes));
+    assert.ok(Date.now() - t0 < 60_000, 'the hung batch was not held to the full 120 s deadline');
+    assert.equal(pool.replacements, 1);
+  } finally {
+    await pool.close();
+  }
+  // With one attempt, the failure names the stall deadline and what it came from.
+  const once = createPool({ workers: 1, transport, maxAttempts: 1, batchTimeoutMs: 120_000, recordTimeoutMs: 0, minStallMs: 1000,
+    host: faultHost({ counter: sharedCounter(), faults: { 5: 'hang' } }) });
+  try {
+    await once.ready();
+    await assert.rejects(once.verify(randomChecks(100, 33).checks, { batchSize: 10 }),
+      /batch of 10 records starting at record 40 failed once .*timed out after 1000 ms \(20x the [\d.]+ ms its work was expected to take from the last 4 batches, or 1000 ms at least; a retry gets the full 120000 ms\)/);
+  } finally {
+    await once.close();
+  }
+});
+
+poolTest('a worker that is only slow past its stall deadline costs one attempt: the retry gets the full deadline', async (transport) => {
+  // One worker, so the messages come in order: message 30 is late (3 s against a 1 s stall
+  // deadline), its worker is replaced, and message 31, the retry, is as late again but within
+  // the full deadline: one replacement, every verdict.
+  const host = faultHost({ counter: sharedCounter(), faults: { 30: 'slow', 31: 'slow' }, slowMs: 3000 });
+  const pool = createPool({ workers: 1, transport, host, batchTimeoutMs: 120_000, recordTimeoutMs: 0, minStallMs: 1000 });
+  try {
+    await pool.ready();
+    const { checks, msgFirstBytes } = randomChecks(400, 34);
+    assert.deepEqual(await pool.verify(checks, { batchSize: 10 }), expectedVerdicts(msgFirstBytes));
+    assert.equal(pool.replacements, 1);
+    assert.throws(() => createPool({ workers: 1, stallFactor: -1 }), /stallFactor must be a positive finite number, got -1/);
+    assert.throws(() => createPool({ workers: 1, minStallMs: 0 }), /minStallMs must be a positive finite number, got 0/);
+  } finally {
+    await pool.close();
+  }
+  // stallFactor 0: the full deadline only; the late batch is waited for, no replacement.
+  const off = createPool({ workers: 1, transport, stallFactor: 0, minStallMs: 1000, batchTimeoutMs: 120_000, recordTimeoutMs: 0,
+    host: faultHost({ counter: sharedCounter(), faults: { 8: 'slow' }, slowMs: 1500 }) });
+  try {
+    const { checks, msgFirstBytes } = randomChecks(100, 35);
+    assert.deepEqual(await off.verify(checks, { batchSize: 10 }), expectedVerdicts(msgFirstBytes));
+    assert.equal(off.replacements, 0);
+  } finally {
+    await off.close();
+  }
+});
+
 // A host whose first `initial` workers run the fault worker with `faults` (pool-wide batch
 // numbers) and whose every later worker, each replacement, exits while loading.
 function brokenReplacementsHost(initial, faults) {

@@ -16,14 +16,16 @@ export {
 /**
  * Creates a pool and starts its workers (they load their wasm in the background).
  * @param {{workers?: number, variant?: 'simd'|'scalar', transport?: 'auto'|'shared'|'transfer',
- *   host?: object, batchTimeoutMs?: number, recordTimeoutMs?: number, maxAttempts?: number}} [options]
+ *   host?: object, batchTimeoutMs?: number, recordTimeoutMs?: number, maxAttempts?: number,
+ *   stallFactor?: number, minStallMs?: number, loadTimeoutMs?: number}} [options]
  *   workers: 1..MAX_WORKERS, default os.availableParallelism(); variant: the wasm build each
  *   worker loads (default 'simd'); transport: 'auto' (default) is 'shared' under Node (a
  *   SharedArrayBuffer ring), 'transfer' forces transferred ArrayBuffers (verify-pool.mjs);
  *   host: default worker_threads running verify-worker.mjs (tests pass nodeHost({workerUrl})
  *   with a fake worker); batchTimeoutMs + n * recordTimeoutMs: milliseconds a batch of n
  *   records may take before its worker is terminated, replaced and the batch retried (defaults
- *   60,000 and 2); maxAttempts: tries per batch (default 3).
+ *   60,000 and 2); stallFactor, minStallMs: the shorter deadline of a first attempt once tasks
+ *   have completed (defaults 20 and 10,000; verify-pool.mjs); maxAttempts: tries per batch (default 3).
  * @returns {VerifyPool} verify(checks, {batchSize, onProgress}) -> Promise<Uint8Array>,
  *   ready(), close(), transport, heapBytes, replacements.
  * @throws RangeError when `workers` is not an integer in 1..MAX_WORKERS, transport is unknown,

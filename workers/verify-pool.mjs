@@ -47,6 +47,13 @@ export const DEFAULT_RECORD_TIMEOUT_MS = 2;
 export const DEFAULT_MAX_ATTEMPTS = 3;
 /** Default milliseconds a worker may take to load its engine and say it is ready. */
 export const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
+/** Default factor of a task's stall deadline over the time its work is expected to take (see
+ *  the constructor's stallFactor). */
+export const DEFAULT_STALL_FACTOR = 20;
+/** Default floor of a task's stall deadline, in milliseconds. */
+export const DEFAULT_MIN_STALL_MS = 10_000;
+/** Completed tasks of a kind whose time per unit the stall deadline is estimated from. */
+const STALL_WINDOW = 16;
 
 // The [[TypedArrayName]] of a value, '' when it is not a typed array (realm-independent, and
 // not spoofable by Symbol.toStringTag overrides).
@@ -100,7 +107,8 @@ export class VerifyPool {
   /**
    * Starts `workers` workers through `host` (they load their wasm in the background).
    * @param {{workers: number, host: {spawn: Function}, transport?: 'auto'|'shared'|'transfer',
-   *   batchTimeoutMs?: number, recordTimeoutMs?: number, maxAttempts?: number, loadTimeoutMs?: number}} options
+   *   batchTimeoutMs?: number, recordTimeoutMs?: number, maxAttempts?: number, loadTimeoutMs?: number,
+   *   stallFactor?: number, minStallMs?: number}} options
    *   workers: 1..MAX_WORKERS; host: see node-host.mjs for the interface; transport: how
    *   batches travel (file header): 'auto' (default) is 'shared' when sharedMemoryUsable(),
    *   else 'transfer'; a batch of n records that gets no reply within batchTimeoutMs + n *
@@ -109,13 +117,24 @@ export class VerifyPool {
    *   starts in a row of one worker place; a worker not ready within loadTimeoutMs (default
    *   60,000) is given up on as one that exited: started again (an initial worker too: only a
    *   worker that fails to load on its own, a load-error reply or an error event, fails the
-   *   pool at once).
+   *   pool at once). The stall deadline: a browser gives no event when a Web Worker stops
+   *   (terminated by other code), so a dead worker would hold its batch to the full deadline.
+   *   Once the pool has seen tasks of a kind complete (verify batches; validation groups), a
+   *   task's first attempt gets max(minStallMs, stallFactor x its expected time) instead, never
+   *   more than the full deadline: its expected time is its units (records; a group's units,
+   *   see validate()) times the slowest time per unit of that kind's last 16 completed tasks,
+   *   from post to reply (defaults 20 and 10,000 ms; stallFactor 0 turns it off). A retry gets
+   *   the full deadline, so a task that is only slow (a block far costlier per byte than the
+   *   recent ones) costs one attempt, never its result. Chains and spent-outputs encodings
+   *   always get the full deadline.
    * @throws RangeError when `workers` is not an integer in 1..MAX_WORKERS, transport is not one
    *   of TRANSPORTS, a timeout / maxAttempts is not positive (maxAttempts: a positive
-   *   integer), or the largest batch's deadline exceeds MAX_TIMEOUT_MS; Error when transport is 'shared' and sharedMemoryUsable() is false.
+   *   integer), stallFactor is negative or minStallMs not positive, or the largest batch's
+   *   deadline exceeds MAX_TIMEOUT_MS; Error when transport is 'shared' and sharedMemoryUsable() is false.
    */
   constructor({ workers, host, transport = 'auto', batchTimeoutMs = DEFAULT_BATCH_TIMEOUT_MS,
-    recordTimeoutMs = DEFAULT_RECORD_TIMEOUT_MS, maxAttempts = DEFAULT_MAX_ATTEMPTS, loadTimeoutMs = DEFAULT_LOAD_TIMEOUT_MS }) {
+    recordTimeoutMs = DEFAULT_RECORD_TIMEOUT_MS, maxAttempts = DEFAULT_MAX_ATTEMPTS, loadTimeoutMs = DEFAULT_LOAD_TIMEOUT_MS,
+    stallFactor = DEFAULT_STALL_FACTOR, minStallMs = DEFAULT_MIN_STALL_MS }) {
     if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
       throw new RangeError(`workers must be an integer from 1 to ${MAX_WORKERS}, got ${shown(workers)}`);
     }
@@ -135,6 +154,8 @@ export class VerifyPool {
     checkPositive('maxAttempts', maxAttempts, true);
     checkPositive('loadTimeoutMs', loadTimeoutMs, false);
     if (loadTimeoutMs > MAX_TIMEOUT_MS) throw new RangeError(`loadTimeoutMs must be at most ${MAX_TIMEOUT_MS} ms (setTimeout's limit), got ${loadTimeoutMs}`);
+    if (stallFactor !== 0) checkPositive('stallFactor', stallFactor, false);
+    checkPositive('minStallMs', minStallMs, false);
     this.size = workers;
     /** How batches travel to the workers: 'shared' or 'transfer' (file header). */
     this.transport = transport === 'auto' ? (sharedMemoryUsable() ? 'shared' : 'transfer') : transport;
@@ -144,6 +165,10 @@ export class VerifyPool {
     this._recordTimeoutMs = recordTimeoutMs;
     this._maxAttempts = maxAttempts;
     this._loadTimeoutMs = loadTimeoutMs;
+    this._stallFactor = stallFactor;
+    this._minStallMs = minStallMs;
+    // Per task kind ('batch', 'validate'): ms per unit of the last STALL_WINDOW completed tasks.
+    this._perUnitMs = { batch: [], validate: [] };
     this._queue = [];       // tasks not yet sent (see verify())
     this._nextId = 1;
     this._jobs = new Set(); // pending verify() calls
@@ -701,6 +726,11 @@ export class VerifyPool {
     clearTimeout(slot.timer);
     slot.task = null;
     task.inFlight = false;
+    if (task.stallKind) {
+      const seen = this._perUnitMs[task.stallKind];
+      seen.push((performance.now() - task.sentAt) / Math.max(task.units, 1));
+      if (seen.length > STALL_WINDOW) seen.shift();
+    }
     if (Number.isFinite(msg.heapBytes)) slot.heapBytes = msg.heapBytes;
   }
 
@@ -761,9 +791,32 @@ export class VerifyPool {
     }
     slot.task = task;
     task.inFlight = true;
-    const ms = this._batchTimeoutMs + task.batch.count * this._recordTimeoutMs;
+    this._arm(slot, task, 'batch', count);
+  }
+
+  // Arms `slot`'s deadline for `task` of `units` units: the full deadline (batchTimeoutMs plus
+  // recordTimeoutMs per unit), or on a first attempt, once tasks of `kind` have completed, the
+  // stall deadline (constructor). kind: 'batch', 'validate', or null (full deadline only).
+  _arm(slot, task, kind, units) {
+    const full = Math.min(MAX_TIMEOUT_MS, Math.ceil(this._batchTimeoutMs + units * this._recordTimeoutMs));
+    const seen = kind ? this._perUnitMs[kind] : [];
+    let ms = full;
+    let why = '';
+    if (this._stallFactor > 0 && task.attempts === 1 && seen.length > 0) {
+      const expected = Math.max(...seen) * Math.max(units, 1);
+      const stall = Math.max(this._minStallMs, Math.ceil(this._stallFactor * expected));
+      if (stall < full) {
+        ms = stall;
+        why = ` (${this._stallFactor}x the ${expected < 10 ? expected.toFixed(1) : Math.round(expected)} ms its work was expected ` +
+          `to take from the last ${seen.length} ${kind === 'batch' ? 'batches' : 'validation groups'}, or ${this._minStallMs} ms at least; ` +
+          `a retry gets the full ${full} ms)`;
+      }
+    }
+    task.sentAt = performance.now();
+    task.units = task.units ?? units;
+    task.stallKind = kind;
     slot.timer = setTimeout(() => afterPendingMessages(() => {
-      if (slot.task === task) this._retire(slot, `verify worker ${slot.index} timed out after ${ms} ms`);
+      if (slot.task === task) this._retire(slot, `verify worker ${slot.index} timed out after ${ms} ms${why}`);
     }), ms);
     slot.timer.unref?.(); // the busy worker (ref'd) keeps the process alive
   }
@@ -794,11 +847,7 @@ export class VerifyPool {
     }
     slot.task = task;
     task.inFlight = true;
-    const ms = Math.min(MAX_TIMEOUT_MS, Math.ceil(this._batchTimeoutMs + task.units * this._recordTimeoutMs));
-    slot.timer = setTimeout(() => afterPendingMessages(() => {
-      if (slot.task === task) this._retire(slot, `verify worker ${slot.index} timed out after ${ms} ms`);
-    }), ms);
-    slot.timer.unref?.();
+    this._arm(slot, task, task.kind === 'validate' ? 'validate' : null, task.units);
   }
 
   _failJob(job, err) {

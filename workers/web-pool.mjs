@@ -8,7 +8,7 @@ import { webHost } from './web-host.mjs';
  * Creates a pool and starts its workers (they load their wasm in the background).
  * @param {{workers?: number, variant?: 'simd'|'scalar', transport?: 'auto'|'shared'|'transfer',
  *   baseUrl?: URL|string, host?: object, batchTimeoutMs?: number, recordTimeoutMs?: number,
- *   maxAttempts?: number}} [options]
+ *   maxAttempts?: number, stallFactor?: number, minStallMs?: number, loadTimeoutMs?: number}} [options]
  *   workers: 1..MAX_WORKERS, default navigator.hardwareConcurrency; variant: the wasm build
  *   each worker loads (default 'simd'; wasm/engine-web.mjs simdSupported() tells whether it can);
  *   transport: 'auto' (default) batches through a SharedArrayBuffer ring when the page is

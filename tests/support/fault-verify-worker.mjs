@@ -4,15 +4,17 @@
 //   variant?: 'simd'|'scalar'   load the wasm engine instead of the fake one
 //   counter?: Int32Array        over a SharedArrayBuffer: batch, validate and chain messages seen by
 //                               all workers of the pool (incremented before each)
-//   faults?: {[n: number]: 'exit'|'throw'|'hang'|'trap'|'oom'}
+//   faults?: {[n: number]: 'exit'|'throw'|'hang'|'slow'|'trap'|'oom'}
 //                               fault on the n-th batch message pool-wide (1-based, counter)
+//   slowMs?: number             how long a 'slow' fault keeps the worker busy (default 1,000 ms)
 //   exitOnLoad?: true           exit (code 7) before reporting ready: a worker that fails to load
 //   trapHeight?: number         validateBlock of a block at this height traps (wasm), every time
 //   trapMarker?: true           a batch holding a record whose msg32 starts de ad be ef makes
 //                               verifyBatch trap (fake: throws WebAssembly.RuntimeError; wasm:
 //                               a real out-of-bounds trap, through _free), every time
 // Faults: exit = process.exit(3) in the handler; throw = uncaught exception in the handler;
-// hang = busy loop forever; trap = this batch's verifyBatch (a validate message's validateBlock,
+// hang = busy loop forever; slow = busy for slowMs, then the message is handled as usual (a
+// worker alive but late); trap = this batch's verifyBatch (a validate message's validateBlock,
 // a chain message's ChainValidation) traps; oom = the worker's wasm heap is filled (_malloc
 // until it fails) before the message is handled: a worker whose memory ran out, not the block's.
 import { parentPort, workerData } from 'node:worker_threads';
@@ -67,6 +69,7 @@ parentPort.on('message', (msg) => {
   if (fault === 'exit') process.exit(3);
   if (fault === 'throw') throw new Error(`injected exception in the message handler (batch ${n})`);
   if (fault === 'hang') for (;;);
+  if (fault === 'slow') for (const end = performance.now() + (workerData.slowMs ?? 1000); performance.now() < end;);
   if (fault === 'oom' && workerData?.variant) {
     for (const size of [1 << 24, 1 << 20]) while (engine._malloc(size)); // under 1 MiB left: the call's own strings fit
   }

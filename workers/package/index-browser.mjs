@@ -18,7 +18,7 @@ import { defaultVariant, loadPackageEngine } from './web-engine.mjs';
 export { encodeCheck, CheckType, Verdict, encodeSpentOutputs, simdSupported, VARIANTS };
 
 /** createPool's options. */
-const POOL_OPTIONS = ['workers', 'variant', 'wasmUrl', 'transport', 'batchTimeoutMs', 'recordTimeoutMs', 'maxAttempts', 'loadTimeoutMs'];
+const POOL_OPTIONS = ['workers', 'variant', 'wasmUrl', 'transport', 'batchTimeoutMs', 'recordTimeoutMs', 'stallFactor', 'minStallMs', 'maxAttempts', 'loadTimeoutMs'];
 
 const absolute = (url) => new URL(url, globalThis.location?.href).href;
 

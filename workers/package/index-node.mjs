@@ -22,7 +22,7 @@ export { encodeCheck, CheckType, Verdict, encodeSpentOutputs, simdSupported, VAR
 const defaultVariant = () => (simdSupported() ? 'simd' : 'scalar');
 
 /** createPool's options. */
-const POOL_OPTIONS = ['workers', 'variant', 'wasmDir', 'transport', 'batchTimeoutMs', 'recordTimeoutMs', 'maxAttempts', 'loadTimeoutMs'];
+const POOL_OPTIONS = ['workers', 'variant', 'wasmDir', 'transport', 'batchTimeoutMs', 'recordTimeoutMs', 'stallFactor', 'minStallMs', 'maxAttempts', 'loadTimeoutMs'];
 
 const dirOption = ({ wasmDir: dir }) => (dir ? { dir } : undefined);
 

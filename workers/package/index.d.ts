@@ -178,6 +178,11 @@ export interface PoolOptions {
    *  outputs and 250 bytes of block. */
   batchTimeoutMs?: number;
   recordTimeoutMs?: number;
+  /** Once batches or blocks have completed, a first attempt's deadline is max(minStallMs,
+   *  stallFactor x its expected time from the last 16 of its kind), never more than the full
+   *  one above; a retry gets the full one (defaults 20 and 10,000 ms; stallFactor 0: off). */
+  stallFactor?: number;
+  minStallMs?: number;
   /** Tries per batch, and starts in a row of a worker that exits or stalls before it is ready (default 3). */
   maxAttempts?: number;
   /** Milliseconds a worker may take to load its engine (default 60,000) before it is started again. */
