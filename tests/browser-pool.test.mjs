@@ -155,7 +155,7 @@ test('browser pool: a worker terminated behind the pool\'s back is replaced at i
     const inner = webHost();
     const endpoints = [];
     const host = { ...inner, spawn: (i, cb) => { const ep = inner.spawn(i, cb); endpoints.push(ep); return ep; } };
-    const pool = createWebPool({ workers: 2, host, minStallMs: 1000 });
+    const pool = createWebPool({ workers: 2, host, minStallMs: 3000 }); // well above a batch of 200 checks, even on a loaded machine
     try {
       await pool.ready();
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
