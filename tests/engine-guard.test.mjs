@@ -1,6 +1,7 @@
 // The loaders' guard over the module's entry points (wasm/engine-guard.mjs, wasm/API.md "A
 // trapped instance is retired") and the raw bindings' argument checks (wasm/bindings.cpp): what
-// the wasm boundary would coerce is refused by name, thousands of refused calls leave the
+// the wasm boundary would coerce is refused by name, as is a call with the wrong number of
+// arguments (every Embind function and method, with its parameters), thousands of refused calls leave the
 // instance's verdicts on real signatures unchanged, and an instance that trapped answers nothing
 // more. On both wasm variants.
 import assert from 'node:assert/strict';
@@ -65,6 +66,54 @@ for (const variant of VARIANTS) {
       assert.equal(engine.trapped, null);
     } finally {
       engine._free(ptr);
+    }
+  });
+
+  test(`a call with the wrong number of arguments names the call and what it takes (${variant})`, async () => {
+    // Embind refused these itself, with a BindingError of an anonymous class (-sDYNAMIC_EXECUTION=0)
+    // naming no parameter: "function validateBlock called with 4 arguments, expected 5 args!".
+    const engine = await loadEngine(variant);
+    const named = (call, message) => assert.throws(call, (err) => err.constructor === TypeError && err.message === message, String(call));
+    named(() => engine.validateBlock(block.block, block.spentOutputsJson, block.hash, block.height),
+      'validateBlock takes 5 arguments (block, spentOutputs, expectedHashHex, height, options), got 4 (options: pass undefined for none)');
+    named(() => engine.decodeSpentOutputs(block.block), 'decodeSpentOutputs takes 2 arguments (block, spentOutputs), got 1');
+    named(() => engine.engineInfo({}), 'engineInfo takes no arguments, got 1');
+    named(() => engine.sha256Chain(64), 'sha256Chain takes 2 arguments (bytes, reps), got 1');
+    named(() => new engine.BlockValidation(1, 2, 3, 4, 5, 6),
+      'new BlockValidation takes at most 5 arguments (block, spentOutputsJson, expectedHashHex, height, options), got 6');
+    named(() => new engine.ChainValidation({}, {}), 'new ChainValidation takes at most 1 argument (options), got 2');
+    const validation = new engine.BlockValidation();
+    const chain = new engine.ChainValidation();
+    try {
+      named(() => validation.resolve(), 'BlockValidation.resolve takes 1 argument (verdicts), got 0');
+      named(() => chain.connectBlock(block.block, 1), 'ChainValidation.connectBlock takes 1 argument (block), got 2');
+      // Every free function and method Embind binds (not the handle's delete, clone, deleteLater,
+      // which the guard gives each class as its own) is counted, each as Embind counts it: its
+      // declared count reaches the binding (which answers, or throws its own Error for the
+      // undefined arguments), one more is refused by name.
+      const calls = [
+        ...['validateBlock', 'decodeSpentOutputs', 'engineInfo', 'sha256Chain', 'ecmultTablesSha256'].map((name) => [name, engine, name]),
+        ...[['BlockValidation', validation], ['ChainValidation', chain]].flatMap(([Class, object]) =>
+          Object.getOwnPropertyNames(engine[Class].prototype).filter((m) => !['constructor', 'delete', 'clone', 'deleteLater'].includes(m)).map((m) => [`${Class}.${m}`, object, m])),
+      ];
+      assert.equal(calls.length, 12);
+      for (const [name, target, key] of calls) {
+        let declared;
+        assert.throws(() => target[key](...Array(20).fill(undefined)), (err) => {
+          declared = /^[\w.]+ takes (?:no arguments|(\d+) arguments? \(.*\)), got 20$/.exec(err.message);
+          return err instanceof TypeError && err.message.startsWith(`${name} takes `) && declared !== null;
+        }, name);
+        const args = Array(Number(declared[1] ?? 0)).fill(undefined);
+        try {
+          target[key](...args);
+        } catch (err) {
+          assert.ok(err.name !== 'BindingError' && !/called with \d+ arguments/.test(err.message), `${name}(${args.length} arguments): ${err.message}`);
+        }
+      }
+      assert.equal(engine.trapped, null);
+    } finally {
+      validation.delete();
+      chain.delete();
     }
   });
 

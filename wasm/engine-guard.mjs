@@ -8,6 +8,10 @@
 // - the raw-pointer calls (verifyBatch, verifySingle, schnorrBatchVerify) take only what they
 //   document: a TypeError names the argument that is not a number (or a boolean), where the
 //   wasm boundary would turn null, "", [] or "7" into a number and run with it;
+// - every entry point is called with as many arguments as it takes: a TypeError names the call,
+//   its parameters and the count given ("validateBlock takes 5 arguments (block, ...), got 4"),
+//   where Embind's own BindingError names no parameter and comes from an anonymous class and
+//   wrapper (-sDYNAMIC_EXECUTION=0, wasm/CMakeLists.txt: no generated, named functions);
 // - an instance runs one call at a time: a call made from a getter or callback that a running
 //   call invoked (a Uint8Array subclass's `length`) throws. Embind checks that an object is
 //   alive when its method is entered; a delete() from inside the method freed it under the
@@ -27,6 +31,26 @@ const RAW_SIGNATURES = {
   verifyBatch: ['checksPtr', 'checksLen', 'count', 'verdictsPtr'],
   verifySingle: ['ptr', 'kind', 'pubkeyLen', 'strict:boolean'],
   schnorrBatchVerify: ['checksPtr', 'checksLen', 'count'],
+};
+
+/** The Embind functions', constructors' and methods' parameters (wasm/API.md), for the arity
+ *  check. A name ending in '?' may be left out: the constructors' Embind overloads fill it with
+ *  undefined. validateBlock's `options` may not: it is bound as a fifth parameter. */
+const EMBIND_SIGNATURES = {
+  validateBlock: ['block', 'spentOutputs', 'expectedHashHex', 'height', 'options'],
+  decodeSpentOutputs: ['block', 'spentOutputs'],
+  engineInfo: [],
+  sha256Chain: ['bytes', 'reps'],
+  ecmultTablesSha256: [],
+  'new BlockValidation': ['block?', 'spentOutputsJson?', 'expectedHashHex?', 'height?', 'options?'],
+  'BlockValidation.status': [],
+  'BlockValidation.pending': [],
+  'BlockValidation.resolve': ['verdicts'],
+  'BlockValidation.result': [],
+  'new ChainValidation': ['options?'],
+  'ChainValidation.status': [],
+  'ChainValidation.connectBlock': ['block'],
+  'ChainValidation.connectBlockFile': ['file'],
 };
 
 /** The other free functions of the module (Embind) and what the glue exports for memory. */
@@ -117,8 +141,17 @@ export function guardEngine(engine, where) {
       };
     });
   }
+  /** `guarded`, behind the arity check of `name` when EMBIND_SIGNATURES lists it. */
+  const counted = (name, guarded) => {
+    const params = EMBIND_SIGNATURES[name];
+    if (!params) return guarded;
+    return function (...args) {
+      checkArity(name, params, args);
+      return guarded.apply(this, args);
+    };
+  };
   for (const name of FUNCTIONS) {
-    if (typeof engine[name] === 'function') install(engine, name, (call) => guard(name, call));
+    if (typeof engine[name] === 'function') install(engine, name, (call) => counted(name, guard(name, call)));
   }
   for (const name of CLASSES) {
     const Class = engine[name];
@@ -127,9 +160,9 @@ export function guardEngine(engine, where) {
     // Embind's handle methods live on a prototype all classes share: given to each class as its own.
     for (const method of [...own, ...HANDLE_METHODS]) {
       const fn = Class.prototype[method];
-      if (typeof fn === 'function') Class.prototype[method] = guard(`${name}.${method}`, fn);
+      if (typeof fn === 'function') Class.prototype[method] = counted(`${name}.${method}`, guard(`${name}.${method}`, fn));
     }
-    const construct = guard(`new ${name}`, function construct(...args) { return new Class(...args); });
+    const construct = counted(`new ${name}`, guard(`new ${name}`, function construct(...args) { return new Class(...args); }));
     // `new engine.BlockValidation(...)` still returns a BlockValidation (instanceof holds: the
     // prototype is the class's own).
     const Guarded = function (...args) { return construct(...args); };
@@ -170,9 +203,7 @@ function trapText(err) {
  *  (`params`: [{label, type}]): a pointer, length or count must be a number (its range is
  *  checked in wasm/bindings.cpp), `strict` a boolean. */
 function checkRawArguments(name, params, args) {
-  if (args.length !== params.length) {
-    throw new TypeError(`${name} takes ${params.length} arguments (${params.map((p) => p.label).join(', ')}), got ${args.length}`);
-  }
+  checkArity(name, params.map((p) => p.label), args);
   for (let i = 0; i < params.length; i++) {
     const value = args[i];
     if (typeof value !== params[i].type) {
@@ -180,4 +211,21 @@ function checkRawArguments(name, params, args) {
       throw new TypeError(`${name}: ${params[i].label} must be a ${params[i].type}, got ${got}`);
     }
   }
+}
+
+/** Throws a TypeError naming `name`, its parameters (`params`: names, '?' after one that may be
+ *  left out) and the count given, when `args` has fewer than the required or more than all:
+ *  "validateBlock takes 5 arguments (block, spentOutputs, expectedHashHex, height, options), got
+ *  4 (options: pass undefined for none)", "new ChainValidation takes at most 1 argument (options),
+ *  got 2", "engineInfo takes no arguments, got 1". */
+function checkArity(name, params, args) {
+  const required = params.filter((p) => !p.endsWith('?')).length;
+  if (args.length >= required && args.length <= params.length) return;
+  const plural = (n) => `${n} argument${n === 1 ? '' : 's'}`;
+  const count = params.length === 0 ? 'no arguments'
+    : required === params.length ? plural(params.length)
+      : required === 0 ? `at most ${plural(params.length)}` : `${required} to ${params.length} arguments`;
+  const labels = params.length ? ` (${params.map((p) => p.replace(/\?$/, '')).join(', ')})` : '';
+  const hint = params.at(-1) === 'options' && args.length === params.length - 1 ? ' (options: pass undefined for none)' : '';
+  throw new TypeError(`${name} takes ${count}${labels}, got ${args.length}${hint}`);
 }
