@@ -71,6 +71,22 @@ test('npm test and npm run fuzz refuse a bad flag with one line and exit code 2'
   }
 });
 
+// npm start and npm run project answer a bad flag alike: the error on one line, then one line on
+// where the usage is (the usage itself only with --help), exit 2, before any work.
+test('npm start and npm run project: a bad flag is one line naming it and one pointing to --help, exit 2', () => {
+  for (const [script, prefix, args, message] of [
+    ['bench/cli/main.mjs', 'error', ['--bogus'], "Unknown option '--bogus'"],
+    ['bench/workload/project.mjs', 'project', ['--bogus'], "Unknown option '--bogus'"],
+    ['bench/workload/project.mjs', 'project', ['--workers', '0'], '--workers must be an integer from 1 to 64, got "0"'],
+  ]) {
+    const r = spawnSync(process.execPath, [path.join(REPO_ROOT, script), ...args], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 2, `${script} ${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    assert.deepEqual(r.stderr.trim().split('\n'), [`${prefix}: ${message}`, `(${script === 'bench/cli/main.mjs'
+      ? 'npm start -- --help or node bench/cli/main.mjs --help' : 'npm run project -- --help or node bench/workload/project.mjs --help'} for usage)`], script);
+  }
+});
+
 // The benchmark scripts of BIP340 batch verification, start-up A/B and field arithmetic: a bad
 // flag (a repeated batch size or build among them: each would be timed into the same samples)
 // exits 2 with the error and the usage line, before any build or run; a missing fixtures folder

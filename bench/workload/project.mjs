@@ -13,7 +13,8 @@
 // --check validates and times a range of the user's own node and checks the model on it, blocks
 // the measurement never saw (range-check.mjs).
 // Exit 0; 1 when the data cannot be read or the measurement fails (one line naming the file), or
-// when a --check range stopped at a block it could not read; 2 on a bad flag or range.
+// when a --check range stopped at a block it could not read; 2 on a bad flag or range (a bad flag:
+// one line naming it, then where the usage is; the usage itself only with --help).
 import { execFileSync } from 'node:child_process';
 import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -64,6 +65,10 @@ const USAGE = `usage: npm run project -- [options]
   --fixtures DIR   the fixture folder for --census (default ../shared/blocks-fixtures, IBD_FIXTURES)
   --workload DIR   the chain-workload folder (default ../shared/chain-workload, IBD_CHAIN_WORKLOAD)
   --help       this text`;
+
+/** Where to find the usage text, the line after a usage error (as npm start's, bench/cli/options.mjs
+ *  HELP_HINT). */
+const HELP_HINT = '(npm run project -- --help or node bench/workload/project.mjs --help for usage)';
 
 /** A {value, low, high} in words, three significant digits, an SI prefix and `unit` (bytes:
  *  'B'): "2.44 G (1.49-6.84 G)", "548 GB (521-575 GB)". */
@@ -136,7 +141,7 @@ function main() {
     }
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    console.error(`project: ${err.message}\n${USAGE}`);
+    console.error(`project: ${err.message}\n${HELP_HINT}`);
     process.exit(2);
   }
   if (values.help) {
