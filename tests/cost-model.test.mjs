@@ -8,7 +8,7 @@ import { fitCosts, fitCostsLeaveOneOut, fitStage, fitStageLeaveOneOut, predictBl
 import { callsPerBlock, extremeMix, poolEfficiency, projectChain, spanHours, spanMs, withoutKeyReuseOf } from '../bench/core/model-projection.mjs';
 import { readCensus } from '../bench/workload/census.mjs';
 import { readWorkloadTable } from '../bench/workload/table.mjs';
-import { INPUT_TYPES } from '../bench/core/workload-model.mjs';
+import { INPUT_TYPES, totalChecks, workloadFor } from '../bench/core/workload-model.mjs';
 import { benchRatios, contenderCosts } from '../bench/core/contenders.mjs';
 
 const close = (a, b, tol = 1e-9) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(b));
@@ -230,6 +230,14 @@ test('projectChain: full chain, after assumevalid and per era from the saved tab
   assert.ok(p.after_assumevalid_hours.value < p.full_chain_hours.value);
   const sum = p.eras.reduce((n, e) => n + e.hours.value, 0);
   assert.ok(close(sum, p.full_chain_hours.value, 1e-3), `${sum} vs ${p.full_chain_hours.value}`);
+  // Counts in whole units, rounded from the full-precision figures (hours stay fractional).
+  const whole = totalChecks(workloadFor(table, 0, table.tip));
+  assert.deepEqual(p.full_chain_hours.checks, { value: Math.round(whole.value), low: Math.round(whole.low), high: Math.round(whole.high) });
+  assert.ok(!Number.isInteger(whole.value) && !Number.isInteger(p.full_chain_hours.value));
+  for (const [where, r] of [['after_assumevalid_hours.checks', p.after_assumevalid_hours.checks], ['range_hours.checks', p.range_hours.checks],
+    ...p.eras.flatMap((e) => [[`${e.name} hours.checks`, e.hours.checks], ...Object.entries(e.workload).map(([f, x]) => [`${e.name} ${f}`, x])])]) {
+    assert.ok([r.value, r.low, r.high].every(Number.isInteger) && r.low <= r.value && r.value <= r.high, `${where}: ${JSON.stringify(r)}`);
+  }
   // 16 workers: beyond the measured count, stated.
   const p16 = projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: RATIO, workers: 16 });
   // Eight times the workers, not eight times as fast: the large blocks are cut into more ranges,

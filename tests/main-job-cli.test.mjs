@@ -13,6 +13,8 @@ import { REPO_ROOT } from '../wasm/paths.mjs';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { formatReport } from '../bench/cli/report.mjs';
 import { warningsOf } from '../bench/core/warnings.mjs';
+import { totalChecks, workloadFor } from '../bench/core/workload-model.mjs';
+import { readWorkloadTable } from '../bench/workload/table.mjs';
 
 const MAIN = path.join(REPO_ROOT, 'bench', 'cli', 'main.mjs');
 const CHAIN_TXS = 1_315_805_869; // Bitcoin Core 31 chainTxData, height 938,343 (bench/core/projection.mjs)
@@ -90,7 +92,20 @@ test('npm run project projects from a saved measurement: 16 workers, a height ra
     const project = path.join(REPO_ROOT, 'bench', 'workload', 'project.mjs');
     const out = await promisify(execFile)(process.execPath, [project, '--measurement', file, '--workers', '16',
       '--from', '800000', '--to', '900000', '--json'], { maxBuffer: 16 << 20 });
-    const p = JSON.parse(out.stdout).projection;
+    const doc = JSON.parse(out.stdout);
+    const p = doc.projection;
+    // Estimated counts in whole units (transactions, inputs, checks, sighashes, bytes): the
+    // range's, its eras', the projection's; rounded from the full-precision figures.
+    const figures = (where, w) => Object.entries(w).map(([name, r]) => [`${where}.${name}`, r]);
+    const counts = [['checks', doc.checks], ...figures('workload', doc.workload), ...doc.eras.flatMap((e) => figures(`${e.name}.workload`, e.workload)),
+      ...['range_hours', 'full_chain_hours', 'after_assumevalid_hours'].map((k) => [`projection.${k}.checks`, p[k].checks]),
+      ...p.eras.flatMap((e) => [[`projection ${e.name}.hours.checks`, e.hours.checks], ...figures(`projection ${e.name}.workload`, e.workload)])];
+    assert.ok(counts.length > 50);
+    for (const [where, r] of counts) assert.ok([r.value, r.low, r.high].every(Number.isInteger), `${where}: ${JSON.stringify(r)}`);
+    const table = readWorkloadTable();
+    const exact = totalChecks(workloadFor(table, 800000, 900000));
+    assert.deepEqual(doc.checks, { value: Math.round(exact.value), low: Math.round(exact.low), high: Math.round(exact.high) });
+    assert.ok(!Number.isInteger(p.range_hours.value));
     assert.equal(p.workers, 16);
     assert.equal(p.measured_workers, 1);
     assert.deepEqual([p.range_hours.from, p.range_hours.to], [800000, 900000]);

@@ -5,7 +5,7 @@
 // from costs fitted on the others (predictBlocks). Host-neutral.
 import { DEFAULT_TARGET_INPUTS, MAX_RANGES_PER_WORKER } from '../../workers/block-jobs.mjs';
 import { fitCosts, predictBlocks, predictStages, STAGE_NAMES, stagesTotal } from './cost-model.mjs';
-import { INPUT_TYPES, totalChecks, workloadFor } from './workload-model.mjs';
+import { INPUT_TYPES, roundFigures, roundRange, totalChecks, workloadFor } from './workload-model.mjs';
 import { countOf } from './format.mjs';
 
 /** Bitcoin Core's default assumevalid block at the newest release the chain data covers: Core
@@ -163,7 +163,7 @@ export function poolEfficiency(endToEnd, workers) {
  * @param {{costs: {median: object, fast: object, slow: object}, table: object, efficiency: number,
  *   workers: number, from: number, to: number}} args table: workloadFor's model
  * @returns {{value: number, low: number, high: number, checks: {value, low, high}}} hours, and the
- *   span's signature checks
+ *   span's signature checks (whole numbers: roundRange)
  */
 export function spanHours({ costs, table, efficiency, workers, from, to }) {
   // Era by era: a block's engine calls follow its era's mean inputs per block (callsPerBlock), and
@@ -179,7 +179,7 @@ export function spanHours({ costs, table, efficiency, workers, from, to }) {
   const sets = [costs.fast, costs.median, costs.slow];
   const low = Math.min(value, ...sets.map((c) => ms(c, 'low')));
   const high = Math.max(value, ...sets.map((c) => ms(c, 'high')));
-  return { value: wall(value), low: wall(low), high: wall(high), checks: totalChecks(workloadFor(table, from, to)) };
+  return { value: wall(value), low: wall(low), high: wall(high), checks: roundRange(totalChecks(workloadFor(table, from, to))) };
 }
 
 /**
@@ -196,7 +196,7 @@ export function spanHours({ costs, table, efficiency, workers, from, to }) {
  *   worker), without_key_reuse (the argument), full_chain_hours, after_assumevalid_hours, range_hours (from..to) each {value, low,
  *   high}, assumevalid, per_block [{height, checks, predicted_ms, measured_ms, ratio, judged,
  *   within}], trusted, misses, blocks_fitted, eras [{name, from, to, hours, workload, ratios}] (the
- *   workload table used, era by era)}; low: the least of the span's low workload under the
+ *   workload table used, era by era; its figures in whole units, roundFigures)}; low: the least of the span's low workload under the
  *   three cost sets (never above the value), high: the most of its high workload (spanHours)
  * @throws {RangeError} with fewer than two measured blocks, or a bad worker count or span
  */
@@ -247,6 +247,6 @@ export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, without
     blocks_fitted: measured.length,
     // The table used, era by era: its workload (workloadFor's figures) and ratios, and its hours.
     eras: table.eras.map((e) => ({ name: e.name, from: e.from, to: e.to - 1, hours: hours(e.from, e.to - 1),
-      workload: workloadFor(table, e.from, e.to - 1).figures, ratios: e.ratios })),
+      workload: roundFigures(workloadFor(table, e.from, e.to - 1).figures), ratios: e.ratios })),
   };
 }

@@ -180,6 +180,25 @@ export function workloadFor(model, from, to) {
   return { from, to, blocks: to - from + 1, figures: sum };
 }
 
+/**
+ * A {value, low, high} count in whole units, for output (the JSON documents, where an estimated
+ * count of 2,437,229,728.89 checks claims a precision it does not have): each of the three
+ * rounded to the nearest integer, which keeps low <= value <= high. The arithmetic keeps the
+ * fractions (a span's figures are products of per-era ratios); round only what is shown.
+ * @param {{value: number, low: number, high: number}} r a count (transactions, inputs, checks,
+ *   sighashes) or bytes
+ * @returns {{value: number, low: number, high: number}} a new object, integers
+ */
+export function roundRange(r) {
+  return { value: Math.round(r.value), low: Math.round(r.low), high: Math.round(r.high) };
+}
+
+/** A workload's figures (workloadFor's `figures`: every one a count or bytes) with each range
+ *  rounded (roundRange), for output. */
+export function roundFigures(figures) {
+  return Object.fromEntries(Object.entries(figures).map(([name, r]) => [name, roundRange(r)]));
+}
+
 /** The checks of a workload: its four kinds summed, {value, low, high}. */
 export function totalChecks(w) {
   const kinds = ['checks_ecdsa_single', 'checks_ecdsa_multisig', 'checks_schnorr_keypath', 'checks_schnorr_scriptpath'];

@@ -24,7 +24,7 @@ import { choiceFlag, NODE_SOURCE_FLAGS, nodeSourceFlag, numberFlag, parseFlags, 
 import { CENSUS_PATH, fixtureCensus, readCensus } from './census.mjs';
 import { contenderCosts, PUBLISHED } from '../core/contenders.mjs';
 import { ASSUMEVALID, projectChain, schnorrPerEcdsaOf, spanHours, withoutKeyReuseOf } from '../core/model-projection.mjs';
-import { FIGURES, INPUT_TYPES, totalChecks, workloadFor } from '../core/workload-model.mjs';
+import { FIGURES, INPUT_TYPES, roundFigures, roundRange, totalChecks, workloadFor } from '../core/workload-model.mjs';
 import { REPO_ROOT } from '../../wasm/paths.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
 import { BENCH_RESULTS, readBenchRatios } from './bench-ratios.mjs';
@@ -213,8 +213,9 @@ async function run(values) {
   }));
   const projected = projection(values, model, from, to);
   if (values.json) {
-    console.log(JSON.stringify({ from, to, workload: whole.figures, checks: totalChecks(whole),
-      eras: eras.map(({ era, workload }) => ({ name: era.name, from: workload.from, to: workload.to, workload: workload.figures, ratios: era.ratios })),
+    // Counts in whole units (the estimates' fractions are no precision they have); ratios and hours as computed.
+    console.log(JSON.stringify({ from, to, workload: roundFigures(whole.figures), checks: roundRange(totalChecks(whole)),
+      eras: eras.map(({ era, workload }) => ({ name: era.name, from: workload.from, to: workload.to, workload: roundFigures(workload.figures), ratios: era.ratios })),
       projection: projected.result, projection_error: projected.error }, null, 1));
     return;
   }
