@@ -11,7 +11,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
-import { cumulativeTx, INPUT_TYPES, totalChecks, txCount, workloadFor } from '../bench/core/workload-model.mjs';
+import { cumulativeTx, INPUT_TYPES, knownIn, totalChecks, txCount, workloadFor } from '../bench/core/workload-model.mjs';
 import { heightAtTime, heightAtTimeError, interpolationError, readTxCountPoints } from '../bench/workload/chain-data.mjs';
 import { fixtureCensus, readCensus } from '../bench/workload/census.mjs';
 import { buildTable, ERA_SOURCES_PATH, loadWorkloadModel, RATIOS, TABLE_PATH, txAnchors } from '../bench/workload/table.mjs';
@@ -41,6 +41,49 @@ test('C(h) and a span\'s transactions on hand-checked anchors', () => {
   assert.deepEqual(interpolationError(anchors), { ratio: 500 / 3000, at: 100 });
   // A coinbase per block: never fewer transactions than blocks.
   assert.equal(cumulativeTx([{ height: 0, tx_count: 1 }, { height: 100, tx_count: 50 }], 60, 0).value, 61);
+});
+
+test('the fixture blocks\' transactions are floors of C(h) and of a span; their inputs count as they are', () => {
+  // 50 transactions in blocks 0..100 would be fewer than a coinbase per block: 61 at height 60,
+  // and a block of 3 transactions at 60 (2 besides its coinbase) makes it 63 from there.
+  const anchors = [{ height: 0, tx_count: 1 }, { height: 100, tx_count: 50 }];
+  const known = [{ height: 60, txs: 3, inputs: 40 }];
+  assert.deepEqual(knownIn(known, 0, 60), { txs: 3, ncb: 2, inputs: 40 });
+  assert.deepEqual(knownIn(known, 61, 100), { txs: 0, ncb: 0, inputs: 0 });
+  assert.equal(cumulativeTx(anchors, 59, 0, known).value, 60);
+  assert.equal(cumulativeTx(anchors, 60, 0, known).value, 63);
+  assert.deepEqual(txCount(anchors, 60, 60, 0, known), { value: 3, low: 3, high: 3 });
+  // A span's inputs: the known block's 40, and the era's 2 (1-3) per other non-coinbase
+  // transaction: 1,000 transactions in 100 blocks, 900 non-coinbase, 11 of them in block 50.
+  const ratio = (value, low = value, high = value, per = 'inputs') => ({ value, low, high, per });
+  const ratios = { ...Object.fromEntries(Object.keys(RATIOS).map((k) => [k, ratio(0)])), inputs_per_ncb_tx: ratio(2, 1, 3, 'ncb_txs'),
+    ecdsa_single_per_input: ratio(1) };
+  const tiny = { anchors: [{ height: 0, tx_count: 1 }, { height: 99, tx_count: 1000 }], interp: { ratio: 0 },
+    eras: [{ name: 'one', from: 0, to: 100, ratios }], known_blocks: [{ height: 50, txs: 12, inputs: 40 }] };
+  const w = workloadFor(tiny, 0, 99);
+  assert.deepEqual(w.figures.inputs, { value: 40 + 889 * 2, low: 40 + 889, high: 40 + 889 * 3 });
+  assert.deepEqual(w.figures.checks_ecdsa_single, w.figures.inputs);
+  assert.deepEqual(workloadFor(tiny, 50, 50).figures.inputs, { value: 40, low: 40, high: 40 });
+});
+
+test('2009: its count caps its last height below the fixture blocks\' spends, and its spans hold them (docs/workload.md)', () => {
+  // 2009's 32,708 transactions hold a coinbase per block and the 8 non-coinbase transactions of
+  // the fixture blocks 170, 181, 182, 183, 187, 221, 248 and 24,835 (1 input each but 74 in
+  // 24,835's): its last height is 32,699 at most, not 32,707 (which left no spend in 2009).
+  const seen = knownIn(model.known_blocks, 0, 32707);
+  assert.deepEqual(seen, { txs: 16, ncb: 8, inputs: 81 });
+  const end2009 = model.anchors.find((a) => a.tx_count === 32708);
+  assert.equal(end2009.height, 32708 - 1 - seen.ncb);
+  assert.match(end2009.source, /End of 2009: height \d+ from the timestamps, 32699 at most \(one coinbase per block, and the 8 non-coinbase transactions of the fixture blocks at or below it\)$/);
+  for (const [from, to] of [[0, 32707], [0, end2009.height], [0, 255], [24835, 24835]]) {
+    const { transactions, inputs } = workloadFor(model, from, to).figures;
+    const k = knownIn(model.known_blocks, from, to);
+    assert.ok(transactions.low >= to - from + 1 + k.ncb, `${from}-${to}: ${JSON.stringify(transactions)}`);
+    assert.ok(inputs.low >= k.inputs && inputs.value > 0, `${from}-${to}: ${JSON.stringify(inputs)}`);
+  }
+  // The chain 1-255's spends (7 inputs), block 24,835 alone (74).
+  assert.deepEqual(workloadFor(model, 0, 255).figures.inputs.low, 7);
+  assert.deepEqual(workloadFor(model, 24835, 24835).figures.inputs, { value: 74, low: 74, high: 74 });
 });
 
 test('heights from timestamps, and how far off they can be', () => {

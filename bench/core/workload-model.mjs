@@ -51,22 +51,45 @@ function interpolate(anchors, h) {
 }
 
 /**
+ * What the blocks of known counts at heights a..b (inclusive) hold: the fixture blocks the
+ * census counted (the model's `known_blocks`).
+ * @param {Array<{height: number, txs: number, inputs?: number}>} known any order; [] for none
+ * @param {number} a first height
+ * @param {number} b last height
+ * @returns {{txs: number, ncb: number, inputs: number}} their transactions, non-coinbase
+ *   transactions (txs - 1 each) and non-coinbase inputs (0 where a block gives none)
+ */
+export function knownIn(known, a, b) {
+  const sum = { txs: 0, ncb: 0, inputs: 0 };
+  for (const k of known) {
+    if (k.height < a || k.height > b) continue;
+    sum.txs += k.txs;
+    sum.ncb += k.txs - 1;
+    sum.inputs += k.inputs ?? 0;
+  }
+  return sum;
+}
+
+/**
  * C(h) with its range, from anchors (height, count), some with an uncertain height.
  *   value: linear interpolation between the anchors around h;
  *   low / high: the same with every uncertain anchor moved `height_error` blocks later / earlier
  *     (a later anchor lowers the count at h), widened by `ratio` x the gap's increase x
  *     2 min(t, 1 - t) (zero at an anchor, largest mid-gap), and kept within the counts at the
  *     ends of the gap;
- *   all three at least h + 1 (a coinbase per block).
+ *   all three at least h + 1 (a coinbase per block) plus the non-coinbase transactions of the
+ *   blocks of known counts at or below h (`known`: the fixture blocks).
  * Exact at an exact anchor.
  * @param {Array<{height: number, tx_count: number, height_error?: number}>} anchors sorted by
  *   height, counts increasing
  * @param {number} h a height within the anchors' span; -1 gives 0 (before genesis)
  * @param {number} ratio interpolationError's ratio
+ * @param {Array<{height: number, txs: number}>} [known] blocks of known transaction counts
+ *   (knownIn); default none
  * @returns {{value: number, low: number, high: number}} transactions
  * @throws {RangeError} for a height outside the anchors' span
  */
-export function cumulativeTx(anchors, h, ratio) {
+export function cumulativeTx(anchors, h, ratio, known = []) {
   if (h === -1) return { value: 0, low: 0, high: 0 };
   const last = anchors[anchors.length - 1];
   if (!(h >= anchors[0].height && h <= last.height)) {
@@ -78,8 +101,9 @@ export function cumulativeTx(anchors, h, ratio) {
   const later = interpolate(shifted(1), h);
   const earlier = interpolate(shifted(-1), h);
   const widen = (x) => ratio * x.gap * 2 * Math.min(x.t, 1 - x.t);
-  // Every block has its coinbase: C(h) >= h + 1, whatever the interpolation says.
-  const floor = h + 1;
+  // Every block has its coinbase, and the fixture blocks their other transactions: C(h) >= h + 1
+  // + those, whatever the interpolation says.
+  const floor = h + 1 + knownIn(known, 0, h).ncb;
   return {
     value: Math.max(floor, mid.c),
     low: Math.max(floor, Math.min(mid.c, later.c - widen(later)), Math.min(mid.lo, later.lo)),
@@ -95,18 +119,21 @@ export function cumulativeTx(anchors, h, ratio) {
  *     rate, the rate allowed to differ from the mean by 2 x `ratio` either way (the slope of
  *     cumulativeTx's widening), and an uncertain anchor's height moving the gap's length by its
  *     `height_error`: good for short spans, whose two ends' errors largely cancel.
- * At least one transaction per block (the coinbase).
+ * At least one transaction per block (the coinbase), plus the non-coinbase transactions of the
+ * blocks of known counts in the span.
  * @param {object[]} anchors as cumulativeTx
  * @param {number} a first height (>= 0)
  * @param {number} b last height (>= a)
  * @param {number} ratio interpolationError's ratio
+ * @param {Array<{height: number, txs: number}>} [known] as cumulativeTx
  * @returns {{value: number, low: number, high: number}} transactions
  * @throws {RangeError} as cumulativeTx
  */
-export function txCount(anchors, a, b, ratio) {
-  const end = cumulativeTx(anchors, b, ratio);
-  const start = cumulativeTx(anchors, a - 1, ratio);
+export function txCount(anchors, a, b, ratio, known = []) {
+  const end = cumulativeTx(anchors, b, ratio, known);
+  const start = cumulativeTx(anchors, a - 1, ratio, known);
   const blocks = b - a + 1;
+  const floor = blocks + knownIn(known, a, b).ncb;
   const value = end.value - start.value;
   let low = end.low - start.high;
   let high = end.high - start.low;
@@ -126,18 +153,21 @@ export function txCount(anchors, a, b, ratio) {
     rateLow += n * (gap / (length + slack)) * Math.max(0, 1 - 2 * ratio);
     rateHigh += length > slack ? n * (gap / (length - slack)) * (1 + 2 * ratio) : Infinity;
   }
-  low = Math.max(low, rateLow, blocks);
-  high = Math.max(Math.min(high, rateHigh), blocks);
-  return { value: Math.max(value, blocks), low: Math.min(low, Math.max(value, blocks)), high: Math.max(high, value) };
+  low = Math.max(low, rateLow, floor);
+  high = Math.max(Math.min(high, rateHigh), floor);
+  return { value: Math.max(value, floor), low: Math.min(low, Math.max(value, floor)), high: Math.max(high, value) };
 }
 
 /**
  * The workload of heights from..to (inclusive), era by era: transactions in each era's part
- * (chain-data.mjs txCount); non-coinbase transactions = transactions - blocks; each figure =
- * its base (transactions, non-coinbase transactions or inputs) x the era's ratio, low x low and
- * high x high. Parts' ranges add (a conservative sum: every part at its low, or every one at
- * its high); the transactions' range is that of the whole span (txCount).
- * @param {{anchors: object[], interp: {ratio: number}, eras: object[]}} model buildWorkloadModel's
+ * (txCount); non-coinbase transactions = transactions - blocks; inputs = the inputs of the
+ * blocks of known counts in the part (the fixture blocks, knownIn) + the era's inputs ratio x
+ * the part's other (non-coinbase) transactions; each other figure = its base (transactions or
+ * inputs) x the era's ratio; low x low and high x high. Parts' ranges add (a conservative sum:
+ * every part at its low, or every one at its high); the transactions' range is that of the
+ * whole span (txCount).
+ * @param {{anchors: object[], interp: {ratio: number}, eras: object[], known_blocks?: object[]}} model
+ *   buildWorkloadModel's (known_blocks: the fixture blocks' transaction and input counts, knownIn)
  * @param {number} from first height (>= 0)
  * @param {number} to last height (<= the last sourced count's height)
  * @returns {{from, to, blocks: number, figures: {name: {value, low, high}}}}
@@ -148,6 +178,7 @@ export function workloadFor(model, from, to) {
     throw new RangeError(`height range ${from}..${to}: need integers 0 <= from <= to`);
   }
   const sum = Object.fromEntries(Object.keys(FIGURES).map((k) => [k, rangeOf(0, 0, 0)]));
+  const known = model.known_blocks ?? [];
   let covered = from;
   for (const era of model.eras) {
     const a = Math.max(from, era.from);
@@ -156,12 +187,18 @@ export function workloadFor(model, from, to) {
     if (a !== covered) break;
     covered = b + 1;
     const blocks = b - a + 1;
-    const txs = txCount(model.anchors, a, b, model.interp.ratio);
+    const txs = txCount(model.anchors, a, b, model.interp.ratio, known);
     const ncb = rangeOf(txs.value - blocks, txs.low - blocks, txs.high - blocks);
     const r = era.ratios;
-    const inputsBase = r.inputs_per_ncb_tx.per === 'txs' ? txs : ncb;
     const times = (base, ratio) => rangeOf(base.value * ratio.value, base.low * ratio.low, base.high * ratio.high);
-    const inputs = times(inputsBase, r.inputs_per_ncb_tx);
+    // The fixture blocks count their own inputs; the ratio the rest. txCount's floor keeps the
+    // part's transactions at least the fixture blocks' (every other block one coinbase).
+    const seen = knownIn(known, a, b);
+    const perTx = r.inputs_per_ncb_tx.per === 'txs';
+    const others = perTx ? rangeOf(txs.value - seen.txs, txs.low - seen.txs, txs.high - seen.txs)
+      : rangeOf(ncb.value - seen.ncb, ncb.low - seen.ncb, ncb.high - seen.ncb);
+    const estimated = times(others, r.inputs_per_ncb_tx);
+    const inputs = rangeOf(seen.inputs + estimated.value, seen.inputs + estimated.low, seen.inputs + estimated.high);
     const part = { transactions: txs, inputs };
     for (const [name, ratioName] of Object.entries(FIGURES)) {
       if (part[name]) continue;
@@ -176,7 +213,7 @@ export function workloadFor(model, from, to) {
   if (covered !== to + 1) throw new RangeError(`heights ${covered}..${to} are outside the eras of the workload table`);
   // The span's transactions in one piece: the same value, and a range that does not add the
   // eras' boundary errors (exact between two of Core's figures).
-  sum.transactions = txCount(model.anchors, from, to, model.interp.ratio);
+  sum.transactions = txCount(model.anchors, from, to, model.interp.ratio, known);
   return { from, to, blocks: to - from + 1, figures: sum };
 }
 

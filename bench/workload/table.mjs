@@ -10,7 +10,7 @@
 // to them. Units: transactions, inputs and checks are counts; sighash and block figures bytes.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { INPUT_TYPES, workloadFor } from '../core/workload-model.mjs';
+import { INPUT_TYPES, knownIn, workloadFor } from '../core/workload-model.mjs';
 import { heightAtTime, heightAtTimeError, interpolationError, readTxCountPoints } from './chain-data.mjs';
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
@@ -69,12 +69,17 @@ function censusRatio(name, spec, blocks) {
 
 /**
  * The anchors of C(h): genesis, the year-end totals at their estimated heights, and Core's
- * figures; with what the estimates rest on.
+ * figures; with what the estimates rest on. A year's last height H is at most what its count
+ * allows: C(H) >= H + 1 (a coinbase per block) plus the non-coinbase transactions of the blocks
+ * of known counts at or below H (`known`: the fixture blocks), so H is capped at the largest
+ * height where that holds.
  * @param {{points: object[]}} txPoints readTxCountPoints
  * @param {object} sources era-sources.json
  * @param {Array<{height: number, time: number}>} timed blocks of known height and header time
+ * @param {Array<{height: number, txs: number}>} [known] blocks of known transaction counts
+ *   (bench/core/workload-model.mjs knownIn); default none
  */
-export function txAnchors(txPoints, sources, timed) {
+export function txAnchors(txPoints, sources, timed, known = []) {
   // Genesis is an anchor of its own (one transaction); a source row for it must agree.
   const genesisRow = txPoints.points.find((p) => p.height === 0);
   if (genesisRow && genesisRow.tx_count !== 1) {
@@ -97,11 +102,15 @@ export function txAnchors(txPoints, sources, timed) {
   const yearEnds = sources.year_end_tx_counts.points.map((y) => {
     const estimate = Math.round(heightAtTime(timeAnchors, Date.UTC(y.year + 1, 0, 1) / 1000));
     if (!Number.isFinite(estimate)) throw new Error(`the end of ${y.year} is outside the timed blocks (heights ${timeAnchors[0].height}..${timeAnchors.at(-1).height})`);
-    // A coinbase per block: the year's last height is below its transaction count.
-    const height = Math.min(estimate, y.tx_count - 1);
+    // A coinbase per block, and the fixture blocks' other transactions: the year's count holds
+    // them all. Lowering H can only leave fixture blocks out, so this settles in a few steps.
+    let height = estimate;
+    while (height + 1 + knownIn(known, 0, height).ncb > y.tx_count) height = y.tx_count - 1 - knownIn(known, 0, height).ncb;
+    const held = knownIn(known, 0, height).ncb;
     return { height, tx_count: y.tx_count, height_error: Math.ceil(heightError.blocks),
       source: `${sources.year_end_tx_counts.source} End of ${y.year}: height ${estimate} from the timestamps` +
-        (height < estimate ? `, ${height} at most (one coinbase per block)` : '') };
+        (height < estimate ? `, ${height} at most (one coinbase per block${held ? `, and the ${held} non-coinbase transaction${held === 1 ? '' : 's'} ` +
+          `of the fixture blocks at or below it` : ''})` : '') };
   }).filter((y) => y.height < first);
   const anchors = [{ height: 0, tx_count: 1, source: 'genesis' }, ...yearEnds,
     ...points.map((p) => ({ height: p.height, tx_count: p.tx_count, source: p.source }))];
@@ -143,14 +152,24 @@ export function eraRatios(sources, census) {
   });
 }
 
+/** The blocks whose transaction and input counts the census knows (its blocks and
+ *  blocks_only), height order: {height, txs, inputs} (inputs: non-coinbase). C(h)'s floors and
+ *  a span's own inputs (bench/core/workload-model.mjs cumulativeTx, workloadFor). */
+function knownBlocks(census) {
+  return [...census.blocks, ...census.blocks_only].map((b) => ({ height: b.height, txs: b.txs, inputs: b.inputs }))
+    .sort((a, b) => a.height - b.height);
+}
+
 /**
- * The model behind the table: the anchors of C(h), its error estimates and the per-era ratios.
+ * The model behind the table: the anchors of C(h), its error estimates, the per-era ratios and
+ * the blocks of known transaction counts (known_blocks: C's floors).
  * @param {{txPoints: object, sources: object, census: object}} inputs readTxCountPoints, the
  *   parsed era-sources.json and fixture census
  */
 export function buildWorkloadModel({ txPoints, sources, census }) {
   const timed = census.blocks.map((b) => ({ height: b.height, time: b.time }));
-  const { anchors, interp, heightError, timeAnchorCount } = txAnchors(txPoints, sources, timed);
+  const known = knownBlocks(census);
+  const { anchors, interp, heightError, timeAnchorCount } = txAnchors(txPoints, sources, timed, known);
   const eras = eraRatios(sources, census);
   for (let k = 1; k < eras.length; k++) {
     if (eras[k].from !== eras[k - 1].to) throw new Error(`eras ${eras[k - 1].name} and ${eras[k].name} do not meet`);
@@ -160,7 +179,7 @@ export function buildWorkloadModel({ txPoints, sources, census }) {
     throw new Error(`the eras of ${ERA_SOURCES_PATH} cover heights ${eras[0].from}..${eras[eras.length - 1].to - 1}, the counts of ` +
       `${txPoints.file} 0..${tip}: they must end at the same height`);
   }
-  return { anchors, interp, heightError, timeAnchorCount, eras, tip, skipped: txPoints.skipped, sources };
+  return { anchors, interp, heightError, timeAnchorCount, eras, tip, known_blocks: known, skipped: txPoints.skipped, sources };
 }
 
 /**
@@ -168,8 +187,9 @@ export function buildWorkloadModel({ txPoints, sources, census }) {
  * the eras' edges, and the height after each sourced count, so that a row ends on it), and the
  * totals of the whole chain.
  * @returns {{rows: object[], totals: object, eras: object[], anchors: object[], interp: {ratio, at},
- *   tip: number, notes: string[]}} eras, anchors, interp and tip are the model's: workloadFor
- *   (bench/core/workload-model.mjs) takes the saved table as its model
+ *   known_blocks: Array<{height, txs, inputs}>, tip: number, notes: string[]}} eras, anchors, interp,
+ *   known_blocks and tip are the model's: workloadFor (bench/core/workload-model.mjs) takes the
+ *   saved table as its model
  */
 export function buildTable(model) {
   const cuts = new Set([0, model.tip + 1]);
@@ -192,6 +212,7 @@ export function buildTable(model) {
     eras: model.eras,
     anchors: model.anchors,
     interp: model.interp,
+    known_blocks: model.known_blocks,
     tip: model.tip,
     notes: [
       `C(h), transactions in blocks 0..h: linear between the anchors; low-high widened by ${(model.interp.ratio * 100).toFixed(1)}% of a gap's increase at mid-gap (the worst leave-one-out miss among Core's figures, at height ${model.interp.at})`,
