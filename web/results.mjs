@@ -160,10 +160,10 @@ export function renderBlocks(table, note, doc) {
     for (const n of [b.tx_count, b.inputs, b.checks.ecdsa, b.checks.schnorr, b.valid, b.invalid]) cell(int(n), 'num');
     cell(b.parse_sighash_ms === null || b.verify_ms === null ? '–' : (b.parse_sighash_ms + b.verify_ms).toFixed(1), 'num');
     cell(int(b.fee), 'num').title = amountsText(b) ?? 'rejected before any input was connected';
-    const verdict = cell(verdictText(b), b.block_valid ? 'ok' : 'bad');
+    const verdict = cell(verdictText(b), `verdict ${b.block_valid ? 'ok' : 'bad'}`);
     if (b.not_checked?.length) {
       const list = document.createElement('div');
-      list.className = 'muted small';
+      list.className = 'not-checked muted small';
       list.textContent = `not checked: ${b.not_checked.map((n) => n.rule).join(', ')}`;
       list.title = b.not_checked.map((n) => `${n.rule}: ${n.reason}`).join('\n');
       verdict.append(list);

@@ -1,0 +1,118 @@
+// What the page shows after a run, in Debian's Chromium (playwright-core,
+// bench/shared/chromium-launcher.mjs), as a new user met it: the blocks table's verdict column
+// readable within its card; the projection chart's legend, at a phone's width and a wide one and
+// for 1, 2 and 16 workers, every entry whole with none over another or over the plot; and each
+// source's results shown only while that source is chosen (a fixture run's numbers are not
+// left under "your node's block files", nor the node's under the fixture blocks), the Download
+// JSON button giving the chosen source's document or nothing. No timing is asserted.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fixturesDir } from '../blocks-fixtures/loader.mjs';
+import { startServer } from '../web/server.mjs';
+import { BROWSER_ARTIFACTS, browserUnavailable, launchChromium } from '../bench/shared/chromium-launcher.mjs';
+import { writeDatadir } from './support/write-datadir.mjs';
+
+const skip = browserUnavailable() ?? false;
+const RUN_TIMEOUT_MS = 120_000;
+// A one-input block and a 131-input one; both valid, each with a not-checked list.
+const HEIGHTS = [170, 57043];
+
+let browser;
+let server;
+let work;
+
+before(async () => {
+  if (skip) return;
+  work = mkdtempSync(path.join(os.tmpdir(), 'ibd-browser-page-views-'));
+  await writeDatadir(path.join(work, 'datadir'), fixturesDir());
+  server = await startServer({ port: 0, isolation: true });
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** The page in a new tab at `width` x 800; page errors are collected. */
+async function openPage(width = 1280) {
+  const page = await browser.context.newPage();
+  page.pageErrors = [];
+  page.on('pageerror', (err) => page.pageErrors.push(err.message));
+  await page.setViewportSize({ width, height: 800 });
+  await page.goto(server.url);
+  await page.locator('#blocks input').first().waitFor();
+  return page;
+}
+
+/** Clicks Run (or Validate blocks) and waits until the run is done. */
+async function runToEnd(page) {
+  await page.click('#run');
+  await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.run), null, { timeout: RUN_TIMEOUT_MS });
+  const state = await page.evaluate(() => document.body.dataset.run);
+  assert.equal(state, 'done', (await page.locator('.error-panel').allInnerTexts()).join(' | '));
+}
+
+/** The fixture run of HEIGHTS on 2 workers, 1 timed round, no extra measurements. */
+async function runFixtures(page) {
+  await page.selectOption('#workers', '2');
+  await page.fill('#rounds', '1');
+  await page.click('#blocks-none');
+  for (const h of HEIGHTS) await page.check(`#blocks input[value="${h}"]`);
+  for (const id of ['#extra-scaling', '#extra-variants', '#extra-sweep']) await page.setChecked(id, false);
+  await runToEnd(page);
+}
+
+/** Sets the viewport, then waits two frames: the charts resize to it (a ResizeObserver, then a frame). */
+async function resize(page, width, height = 800) {
+  await page.setViewportSize({ width, height });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+/** The document the Download JSON button gives. */
+async function download(page) {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+  return JSON.parse(readFileSync(await file.path(), 'utf8'));
+}
+
+test('the blocks table: the verdict and its not-checked list wrap within the card; on a phone the table scrolls in its card, the page does not', { skip, timeout: 120_000 }, async () => {
+  const page = await openPage(1400);
+  await runFixtures(page);
+  assert.equal(await page.locator('#blocks-table tbody tr').count(), HEIGHTS.length);
+  const fit = () => page.evaluate(() => {
+    const box = document.querySelector('#blocks-table').closest('.table-scroll');
+    const right = box.getBoundingClientRect().right;
+    return {
+      overflow: box.scrollWidth - box.clientWidth,
+      pageOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      lists: [...box.querySelectorAll('td .not-checked')].map((el) => ({
+        text: el.textContent, past: el.getBoundingClientRect().right - right, clipped: el.scrollWidth - el.clientWidth, width: el.clientWidth,
+      })),
+    };
+  });
+  for (const width of [1400, 1280, 1000]) {
+    await resize(page, width);
+    const f = await fit();
+    assert.equal(f.lists.length, HEIGHTS.length);
+    assert.ok(f.overflow <= 0, `${width} px: the table is ${f.overflow} px wider than its card`);
+    for (const l of f.lists) {
+      assert.match(l.text, /^not checked: spent-outputs-unspent, .*bip30/);
+      assert.ok(l.past <= 0 && l.clipped <= 0, `${width} px: "${l.text}" cut off (${l.past} px past the card, ${l.clipped} px clipped)`);
+    }
+  }
+  // A phone: the table scrolls within its card (the list kept at least 12em wide), the page does not.
+  await resize(page, 390, 844);
+  const f = await fit();
+  assert.ok(f.overflow > 0, 'the table fits a phone? then this check says nothing');
+  assert.equal(await page.locator('#blocks-table').evaluate((t) => getComputedStyle(t.closest('.table-scroll')).overflowX), 'auto');
+  assert.ok(f.pageOverflow <= 0, `the page scrolls sideways by ${f.pageOverflow} px`);
+  for (const l of f.lists) assert.ok(l.width >= 140 && l.clipped <= 0, JSON.stringify(l));
+  await resize(page, 1280);
+  await page.locator('#blocks-table').screenshot({ path: path.join(BROWSER_ARTIFACTS, 'blocks-table.png') });
+  assert.deepEqual(page.pageErrors, []);
+  await page.close();
+});
