@@ -116,3 +116,68 @@ test('the blocks table: the verdict and its not-checked list wrap within the car
   assert.deepEqual(page.pageErrors, []);
   await page.close();
 });
+
+test('the projection chart\'s legend: at 360 to 1920 px and on 1, 2 and 16 workers, every entry whole, none over another or over the plot; a click hides a line', { skip, timeout: 120_000 }, async () => {
+  const page = await openPage();
+  await runFixtures(page);
+  const figure = page.locator('#chart-projection');
+  const layout = () => figure.evaluate((fig) => {
+    const rect = (el) => el.getBoundingClientRect();
+    const chart = globalThis.Chart.getChart(fig.querySelector('canvas'));
+    const items = [...fig.querySelectorAll('.legend li')].map((li) => {
+      const r = rect(li);
+      const button = li.querySelector('button');
+      return { text: li.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom, clipped: button.scrollWidth - button.clientWidth };
+    });
+    const overlaps = [];
+    for (const [i, a] of items.entries()) {
+      for (const b of items.slice(i + 1)) {
+        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) overlaps.push(`"${a.text}" over "${b.text}"`);
+      }
+    }
+    const box = rect(fig.querySelector('.canvas-box'));
+    const inner = rect(fig);
+    return {
+      items, overlaps,
+      // Engines: the chart's datasets but the ibd-wasm band's two edges.
+      engines: chart.data.datasets.filter((d) => !d.label.startsWith('_')).map((d) => d.label),
+      canvasLegend: chart.legend.legendHitBoxes.length,
+      plotHeight: chart.chartArea.bottom - chart.chartArea.top,
+      canvasBottom: box.bottom, figureLeft: inner.left, figureRight: inner.right,
+    };
+  });
+  for (const width of [360, 390, 600, 800, 1280, 1920]) {
+    await resize(page, width);
+    for (const workers of [1, 2, 16]) {
+      await page.fill('#projection-workers', String(workers));
+      await page.press('#projection-workers', 'Enter'); // a change event, as on leaving the box
+      const at = `${width} px, ${workers} workers`;
+      assert.match(await figure.locator('[data-caption]').innerText(), new RegExp(`^On ${workers} workers?: `), at);
+      const l = await layout();
+      assert.equal(l.engines.length, 7, at);
+      assert.deepEqual(l.items.map((i) => i.text), l.engines, at);
+      assert.equal(l.canvasLegend, 0, `${at}: the legend drawn twice`);
+      assert.deepEqual(l.overlaps, [], at);
+      for (const i of l.items) {
+        assert.ok(i.left >= l.figureLeft && i.right <= l.figureRight && i.clipped <= 0, `${at}: "${i.text}" cut off`);
+        assert.ok(i.top >= l.canvasBottom, `${at}: "${i.text}" over the plot`);
+      }
+      assert.ok(l.plotHeight >= 100, `${at}: the plot is ${l.plotHeight} px high`);
+    }
+    if (width === 390 || width === 1280) await figure.screenshot({ path: path.join(BROWSER_ARTIFACTS, `chart-projection-${width}.png`) });
+  }
+  // A click on an entry hides its line, a second shows it again, as on Chart.js's own legend.
+  const entry = figure.locator('.legend button', { hasText: 'tiny-secp256k1' });
+  const visible = () => figure.evaluate((fig) => {
+    const chart = globalThis.Chart.getChart(fig.querySelector('canvas'));
+    return chart.isDatasetVisible(chart.data.datasets.findIndex((d) => d.label.startsWith('tiny-secp256k1')));
+  });
+  await entry.click();
+  assert.equal(await visible(), false);
+  assert.equal(await entry.getAttribute('aria-pressed'), 'false');
+  await entry.click();
+  assert.equal(await visible(), true);
+  assert.equal(await entry.getAttribute('aria-pressed'), 'true');
+  assert.deepEqual(page.pageErrors, []);
+  await page.close();
+});

@@ -44,19 +44,58 @@ function baseOptions(xTitle, extra = {}) {
   };
 }
 
-/** (Re)draws chart `id` on `canvas`; null data hides the canvas and shows `empty` instead. */
+/**
+ * A Chart.js plugin that writes the chart's legend into `list` (the figure's ul.legend) in place
+ * of the canvas's own: an entry per line (those named '_...' left out, as the canvas legend's
+ * filter does) with its colour, wrapping as text does, so that no entry is cut off or drawn over
+ * another at a phone's width and the legend takes none of the plot's height (Chart.js's, in the
+ * canvas, was clipped on a phone and left the projection a plot 31 px high). A click hides or
+ * shows the line, as on Chart.js's legend.
+ */
+function htmlLegend(list) {
+  return {
+    id: 'htmlLegend',
+    afterUpdate(chart) {
+      list.replaceChildren(...chart.legend.legendItems.map((item, i) => {
+        const button = Object.assign(document.createElement('button'), { type: 'button' });
+        button.setAttribute('aria-pressed', String(!item.hidden));
+        button.classList.toggle('off', item.hidden);
+        const swatch = document.createElement('span');
+        swatch.className = 'swatch';
+        swatch.style.background = item.fillStyle;
+        swatch.style.border = `${Math.max(1, item.lineWidth)}px ${item.lineDash?.length ? 'dashed' : 'solid'} ${item.strokeStyle}`;
+        button.append(swatch, item.text);
+        button.addEventListener('click', () => {
+          chart.setDatasetVisibility(item.datasetIndex, !chart.isDatasetVisible(item.datasetIndex));
+          chart.update(); // the list is written again: the focus goes to the same entry's new button
+          list.children[i]?.querySelector('button').focus();
+        });
+        const li = document.createElement('li');
+        li.append(button);
+        return li;
+      }));
+    },
+  };
+}
+
+/** (Re)draws chart `id` on `canvas`; null data hides the canvas and shows `empty` instead. The
+ *  legend, unless the config turns it off, goes in the figure's ul.legend (htmlLegend). */
 function draw(id, figure, config, empty) {
   charts.get(id)?.destroy();
   charts.delete(id);
   const canvas = figure.querySelector('canvas');
   const note = figure.querySelector('.empty');
+  const list = figure.querySelector('.legend');
   canvas.hidden = config === null;
   note.hidden = config !== null;
+  list.replaceChildren();
+  list.hidden = config === null || config.options.plugins.legend.display === false;
   if (config === null) {
     note.textContent = empty;
     return;
   }
-  charts.set(id, new globalThis.Chart(canvas, config));
+  config.options.plugins.legend.display = false;
+  charts.set(id, new globalThis.Chart(canvas, { ...config, plugins: [htmlLegend(list)] }));
 }
 
 /** Throughput vs workers: signature checks' measured median with its min–max band, the ideal
