@@ -181,3 +181,74 @@ test('the projection chart\'s legend: at 360 to 1920 px and on 1, 2 and 16 worke
   assert.deepEqual(page.pageErrors, []);
   await page.close();
 });
+
+test('each source shows its own last run only: the fixture run is not left under your node\'s block files, nor the node\'s under the fixtures; Download JSON gives the chosen source\'s document or nothing', { skip, timeout: 180_000 }, async () => {
+  const page = await openPage();
+  const source = (value) => page.check(`input[name="source"][value="${value}"]`);
+  const shown = async () => ({
+    results: await page.locator('#results').isVisible(),
+    range: await page.locator('#range-results').isVisible(),
+    progress: await page.locator('#progress').isVisible() ? await page.locator('#progress [data-phase]').innerText() : null,
+    errors: await page.locator('#errors').isVisible() ? await page.locator('#errors').innerText() : '',
+    download: await page.locator('#download').isEnabled(),
+    note: await page.locator('#other-run').isVisible() ? await page.locator('#other-run').innerText() : null,
+  });
+  const time = String.raw`\d{1,2}:\d\d:\d\d`;
+
+  await runFixtures(page);
+  const fixtureDoc = await download(page);
+  assert.deepEqual(fixtureDoc.blocks.map((b) => b.height), HEIGHTS);
+  let s = await shown();
+  assert.equal(s.results, true);
+  assert.match(s.progress, /^done in [\d.]+ s$/);
+  assert.equal(s.note, null);
+  const fixtureLine = s.progress;
+
+  // The node's files chosen: none of the fixture run's numbers, no download; a line says whose
+  // run is kept, and when.
+  await source('node');
+  s = await shown();
+  assert.deepEqual({ ...s, note: null }, { results: false, range: false, progress: null, errors: '', download: false, note: null });
+  assert.match(s.note, new RegExp(`^Nothing run on your node's block files yet; the results of the fixture blocks' run \\(done at ${time}.*\\) are kept under that source\\.$`));
+  await page.locator('main').screenshot({ path: path.join(BROWSER_ARTIFACTS, 'node-source-after-fixtures.png') });
+  // Validate blocks with nothing picked: the error is the node source's own.
+  await page.click('#run');
+  assert.match((await shown()).errors, /pick your node's blocks\/ folder/);
+
+  // Back to the fixtures: their run as it was, its closing line and its download; the node's error not shown.
+  await source('fixtures');
+  s = await shown();
+  assert.deepEqual(s, { results: true, range: false, progress: fixtureLine, errors: '', download: true, note: null });
+  assert.deepEqual(await download(page), fixtureDoc);
+
+  // The node's files validated: their range shown and downloaded; the fixtures' kept, each under its source.
+  await source('node');
+  await page.selectOption('#workers', '2');
+  await page.setInputFiles('#folder-input', path.join(work, 'datadir'));
+  await page.waitForFunction(() => /blk files/.test(document.querySelector('#picked').textContent));
+  await page.fill('#from-height', '1');
+  await page.fill('#to-height', '3');
+  await runToEnd(page);
+  s = await shown();
+  assert.deepEqual({ ...s, progress: null }, { results: false, range: true, progress: null, errors: '', download: true, note: null });
+  assert.match(s.progress, /^done in [\d.]+ s: 3 blocks, 3 valid, 0 invalid, 0 not judged \(exit code 0\)$/);
+  const nodeLine = s.progress;
+  const nodeDoc = await download(page);
+  assert.deepEqual(nodeDoc.range, { from: 1, to: 3 });
+  assert.deepEqual(nodeDoc.blocks.map((b) => b.height), [1, 2, 3]);
+
+  await source('fixtures');
+  s = await shown();
+  assert.deepEqual(s, { results: true, range: false, progress: fixtureLine, errors: '', download: true, note: null });
+  assert.deepEqual(await download(page), fixtureDoc);
+  // The charts are drawn at the card's size after being hidden.
+  const canvas = await page.locator('#chart-projection canvas').evaluate((c) => [c.clientWidth, c.closest('figure').clientWidth]);
+  assert.ok(canvas[0] > 0.8 * canvas[1], `the projection canvas is ${canvas[0]} px in a ${canvas[1]} px card`);
+
+  await source('node');
+  s = await shown();
+  assert.deepEqual(s, { results: false, range: true, progress: nodeLine, errors: '', download: true, note: null });
+  assert.deepEqual(await download(page), nodeDoc);
+  assert.deepEqual(page.pageErrors, []);
+  await page.close();
+});

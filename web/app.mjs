@@ -2,8 +2,11 @@
 // a node's block files picked by the user; workers, wasm build, batch size, rounds, fixture
 // blocks, extra measurements; the files and the height range), one run at a time with live
 // progress, then the numbers, charts and blocks table (a node range: its report and blocks) and
-// the JSON download. document.body.dataset.run says where a run is: idle, running, done or
-// failed (the browser tests wait on it).
+// the JSON download. Each source keeps its own last run: what the page shows (results, the
+// progress panel's closing line, error panels) and what Download JSON gives are the chosen
+// source's only, the other's kept until its source is chosen again (a line says so).
+// document.body.dataset.run says where a run is: idle, running, done or failed (the browser
+// tests wait on it).
 import { DEFAULT_BATCH_SIZE } from '../workers/verify-pool.mjs';
 import { drawCharts, drawProjectionChart } from './charts.mjs';
 import { projectContenders } from '../bench/core/contenders.mjs';
@@ -27,7 +30,10 @@ const notices = $('#notices');
 const errors = $('#errors');
 const progress = createProgressPanel($('#progress'));
 const figures = { projection: $('#chart-projection'), scaling: $('#chart-scaling'), variants: $('#chart-variants'), byType: $('#chart-by-type'), sweep: $('#chart-sweep') };
-let lastDoc = null;
+/** Each source's last run: the document of the last that finished (shown, and what Download JSON
+ *  gives), when it finished, and the progress panel's closing line of its last attempt. */
+const runs = { fixtures: { doc: null, at: null, closing: null }, node: { doc: null, at: null, closing: null } };
+const SOURCE_NAMES = { fixtures: 'the fixture blocks', node: 'your node\'s block files' };
 let manifestLoaded = false;
 /** The node's block files picked (web/block-files.mjs), or null. */
 let picked = null;
@@ -35,6 +41,16 @@ document.body.dataset.run = 'idle';
 
 /** 'fixtures' or 'node': the source the controls are set to. */
 const sourceOf = () => $('#controls').dataset.source;
+errors.dataset.source = sourceOf();
+
+/** The error panels' container, for panels about `source`: it holds one source's at a time (the
+ *  other's are dropped) and is shown only while that source is chosen. */
+function errorsFor(source) {
+  if (errors.dataset.source !== source) errors.replaceChildren();
+  errors.dataset.source = source;
+  errors.hidden = source !== sourceOf();
+  return errors;
+}
 
 function showEnvironment(transport) {
   const put = (key, text, ok) => {
@@ -81,7 +97,7 @@ async function fillBlocks() {
     }));
   } catch (err) {
     box.textContent = '';
-    showError(errors, 'Fixture manifest', err.message);
+    showError(errorsFor('fixtures'), 'Fixture manifest', err.message);
   }
   manifestLoaded = box.querySelector('input') !== null;
   updateRunButton();
@@ -97,6 +113,28 @@ function updateRunButton() {
 function setSource(value) {
   $('#controls').dataset.source = value;
   updateRunButton();
+  progress.restore(runs[value].closing);
+  showSource();
+}
+
+/**
+ * Shows the chosen source's last run and nothing of the other's (a run on the fixture blocks is
+ * no result for the node's files, nor the reverse): its results section, its error panels, the
+ * Download JSON button for its document; when it has none, a line says whose run is kept and when.
+ */
+function showSource() {
+  const source = sourceOf();
+  const own = runs[source];
+  const otherSource = source === 'node' ? 'fixtures' : 'node';
+  const other = runs[otherSource];
+  $('#results').hidden = !(source === 'fixtures' && own.doc);
+  $('#range-results').hidden = !(source === 'node' && own.doc);
+  errors.hidden = errors.dataset.source !== source;
+  $('#download').disabled = own.doc === null || document.body.dataset.run === 'running';
+  const note = $('#other-run');
+  note.hidden = own.doc !== null || other.doc === null;
+  note.textContent = note.hidden ? '' : `Nothing run on ${SOURCE_NAMES[source]} yet; the results of ` +
+    `${SOURCE_NAMES[otherSource]}' run (done at ${other.at.toLocaleTimeString()}) are kept under that source.`;
 }
 
 /** Shows what was picked (and, once opened, the tip and the lowest height the files hold). */
@@ -112,7 +150,7 @@ function showPicked(text, bad = false) {
  */
 async function usePick(getFiles) {
   if (document.body.dataset.run === 'running') return;
-  errors.replaceChildren();
+  errorsFor('node').replaceChildren();
   showPicked('reading the folder…');
   try {
     picked = await getFiles();
@@ -120,7 +158,7 @@ async function usePick(getFiles) {
   } catch (err) {
     picked = null;
     showPicked('Nothing usable picked.', true);
-    showError(errors, 'Block files', err?.message ?? String(err));
+    showError(errorsFor('node'), 'Block files', err?.message ?? String(err));
   }
 }
 
@@ -130,7 +168,7 @@ async function pickFolder() {
     handle = await window.showDirectoryPicker({ id: 'ibd-wasm-blocks', mode: 'read' });
   } catch (err) {
     if (err?.name === 'AbortError') return; // the user closed the dialog
-    showError(errors, 'Block files', `the folder picker failed: ${err?.message ?? err}`);
+    showError(errorsFor('node'), 'Block files', `the folder picker failed: ${err?.message ?? err}`);
     return;
   }
   $('#folder-input').value = '';
@@ -257,7 +295,6 @@ function renderProjection(doc) {
 }
 
 function render(doc) {
-  $('#range-results').hidden = true;
   const results = $('#results');
   results.hidden = false;
   renderHeadline(results, doc);
@@ -273,7 +310,6 @@ function render(doc) {
 
 /** Shows a node range's document, and in the summary what the opened files hold. */
 async function renderNode(doc, report) {
-  $('#results').hidden = true;
   renderRange($('#range-results'), doc);
   showEnvironment(doc.environment.transport);
   const opened = await openPicked(picked, report); // already open: the run opened it
@@ -285,14 +321,15 @@ async function renderNode(doc, report) {
 
 async function run(event) {
   event.preventDefault();
+  const source = sourceOf();
   let settings;
   try {
     settings = readSettings();
   } catch (err) {
-    showError(errors, 'Settings', err.message);
+    showError(errorsFor(source), 'Settings', err.message);
     return;
   }
-  errors.replaceChildren();
+  errorsFor(source).replaceChildren();
   const controls = $('#controls');
   controls.classList.add('busy');
   for (const el of controls.elements) el.disabled = true;
@@ -302,43 +339,47 @@ async function run(event) {
     log: (msg) => progress.log(msg),
     track: (label, total, unit) => progress.track(label, total, unit),
     notice: (msg, id) => showNotice(notices, msg, id),
-    error: (what, msg) => showError(errors, what, msg),
+    error: (what, msg) => showError(errorsFor(source), what, msg),
   };
   const t0 = performance.now();
   const seconds = () => ((performance.now() - t0) / 1000).toFixed(1);
   try {
-    if (sourceOf() === 'node') {
+    if (source === 'node') {
       const doc = await runNodeFiles(picked, settings, env, report);
-      lastDoc = doc;
+      Object.assign(runs.node, { doc, at: new Date() });
       await renderNode(doc, report);
       const t = doc.totals;
-      progress.finish(`done in ${seconds()} s: ${plural(t.blocks, 'block')}, ${t.valid} valid, ${t.invalid} invalid, ${t.failed} not judged` +
+      runs.node.closing = progress.finish(`done in ${seconds()} s: ${plural(t.blocks, 'block')}, ${t.valid} valid, ${t.invalid} invalid, ${t.failed} not judged` +
         `${doc.read_error ? `; stopped by a read error at height ${doc.read_error.height}` : ''} (exit code ${doc.exit_code})`);
     } else {
-      lastDoc = await runInPage(settings, env, report);
-      render(lastDoc);
-      progress.finish(`done in ${seconds()} s` +
-        (lastDoc.errors.length ? ` (${lastDoc.errors.length} failed blocks, named above)` : ''));
+      const doc = await runInPage(settings, env, report);
+      Object.assign(runs.fixtures, { doc, at: new Date() });
+      render(doc);
+      runs.fixtures.closing = progress.finish(`done in ${seconds()} s` +
+        (doc.errors.length ? ` (${doc.errors.length} failed blocks, named above)` : ''));
     }
     document.body.dataset.run = 'done';
   } catch (err) {
-    showError(errors, 'Run failed', err?.message ?? String(err));
-    progress.finish('failed');
+    showError(errorsFor(source), 'Run failed', err?.message ?? String(err));
+    runs[source].closing = progress.finish('failed');
     document.body.dataset.run = 'failed';
   } finally {
     controls.classList.remove('busy');
     for (const el of controls.elements) el.disabled = false;
     if (!env.simd) $('#variant option[value="simd"]').disabled = true;
-    $('#download').disabled = lastDoc === null;
     updateRunButton();
+    showSource();
   }
 }
 
+/** Downloads the chosen source's last document (the button is disabled while it has none). */
 function download() {
-  const blob = new Blob([`${JSON.stringify(lastDoc, null, 1)}\n`], { type: 'application/json' });
+  const doc = runs[sourceOf()].doc;
+  if (!doc) return;
+  const blob = new Blob([`${JSON.stringify(doc, null, 1)}\n`], { type: 'application/json' });
   const a = Object.assign(document.createElement('a'), {
     href: URL.createObjectURL(blob),
-    download: `ibd-wasm-${lastDoc.range ? 'range-' : ''}${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+    download: `ibd-wasm-${doc.range ? 'range-' : ''}${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
   });
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);

@@ -10,9 +10,12 @@ import { int } from './results.mjs';
  *   [data-count], [data-rate] and [data-elapsed] elements
  * @returns {{start: () => void, log: (msg: string) => void,
  *   track: (label: string, total: number, unit?: string) => ((done: number) => void)|undefined,
- *   finish: (msg: string) => void}} start shows the panel and resets the clock; log shows a
- *   phase line; track starts the bar for one pool call of `total` units (default 'checks': the
- *   records of a verify call) and returns its onProgress callback; finish stops the clock with a closing line.
+ *   finish: (msg: string) => {msg: string, elapsed: string},
+ *   restore: (closing: {msg: string, elapsed: string}|null) => void}} start shows the panel and
+ *   resets the clock; log shows a phase line; track starts the bar for one pool call of `total`
+ *   units (default 'checks': the records of a verify call) and returns its onProgress callback;
+ *   finish stops the clock with a closing line and returns it with the time; restore shows such a
+ *   closing line again (a run's, when its source is chosen again), or hides the panel (null).
  */
 export function createProgressPanel(root) {
   const el = (name) => root.querySelector(`[data-${name}]`);
@@ -52,6 +55,18 @@ export function createProgressPanel(root) {
       tick();
       phase.textContent = msg;
       bar.value = bar.max;
+      count.textContent = '';
+      rate.textContent = '';
+      root.classList.add('done');
+      return { msg, elapsed: elapsed.textContent };
+    },
+    restore(closing) {
+      root.hidden = closing === null;
+      if (closing === null) return;
+      phase.textContent = closing.msg;
+      elapsed.textContent = closing.elapsed;
+      bar.max = 1;
+      bar.value = 1;
       count.textContent = '';
       rate.textContent = '';
       root.classList.add('done');
