@@ -239,7 +239,8 @@ export function drawProjectionChart(figure, view) {
   const own = view.engines[0];
   const series = { workers: view.workers, heights, engines: view.engines.map((e) => ({ key: e.key, name: e.name, hours: e.curve.map((c) => c.hours) })) };
   const options = baseOptions('block height');
-  options.scales.y = { type: 'logarithmic', title: { display: true, text: 'hours from genesis', color: COLORS.text },
+  // Hours below 0.001 (the first blocks) are drawn at 0.001, the axis's floor: lines and band alike.
+  options.scales.y = { type: 'logarithmic', min: 1e-3, title: { display: true, text: 'hours from genesis', color: COLORS.text },
     grid: { color: COLORS.grid }, ticks: { color: COLORS.text, callback: logTick } };
   options.scales.x.ticks.callback = function tick(value) { return kilo(Number(this.getLabelForValue(value))); };
   options.plugins.tooltip.callbacks.label = (c) => (c.dataset.label.startsWith('_') ? null : `${c.dataset.label}: ${c.parsed.y.toFixed(1)} h`);
@@ -248,7 +249,7 @@ export function drawProjectionChart(figure, view) {
     data: {
       labels: heights,
       datasets: [
-        { label: '_high', data: own.curve.map((c) => c.high), borderWidth: 0, pointRadius: 0, fill: '+1', backgroundColor: COLORS.primaryBand },
+        { label: '_high', data: own.curve.map((c) => Math.max(c.high, 1e-3)), borderWidth: 0, pointRadius: 0, fill: '+1', backgroundColor: COLORS.primaryBand },
         { label: '_low', data: own.curve.map((c) => Math.max(c.low, 1e-3)), borderWidth: 0, pointRadius: 0, fill: false },
         ...view.engines.map((e) => ({ label: e.name, data: e.curve.map((c) => Math.max(c.hours, 1e-3)), borderColor: ENGINE_COLORS[e.key] ?? COLORS.neutral,
           backgroundColor: ENGINE_COLORS[e.key] ?? COLORS.neutral, borderWidth: e.key === 'ibd-wasm' ? 2.5 : 1.5, pointRadius: 0 })),
