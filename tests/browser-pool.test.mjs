@@ -148,33 +148,42 @@ for (const compileOnce of [true, false]) {
 // A Web Worker that stops with no event (terminated by code outside the pool) is found by the
 // stall deadline (verify-pool.mjs), about max(minStallMs, 20x a batch's time), not the full
 // 60 s deadline, and its batch is verified by a replacement (a hostile review found 61 s).
-test('browser pool: a worker terminated behind the pool\'s back is replaced at its stall deadline; no verdict is lost', { skip }, async () => {
+test('browser pool: a worker terminated behind the pool\'s back, in its first batch or later, is replaced at its stall deadline; no verdict is lost', { skip }, async () => {
   const r = await inPage({ isolation: true }, async ({ checks: b64 }) => {
     const { createWebPool } = await import('/workers/web-pool.mjs');
     const { webHost } = await import('/workers/web-host.mjs');
     const inner = webHost();
-    const endpoints = [];
-    const host = { ...inner, spawn: (i, cb) => { const ep = inner.spawn(i, cb); endpoints.push(ep); return ep; } };
+    const endpoints = new Map(); // worker index -> its current endpoint
+    const host = { ...inner, spawn: (i, cb) => { const ep = inner.spawn(i, cb); endpoints.set(i, ep); return ep; } };
     const pool = createWebPool({ workers: 2, host, minStallMs: 3000 }); // well above a batch of 200 checks, even on a loaded machine
     try {
       await pool.ready();
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-      const first = await pool.verify(bytes, { batchSize: 200 }); // the batches' times
+      // Worker 0 stops during its first batch, before the pool has any estimate: the other
+      // worker's first completed batch gives one, and the stopped worker's deadline is set again.
+      const t1 = performance.now();
+      const verifying = pool.verify(bytes, { batchSize: 200 });
+      endpoints.get(0).terminate();
+      const first = await verifying;
+      const firstMs = performance.now() - t1;
+      while (pool.heapBytes[0] === null) await new Promise((resolve) => setTimeout(resolve, 20)); // its replacement is ready
       const t0 = performance.now();
       let killed = false;
       const second = await pool.verify(bytes, { batchSize: 200, onProgress: () => {
-        if (!killed) { killed = true; endpoints[0].terminate(); } // worker 0 stops, nobody is told
+        if (!killed) { killed = true; endpoints.get(0).terminate(); } // worker 0 stops, nobody is told
       } });
       return { first: btoa(String.fromCharCode(...first)), second: btoa(String.fromCharCode(...second)),
-        ms: performance.now() - t0, replacements: pool.replacements };
+        ms: performance.now() - t0, firstMs, replacements: pool.replacements, faults: pool.faults };
     } finally {
       await pool.close();
     }
   }, { checks: Buffer.from(checks.subarray(0, walkChecks(checks).offsets[4000])).toString('base64') });
   assert.deepEqual(new Uint8Array(Buffer.from(r.first, 'base64')), expected.subarray(0, 4000));
   assert.deepEqual(new Uint8Array(Buffer.from(r.second, 'base64')), expected.subarray(0, 4000));
-  assert.equal(r.replacements, 1);
+  assert.equal(r.replacements, 2);
+  assert.ok(r.firstMs < 30_000, `the batch of the worker stopped in its first batch waited ${Math.round(r.firstMs)} ms: held to the full deadline`);
   assert.ok(r.ms < 30_000, `the stopped worker's batch waited ${Math.round(r.ms)} ms: held to the full deadline`);
+  for (const fault of r.faults) assert.match(fault, /^verify worker 0 timed out after 3000 ms \(20x the .* a retry gets the full \d+ ms\)$/);
 });
 
 // In the page: the messages ready() and verify(base64 `checks`) reject with for a pool built

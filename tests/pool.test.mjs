@@ -298,13 +298,41 @@ poolTest('a worker that stops answering mid-run is given up on at its stall dead
   } finally {
     await pool.close();
   }
-  // With one attempt, the failure names the stall deadline and what it came from.
-  const once = createPool({ workers: 1, transport, maxAttempts: 1, batchTimeoutMs: 120_000, recordTimeoutMs: 0, minStallMs: 1000,
+  // A worker that hangs on the run's very first batch, before there is any estimate, gets its
+  // stall deadline once the other worker completes a batch.
+  const first = createPool({ workers: 2, transport, batchTimeoutMs: 120_000, recordTimeoutMs: 0, minStallMs: 1000,
+    host: faultHost({ counter: sharedCounter(), faults: { 1: 'hang' } }) });
+  try {
+    await first.ready();
+    const { checks, msgFirstBytes } = randomChecks(400, 36);
+    const t0 = Date.now();
+    assert.deepEqual(await first.verify(checks, { batchSize: 10 }), expectedVerdicts(msgFirstBytes));
+    assert.ok(Date.now() - t0 < 60_000, 'the first batch was not held to the full 120 s deadline');
+    assert.deepEqual(first.faults.map((f) => f.replace(/ \(.*/, '')), ['verify worker 0 timed out after 1000 ms']);
+  } finally {
+    await first.close();
+  }
+  // The pool's faults name the stall deadline and what it came from.
+  const named = createPool({ workers: 1, transport, batchTimeoutMs: 120_000, recordTimeoutMs: 0, minStallMs: 1000,
+    host: faultHost({ counter: sharedCounter(), faults: { 5: 'hang' } }) });
+  try {
+    const { checks, msgFirstBytes } = randomChecks(100, 33);
+    assert.deepEqual(await named.verify(checks, { batchSize: 10 }), expectedVerdicts(msgFirstBytes));
+    assert.equal(named.faults.length, 1);
+    assert.match(named.faults[0],
+      /^verify worker 0 timed out after 1000 ms \(20x the [\d.]+ ms its work was expected to take from the last 4 batches, or 1000 ms at least; a retry gets the full 120000 ms\)$/);
+  } finally {
+    await named.close();
+  }
+  // With one attempt allowed there is no retry to fall back on: the full deadline, no stall one.
+  const once = createPool({ workers: 1, transport, maxAttempts: 1, batchTimeoutMs: 3000, recordTimeoutMs: 0, minStallMs: 1000,
     host: faultHost({ counter: sharedCounter(), faults: { 5: 'hang' } }) });
   try {
     await once.ready();
-    await assert.rejects(once.verify(randomChecks(100, 33).checks, { batchSize: 10 }),
-      /batch of 10 records starting at record 40 failed once .*timed out after 1000 ms \(20x the [\d.]+ ms its work was expected to take from the last 4 batches, or 1000 ms at least; a retry gets the full 120000 ms\)/);
+    const t0 = Date.now();
+    await assert.rejects(once.verify(randomChecks(100, 34).checks, { batchSize: 10 }),
+      /batch of 10 records starting at record 40 failed once \(1 attempt allowed\); last error: verify worker 0 timed out after 3000 ms$/);
+    assert.ok(Date.now() - t0 >= 3000, 'held to the full deadline');
   } finally {
     await once.close();
   }
@@ -541,6 +569,16 @@ test('deadlines past setTimeout\'s limit are refused; string options are quoted;
     const { checks, msgFirstBytes } = randomChecks(10, 45);
     assert.deepEqual(await pool.verify(checks, null), expectedVerdicts(msgFirstBytes));
     await assert.rejects(pool.verify(checks, { batchSize: '12' }), /batch size must be a positive integer, got "12"/);
+    // Options a call would ignore are refused (a hostile review found them accepted silently).
+    await assert.rejects(pool.verify(checks, 'x'), /^TypeError: verify\(checks, options\): options must be an object, got "x"$/);
+    await assert.rejects(pool.verify(checks, { onProgress: 5 }), /options\.onProgress must be a function, got number/);
+    await assert.rejects(pool.verify(checks, { batchsize: 5 }), /unknown option "batchsize" \(known: batchSize, balance, onProgress\)/);
+    const job = { block: new Uint8Array(1), spentOutputs: new Uint8Array(1), hash: 'ab', height: 1 };
+    await assert.rejects(pool.validate([[job], [{ ...job, options: { verify: () => {} } }]]),
+      /^TypeError: validate\(groups\): group 1 job 0: options\.verify must be a boolean, number or string, got function$/);
+    await assert.rejects(pool.validate([[{ ...job, hash: 5 }]]), /group 0 job 0: hash must be a string, got number/);
+    await assert.rejects(pool.validate([[job]], { onProgres: () => {} }), /validate\(groups, options\): unknown option "onProgres" \(known: onProgress\)/);
+    assert.deepEqual(await pool.verify(checks), expectedVerdicts(msgFirstBytes), 'the pool still works');
   } finally {
     await pool.close();
   }

@@ -96,6 +96,37 @@ function describeGroup(group) {
 /** A value for an error message: strings quoted, so "2" and 2 read differently. */
 const shown = (v) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
+/**
+ * Checks a call's options object: undefined, null or a plain object whose keys are all in
+ * `known` ({key: typeof it takes, or null: checked by the call itself}); a wrong one is a
+ * TypeError naming the call and the key.
+ */
+function checkCallOptions(call, options, known) {
+  if (options === undefined || options === null) return;
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`${call}: options must be an object, got ${Array.isArray(options) ? 'an array' : shown(options)}`);
+  }
+  for (const [key, value] of Object.entries(options)) {
+    if (!(key in known)) throw new TypeError(`${call}: unknown option ${JSON.stringify(key)} (known: ${Object.keys(known).join(', ')})`);
+    if (value !== undefined && known[key] !== null && typeof value !== known[key]) {
+      throw new TypeError(`${call}: options.${key} must be a ${known[key]}, got ${typeof value === 'string' ? shown(value) : typeof value}`);
+    }
+  }
+}
+
+/** A validate() job's validateBlock options as they travel to a worker: a plain object of
+ *  booleans, numbers and strings (the engine names a wrong key or value, per block); anything
+ *  else (a function, an object) could not be posted and is a TypeError naming the job. */
+function checkJobOptions(where, options) {
+  if (options === undefined || options === null) return;
+  if (typeof options !== 'object' || Array.isArray(options)) throw new TypeError(`${where}: options must be an object, got ${shown(options)}`);
+  for (const [key, value] of Object.entries(options)) {
+    if (value !== undefined && value !== null && !['boolean', 'number', 'string'].includes(typeof value)) {
+      throw new TypeError(`${where}: options.${key} must be a boolean, number or string, got ${typeof value}`);
+    }
+  }
+}
+
 const checkPositive = (name, v, integer) => {
   if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v) || (integer && !Number.isInteger(v))) {
     throw new RangeError(`${name} must be a positive ${integer ? 'integer' : 'finite number'}, got ${shown(v)}`);
@@ -119,14 +150,17 @@ export class VerifyPool {
    *   worker that fails to load on its own, a load-error reply or an error event, fails the
    *   pool at once). The stall deadline: a browser gives no event when a Web Worker stops
    *   (terminated by other code), so a dead worker would hold its batch to the full deadline.
-   *   Once the pool has seen tasks of a kind complete (verify batches; validation groups), a
-   *   task's first attempt gets max(minStallMs, stallFactor x its expected time) instead, never
-   *   more than the full deadline: its expected time is its units (records; a group's units,
-   *   see validate()) times the slowest time per unit of that kind's last 16 completed tasks,
-   *   from post to reply (defaults 20 and 10,000 ms; stallFactor 0 turns it off). A retry gets
-   *   the full deadline, so a task that is only slow (a block far costlier per byte than the
-   *   recent ones) costs one attempt, never its result. Chains and spent-outputs encodings
-   *   always get the full deadline.
+   *   Once the pool has seen tasks of a kind done in full (verify batches without a malformed
+   *   record; validation groups whose blocks all validated and were valid; encoding groups
+   *   without an error), a task's first attempt gets max(minStallMs, stallFactor x its expected
+   *   time) instead, never more than the full deadline: its expected time is its units
+   *   (records; a group's units, see validate()) times the slowest time per unit of that kind's
+   *   last 16 such tasks, from post to reply (defaults 20 and 10,000 ms; stallFactor 0 turns it
+   *   off). It is set when the task is sent and again whenever a task of its kind completes
+   *   (a task sent before any estimate gets one then). A retry gets the full deadline, and so
+   *   does every attempt when maxAttempts is 1, so a task that is only slow (a block far
+   *   costlier per byte than the recent ones) costs one attempt, never its result. A chain
+   *   (validateChain, one task per call) always gets the full deadline.
    * @throws RangeError when `workers` is not an integer in 1..MAX_WORKERS, transport is not one
    *   of TRANSPORTS, a timeout / maxAttempts is not positive (maxAttempts: a positive
    *   integer), stallFactor is negative or minStallMs not positive, or the largest batch's
@@ -168,13 +202,14 @@ export class VerifyPool {
     this._stallFactor = stallFactor;
     this._minStallMs = minStallMs;
     // Per task kind ('batch', 'validate'): ms per unit of the last STALL_WINDOW completed tasks.
-    this._perUnitMs = { batch: [], validate: [] };
+    this._perUnitMs = { batch: [], validate: [], encode: [] };
     this._queue = [];       // tasks not yet sent (see verify())
     this._nextId = 1;
     this._jobs = new Set(); // pending verify() calls
     this._failure = null;   // Error once the pool is closed or a worker failed to start
     this._replacements = 0; // workers spawned to replace dead ones
     this._lost = [];        // why each given-up worker place was given up (see lostWorkers)
+    this._faults = [];      // why each of the last FAULT_LOG workers was retired (see faults)
     this._readyCount = 0;
     this._busyMs = 0;       // this thread's time in the pool's own code (see busyMs)
     this._ready = new Promise((resolve, reject) => { this._readyWaiters = { resolve, reject }; });
@@ -243,6 +278,17 @@ export class VerifyPool {
     }
   }
 
+  /**
+   * Why the pool retired each of its last 16 workers that died, trapped, sent a malformed reply
+   * or missed a deadline while holding work, oldest first: the same text a job that failed
+   * every attempt gives as its last error ("verify worker 1 timed out after 10000 ms (20x the
+   * …)"). For diagnostics; a worker that failed to load is in lostWorkers or the pool's error.
+   * @returns {string[]}
+   */
+  get faults() {
+    return [...this._faults];
+  }
+
   /** Number of workers spawned so far to replace dead, trapped or timed-out ones. */
   get replacements() {
     return this._replacements;
@@ -261,7 +307,8 @@ export class VerifyPool {
    *   arrive with the number of records verified so far (increasing, the last call equal to
    *   the record count; not called for an empty buffer); an exception it throws is ignored.
    * @returns {Promise<Uint8Array>} one verdict byte per record, in input order (1 valid, 0 invalid).
-   * @throws (rejects) TypeError when `checks` is not a Uint8Array; RangeError for a batchSize
+   * @throws (rejects) TypeError when `checks` is not a Uint8Array, or options has an unknown
+   *   key or a balance / onProgress of the wrong type; RangeError for a batchSize
    *   that is not an integer in 1..MAX_BATCH_SIZE, or when the shared ring cannot grow to hold
    *   the batches; Error naming the record index and byte offset of a malformed record; Error
    *   naming a batch's first record index, record count and its workers' last error when the
@@ -273,6 +320,11 @@ export class VerifyPool {
 
   _verify(checks, options) {
     if (this._failure) return Promise.reject(this._failure);
+    try {
+      checkCallOptions('verify(checks, options)', options, { batchSize: null, balance: 'boolean', onProgress: 'function' });
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const { batchSize = DEFAULT_BATCH_SIZE, balance = true, onProgress } = options ?? {};
     if (typedArrayName.call(checks) !== 'Uint8Array') {
       const what = checks === null ? 'null' : (checks?.constructor?.name ?? typeof checks);
@@ -325,7 +377,9 @@ export class VerifyPool {
    *   maxAttempts times (its workers died, trapped or timed out on it every time), a failure
    *   object of the same shape with `workerFault: true`, whose `error` names the block (hash,
    *   height), the group and its workers' last error: the other groups' results are kept
-   * @throws (rejects) TypeError when a job's block or spentOutputs is not a Uint8Array; Error
+   * @throws (rejects) TypeError when a job's block or spentOutputs is not a Uint8Array, its hash
+   *   not a string, its height not a number, or an option of it not a boolean, number or string
+   *   (naming the group, job and key; nothing is sent), or options has an unknown key; Error
    *   when the pool is closed or a worker failed to start.
    */
   validate(groups, options = {}) {
@@ -334,6 +388,11 @@ export class VerifyPool {
 
   _validate(groups, options) {
     if (this._failure) return Promise.reject(this._failure);
+    try {
+      checkCallOptions('validate(groups, options)', options, { onProgress: 'function' });
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const { onProgress } = options ?? {};
     const copies = [];
     // One copy per distinct source view, shared by every job (range) that uses it, all in one
@@ -367,6 +426,9 @@ export class VerifyPool {
               throw new TypeError(`validate(groups): group ${g} job ${k}: ${field} must be a Uint8Array`);
             }
           }
+          if (j.hash !== undefined && typeof j.hash !== 'string') throw new TypeError(`validate(groups): group ${g} job ${k}: hash must be a string, got ${typeof j.hash}`);
+          if (j.height !== undefined && typeof j.height !== 'number') throw new TypeError(`validate(groups): group ${g} job ${k}: height must be a number, got ${typeof j.height}`);
+          checkJobOptions(`validate(groups): group ${g} job ${k}`, j.options);
           const share = Number.isFinite(j.share) && j.share > 0 && j.share <= 1 ? j.share : 1;
           return { block: place(j.block), spentOutputs: place(j.spentOutputs), hash: j.hash, height: j.height, options: j.options, share };
         }));
@@ -593,6 +655,8 @@ export class VerifyPool {
   _retire(slot, reason) {
     if (slot.dead) return;
     slot.dead = true;
+    this._faults.push(reason);
+    if (this._faults.length > STALL_WINDOW) this._faults.shift();
     clearTimeout(slot.timer);
     Promise.resolve().then(() => slot.endpoint.terminate()).catch(() => {});
     const task = slot.task;
@@ -682,7 +746,7 @@ export class VerifyPool {
       this._retire(slot, `verify worker ${slot.index}: malformed reply to a batch of ${batch.count} records (${malformed})`);
       return;
     }
-    this._settle(slot, task, msg);
+    this._settle(slot, task, msg, msg.status.error === 0); // a malformed record stops the batch early
     if (!job.failed) {
       if (msg.status.error !== 0) {
         this._failJob(job, new Error(`malformed check record ${batch.first + msg.status.errorRecord} at byte ` +
@@ -709,7 +773,11 @@ export class VerifyPool {
       this._retire(slot, `verify worker ${slot.index}: malformed reply to ${task.what} (${malformed})`);
       return;
     }
-    this._settle(slot, task, msg);
+    // Only work done in full tells how long such work takes: a block that failed or was found
+    // invalid may have stopped early, an encoding that failed too.
+    const full = task.kind === 'validate' ? msg.results.every((r) => r?.ok === true && r.valid === true)
+      : task.kind === 'encode' ? msg.results.every((r) => r?.error === undefined) : false;
+    this._settle(slot, task, msg, full);
     if (!job.failed) {
       if (job.results) {
         job.results[task.index] = task.kind === 'encode'
@@ -721,15 +789,18 @@ export class VerifyPool {
     this._dispatch();
   }
 
-  // A reply arrived for `task`: its worker is idle again and no longer holds it.
-  _settle(slot, task, msg) {
+  // A reply arrived for `task`: its worker is idle again and no longer holds it. `full`: the
+  // task did all its work (its time per unit then feeds its kind's stall deadline, and the
+  // tasks of that kind in flight have theirs set again from it).
+  _settle(slot, task, msg, full) {
     clearTimeout(slot.timer);
     slot.task = null;
     task.inFlight = false;
-    if (task.stallKind) {
+    if (task.stallKind && full) {
       const seen = this._perUnitMs[task.stallKind];
       seen.push((performance.now() - task.sentAt) / Math.max(task.units, 1));
       if (seen.length > STALL_WINDOW) seen.shift();
+      for (const other of this._slots) if (other.task?.stallKind === task.stallKind) this._restall(other);
     }
     if (Number.isFinite(msg.heapBytes)) slot.heapBytes = msg.heapBytes;
   }
@@ -795,29 +866,46 @@ export class VerifyPool {
   }
 
   // Arms `slot`'s deadline for `task` of `units` units: the full deadline (batchTimeoutMs plus
-  // recordTimeoutMs per unit), or on a first attempt, once tasks of `kind` have completed, the
-  // stall deadline (constructor). kind: 'batch', 'validate', or null (full deadline only).
+  // recordTimeoutMs per unit), or the stall deadline (_restall). kind: 'batch', 'validate',
+  // 'encode', or null (a chain: the full deadline only).
   _arm(slot, task, kind, units) {
-    const full = Math.min(MAX_TIMEOUT_MS, Math.ceil(this._batchTimeoutMs + units * this._recordTimeoutMs));
-    const seen = kind ? this._perUnitMs[kind] : [];
-    let ms = full;
-    let why = '';
-    if (this._stallFactor > 0 && task.attempts === 1 && seen.length > 0) {
-      const expected = Math.max(...seen) * Math.max(units, 1);
-      const stall = Math.max(this._minStallMs, Math.ceil(this._stallFactor * expected));
-      if (stall < full) {
-        ms = stall;
-        why = ` (${this._stallFactor}x the ${expected < 10 ? expected.toFixed(1) : Math.round(expected)} ms its work was expected ` +
-          `to take from the last ${seen.length} ${kind === 'batch' ? 'batches' : 'validation groups'}, or ${this._minStallMs} ms at least; ` +
-          `a retry gets the full ${full} ms)`;
-      }
-    }
     task.sentAt = performance.now();
     task.units = task.units ?? units;
     task.stallKind = kind;
+    task.fullMs = Math.min(MAX_TIMEOUT_MS, Math.ceil(this._batchTimeoutMs + task.units * this._recordTimeoutMs));
+    task.timerMs = null;
+    this._restall(slot);
+  }
+
+  // Sets the deadline of `slot`'s task from its sending (constructor): the stall deadline,
+  // max(minStallMs, stallFactor x its units x the slowest time per unit of its kind's last
+  // STALL_WINDOW tasks done in full), when there is such an estimate, the task is on its first
+  // attempt and a retry is left, and it is shorter than the full deadline; else the full one.
+  // Called when the task is sent and again whenever a task of its kind completes, so a task sent
+  // before there was an estimate gets one, and one sent under an older estimate the new one.
+  _restall(slot) {
+    const task = slot.task;
+    if (!task) return;
+    let ms = task.fullMs;
+    let why = '';
+    const seen = task.stallKind ? this._perUnitMs[task.stallKind] : [];
+    if (this._stallFactor > 0 && task.attempts === 1 && this._maxAttempts > 1 && seen.length > 0) {
+      const expected = Math.max(...seen) * Math.max(task.units, 1);
+      const stall = Math.max(this._minStallMs, Math.ceil(this._stallFactor * expected));
+      if (stall < task.fullMs) {
+        ms = stall;
+        const kinds = { batch: 'batches', validate: 'validation groups', encode: 'encoding groups' };
+        why = ` (${this._stallFactor}x the ${expected < 10 ? expected.toFixed(1) : Math.round(expected)} ms its work was expected ` +
+          `to take from the last ${seen.length} ${kinds[task.stallKind]}, or ${this._minStallMs} ms at least; ` +
+          `a retry gets the full ${task.fullMs} ms)`;
+      }
+    }
+    if (ms === task.timerMs) return;
+    clearTimeout(slot.timer);
+    task.timerMs = ms;
     slot.timer = setTimeout(() => afterPendingMessages(() => {
       if (slot.task === task) this._retire(slot, `verify worker ${slot.index} timed out after ${ms} ms${why}`);
-    }), ms);
+    }), Math.max(0, task.sentAt + ms - performance.now()));
     slot.timer.unref?.(); // the busy worker (ref'd) keeps the process alive
   }
 
@@ -847,7 +935,7 @@ export class VerifyPool {
     }
     slot.task = task;
     task.inFlight = true;
-    this._arm(slot, task, task.kind === 'validate' ? 'validate' : null, task.units);
+    this._arm(slot, task, task.kind === 'chain' ? null : task.kind, task.units);
   }
 
   _failJob(job, err) {
