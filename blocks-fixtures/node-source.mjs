@@ -45,8 +45,9 @@ const plural = (n, noun) => `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' 
  *   described: object, skipped: string[], first: number, tip: number, close: () =>
  *   Promise<void>}>} source: read(h) gives {height, hash, block, undo} (datadir.mjs,
  *   rest-source.mjs, rpc-source.mjs); described: the document's `source` (docs/json.md);
- *   skipped: records a node is still writing, and "DAMAGED: ..." for a damaged blk file's first
- *   bad record; first: the lowest height worth validating (1: genesis has no undo data, or a
+ *   skipped: a record a node is still writing (cut by the end of the newest blk file), and
+ *   "DAMAGED: ..." for a damaged blk file's first bad record (a record cut by the end of an older
+ *   blk file among them); first: the lowest height worth validating (1: genesis has no undo data, or a
  *   pruned node's first); tip: the active chain's tip height; close: releases open files
  * @throws Error naming the folder, file and byte offset, or the URL, when the source cannot be
  *   opened (not a datadir, a damaged record, a refused connection, a 401, an unreadable or empty

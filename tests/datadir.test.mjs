@@ -97,6 +97,20 @@ test('bad datadirs: a wrong XOR key, a block still being written, a missing or d
   assert.match(d.partial[0], /^blk00001\.dat at byte \d+: a block record of \d+ bytes with \d+ written \(a block the node is still writing; skipped\)/);
   assert.ok(d.tip.height < Math.max(...written.fixtureHeights));
 
+  // An older blk file cut short (blk00001.dat exists): no node is writing there, so it is damage,
+  // not a block being written; the run over the default range, which ends at the cut, exits 1.
+  dir = damaged((b) => truncateSync(path.join(b, 'blk00000.dat'), 30000));
+  d = await open(dir);
+  assert.deepEqual(d.partial, []);
+  assert.equal(d.damaged.length, 1);
+  assert.match(d.damaged[0], /^blk00000\.dat at byte \d+: a block record of \d+ bytes with \d+ written, cut by the end of the file: only the newest blk file \(blk00001\.dat\) can hold a block the node is still writing, so this file is cut short/);
+  const cut = mainJob(['--datadir', dir, '--workers', '1', '--json']);
+  assert.equal(cut.code, 1, cut.stderr);
+  assert.equal(cut.doc.totals.valid, cut.doc.range.to);
+  assert.match(cut.doc.skipped.join('\n'), /^DAMAGED: blk00000\.dat at byte \d+: a block record/m);
+  assert.match(cut.stderr, /DAMAGED: blk00000\.dat at byte/);
+  assert.doesNotMatch(cut.stderr, /skipped: blk00000/);
+
   // A missing rev file: the blocks of its blk file cannot be validated, and say why.
   dir = damaged((b) => unlinkSync(path.join(b, 'rev00000.dat')));
   d = await open(dir);

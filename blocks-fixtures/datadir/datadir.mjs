@@ -28,9 +28,10 @@ export function spansText(spans) {
  *   with its checksum, each {block, undo, blockFile, blockOffset, revFile, revOffset, note},
  *   for a caller whose first validation did not find the block valid)
  *   spans: the runs of consecutive heights held, each [first, last];
- *   partial: records a node is still writing (named, skipped); damaged: blk files' first
- *   damaged record each (their blocks before it are read), and their first block above the
- *   target of its own nBits (left out, with the count of others); read(h): the block at height h
+ *   partial: a record the node is still writing, cut by the end of the newest blk file (named,
+ *   skipped); damaged: blk files' first damaged record each (their blocks before it are read),
+ *   a record cut by the end of an older blk file (only the newest can be mid-write), and their
+ *   first block above the target of its own nBits (left out, with the count of others); read(h): the block at height h
  *   and its rev record (null for genesis, which has none)
  * @throws Error naming the file and byte offset for a damaged record or a wrong XOR key
  */
@@ -43,11 +44,20 @@ export async function openDatadir(files, { hash256 }) {
   const headers = [];
   const partial = [];
   const damaged = [];
+  // Core writes new blocks at the end of its newest blk file (FindNextBlockPos, once a file is
+  // full it moves on to the next number): only there can a record still be cut by the end of
+  // the file. One cut in an older file is damage (the file cut short, or copied short).
+  const newest = Math.max(...files.blk.map((f) => fileNumber(f.name)));
   for (const file of files.blk) {
     const number = fileNumber(file.name);
     const { records, partial: cut, damage } = await listRecords(file, key, 'blk');
     if (damage) damaged.push(`${damage.message}; the file's blocks after it are not read`);
-    if (cut) partial.push(`${file.name} at byte ${cut.offset}: a block record of ${cut.size} bytes with ${Math.max(0, cut.available)} written (a block the node is still writing; skipped)`);
+    const record = cut && `${file.name} at byte ${cut.offset}: a block record of ${cut.size} bytes with ${Math.max(0, cut.available)} written`;
+    if (cut && number === newest) partial.push(`${record} (a block the node is still writing; skipped)`);
+    else if (cut) {
+      damaged.push(`${record}, cut by the end of the file: only the newest blk file (blk${String(newest).padStart(5, '0')}.dat) ` +
+        'can hold a block the node is still writing, so this file is cut short (damaged, or copied incompletely); its block is not read');
+    }
     let badWork = null;
     for (const record of records) {
       const { header } = record;
