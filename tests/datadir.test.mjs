@@ -350,6 +350,37 @@ test('a block stored twice whose first copy is damaged: validated from its other
   assert.match(b200.error, /\(block at blk00000\.dat byte \d+, undo record at rev00000\.dat byte \d+\)$/);
 });
 
+test('a stored block that fails CheckBlock is DAMAGED (exit 1), not an invalid mainnet block; one that fails CheckTxInputs stays INVALID (exit 3)', async () => {
+  // Block 100's coinbase output script with one byte flipped (its header kept): the merkle root
+  // no longer matches, which no block Core stored can show (AcceptBlock runs CheckBlock first).
+  const { chain } = await fixtureChain(fixturesDir());
+  const flipped = Buffer.from(chain[100].block);
+  flipped[flipped.length - 10] ^= 0x01;
+  const order = chain.map((_, h) => h);
+  for (let h = 1; h + 1 < order.length; h += 2) [order[h], order[h + 1]] = [order[h + 1], order[h]];
+  const dir = damaged((b) => writeFileSync(path.join(b, 'blk00000.dat'), obfuscated(order.map((h) => record(h === 100 ? flipped : chain[h].block)))));
+  let r = mainJob(['--datadir', dir, '--from', '99', '--to', '101', '--workers', '1', '--json']);
+  assert.equal(r.code, 1, r.stderr);
+  assert.deepEqual(r.doc.blocks.map((b) => [b.height, b.valid, b.damaged]), [[99, true, false], [100, null, true], [101, true, false]]);
+  const b100 = r.doc.blocks[1];
+  assert.deepEqual([b100.stage, b100.reject_reason], ['CheckBlock', 'bad-txnmrklroot']);
+  assert.match(b100.error, /^bad-txnmrklroot: .*\(block at blk00000\.dat byte \d+, undo record at rev00000\.dat byte \d+\); damaged: Bitcoin Core writes a block to disk only once it passed CheckBlock \(validation\.cpp AcceptBlock\), so the block stored in blk00000\.dat is not the one the node accepted: the file is damaged or was altered$/);
+  assert.deepEqual([r.doc.totals.valid, r.doc.totals.invalid, r.doc.totals.failed], [2, 0, 1]);
+  r = mainJob(['--datadir', dir, '--from', '100', '--to', '100', '--workers', '1']);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stdout, /: 0 valid, 0 invalid, 1 not judged \(1 DAMAGED\);/);
+  assert.match(r.stdout, new RegExp(`\n  block 100 ${chain[100].hash}: DAMAGED, bad-txnmrklroot: `));
+  // Block 170's only undo record with each coin 10 BTC short (its checksum made to match): the
+  // block fails CheckTxInputs, which Core checks only when it connects a block it has stored.
+  const prev170 = chain[170].block.subarray(4, 36);
+  const short = record(undoBody(chain[170].txUndos.map((coins) => coins.map((c) => ({ ...c, value: c.value - 1_000_000_000n })))), prev170);
+  const invalid = damaged((b) => writeFileSync(path.join(b, 'rev00000.dat'), obfuscated(chain.slice(1).map((blk) => (blk.height === 170 ? short
+    : record(undoBody(blk.txUndos), blk.block.subarray(4, 36)))))));
+  r = mainJob(['--datadir', invalid, '--from', '170', '--to', '170', '--workers', '1', '--json']);
+  assert.equal(r.code, 3, r.stderr);
+  assert.deepEqual([r.doc.blocks[0].valid, r.doc.blocks[0].damaged, r.doc.blocks[0].stage, r.doc.blocks[0].reject_reason], [false, false, 'CheckTxInputs', 'bad-txns-in-belowout']);
+});
+
 test('entries named like block files that are no file are named and left out; --save refuses the datadir through a link; --to past the tip is named', async () => {
   const { mkdirSync, symlinkSync } = await import('node:fs');
   const { runNodeSource } = await import('../bench/cli/node-source.mjs');

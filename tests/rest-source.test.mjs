@@ -136,6 +136,30 @@ test('npm start --rest: a block served for a hash that is another block is named
   }
 });
 
+test('npm start --rest: a block served whose body fails CheckBlock (its header the one asked for) is DAMAGED, exit 1', async () => {
+  // Block 7's coinbase output script with one byte flipped, its header kept: the hash asked for
+  // still matches, the merkle root does not. Core serves blocks from its disk, where it wrote
+  // them only after CheckBlock passed: the node's copy or the transfer is at fault.
+  const server = await startRestServer(given.chain.slice(0, 9));
+  try {
+    const seven = given.chain[7];
+    server.intercept(`/rest/block/${seven.hash}.bin`, (req, res) => {
+      const bytes = Buffer.from(seven.block);
+      bytes[bytes.length - 10] ^= 0x01;
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+      res.end(bytes);
+    });
+    const r = await run(['--rest', server.url, '--from', '6', '--to', '8', '--workers', '1', '--json']);
+    assert.equal(r.status, 1, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.deepEqual(doc.blocks.map((b) => [b.height, b.valid, b.damaged, b.stage, b.reject_reason]),
+      [[6, true, false, null, null], [7, null, true, 'CheckBlock', 'bad-txnmrklroot'], [8, true, false, null, null]]);
+    assert.match(doc.blocks[1].error, /^bad-txnmrklroot: .*; damaged: Bitcoin Core writes a block to disk only once it passed CheckBlock \(validation\.cpp AcceptBlock\), so the block served is not the one the node accepted: its copy on disk or the transfer is damaged, or the answer was altered$/);
+  } finally {
+    await server.close();
+  }
+});
+
 test('a node that never answers, or stalls mid-body: the request times out, is retried (each retry told), then named', async () => {
   const http = await import('node:http');
   const silent = http.createServer((req, res) => {

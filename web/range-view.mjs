@@ -6,8 +6,9 @@ import { blockRow, int, plural } from './results.mjs';
 /** Most rows the table shows: a long range's blocks are all in the JSON download. */
 export const MAX_ROWS = 5000;
 
-/** A block's verdict in words: valid, INVALID, or not judged. */
-const verdictOf = (b) => (b.valid === true ? 'valid' : b.valid === false ? 'INVALID' : 'not judged');
+/** A block's verdict in words: valid, INVALID, DAMAGED (its stored bytes fail a check Core makes
+ *  before storing a block: bench/core/range-stream.mjs), or not judged. */
+const verdictOf = (b) => (b.valid === true ? 'valid' : b.valid === false ? 'INVALID' : b.damaged ? 'DAMAGED' : 'not judged');
 
 /**
  * Fills the node range's section.

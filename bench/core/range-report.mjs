@@ -44,7 +44,9 @@ export function rangeDocument(run, { described, skipped, from, to, workers }) {
 }
 
 /** The exit code of a node range's run: 0 every block valid, 3 an invalid block, 1 a block not
- *  judged, a read error or a damaged block file (bench/cli/options.mjs). */
+ *  judged (a damaged one among them: its stored bytes fail a check Core makes before storing a
+ *  block, range-stream.mjs STAGES_BEFORE_STORAGE), a read error or a damaged block file
+ *  (bench/cli/options.mjs). */
 export function nodeSourceExitCode(doc) {
   if (doc.read_error || doc.pool_error || doc.totals.failed || doc.skipped.some((x) => x.startsWith('DAMAGED'))) return 1;
   return doc.totals.invalid ? 3 : 0;
@@ -67,9 +69,11 @@ function sourceLine(s) {
 export function rangeReportLines(doc) {
   const t = doc.totals;
   const f = doc.figures;
+  const damaged = doc.blocks.filter((b) => b.damaged).length;
   const lines = [
     `ibd-wasm: ${sourceLine(doc.source)}`,
-    `heights ${doc.range.from} to ${doc.range.to}: ${countOf(t.blocks, 'block')} validated in ${countOf(f.workers, 'worker')}: ${t.valid} valid, ${t.invalid} invalid, ${t.failed} not judged; ${t.inputs.toLocaleString('en-US')} inputs, ${t.checks.toLocaleString('en-US')} signature checks`,
+    `heights ${doc.range.from} to ${doc.range.to}: ${countOf(t.blocks, 'block')} validated in ${countOf(f.workers, 'worker')}: ${t.valid} valid, ${t.invalid} invalid, ${t.failed} not judged` +
+      `${damaged ? ` (${damaged} DAMAGED)` : ''}; ${t.inputs.toLocaleString('en-US')} inputs, ${t.checks.toLocaleString('en-US')} signature checks`,
     `  ${f.blocks_per_second.toFixed(1)} blocks/s, ${Math.round(f.inputs_per_second).toLocaleString('en-US')} inputs/s, ${(f.read_bytes_per_second / 1e6).toFixed(2)} MB/s read (blocks and spent outputs), ${f.seconds.toFixed(2)} s (${f.timing})`,
     t.blocks === 0 ? `  nothing validated: ${f.seconds.toFixed(2)} s, reading took ${f.read_seconds.toFixed(2)} s`
       : `  waiting for data: ${(100 * f.wait_share).toFixed(1)}% of the wall time, with no batch in the pool while the next was read (the first batch's read, and any read slower than validation); reading took ${f.read_seconds.toFixed(2)} s in all`,
@@ -80,7 +84,7 @@ export function rangeReportLines(doc) {
     lines.push(`  ${countOf(src.unplaced_blocks, 'block')} in the files with no height: neither linked to genesis nor placed by a BIP34 coinbase height (a missing or damaged parent), not read`);
   }
   for (const b of doc.blocks.filter((x) => x.valid !== true || x.note)) {
-    const verdict = b.valid === true ? 'valid' : b.valid === false ? `INVALID, ${b.error}` : `NOT JUDGED, ${b.error}`;
+    const verdict = b.valid === true ? 'valid' : b.valid === false ? `INVALID, ${b.error}` : b.damaged ? `DAMAGED, ${b.error}` : `NOT JUDGED, ${b.error}`;
     lines.push(`  block ${b.height} ${b.hash}: ${verdict}${b.note ? `; ${b.note}` : ''}`);
   }
   if (doc.pool_error) lines.push(`POOL FAILED: ${doc.pool_error}; the range stopped there, the blocks before it are reported above`);

@@ -2,6 +2,9 @@
 // while the previous batch validates, so reading overlaps validation and the range is never
 // held in memory (at most maxInFlight batches and the one being read). Host-neutral: the source
 // is blocks-fixtures/datadir/datadir.mjs's (or any {read(height)}), the pool workers/pool.mjs's.
+// The blocks are taken as a node's stored ones (its blk files, or its REST or RPC interface): a
+// block failing a check Core makes before storing a block is reported damaged, not invalid
+// (STAGES_BEFORE_STORAGE).
 import { validateBlocksInPool } from '../../workers/block-jobs.mjs';
 import { blockWorkload } from './block-workload.mjs';
 import { warmBlockTimes } from './end-to-end.mjs';
@@ -27,7 +30,10 @@ export const DEFAULT_BATCH_BYTES = 8 * 1024 * 1024;
  *   poolError: string|null, seconds: number, readSeconds: number, waitSeconds: number,
  *   bytesRead: number, timedSeconds: number|null}>} blocks: one
  *   entry per block validated, in height order: {height, hash, bytes (block + undo), valid
- *   (true / false / null when not judged), reject_reason, error (naming the block's files and
+ *   (true / false / null when not judged), damaged (true: the block fails a check of
+ *   STAGES_BEFORE_STORAGE, which no block a node stored fails: valid null, and error says so),
+ *   stage (Core's function that rejects the block, invalid or damaged; else null),
+ *   reject_reason, error (naming the block's files and
  *   byte offsets where the source gives them, as block_file, block_offset, rev_file and
  *   rev_offset), note (when the block was read another way: item.alternatives), inputs, ecdsa,
  *   schnorr}, and
@@ -181,17 +187,39 @@ export function linkError(item, previous) {
     `(${previous.hash}): its header's previous-block hash is ${prevHash}; the source's blocks are not one chain`;
 }
 
+/**
+ * The stages of Core's checks that a block passes before the node writes it to disk: validation.cpp
+ * AcceptBlockHeader (CheckBlockHeader, ContextualCheckBlockHeader), then AcceptBlock (CheckBlock,
+ * ContextualCheckBlock), and only then WriteBlock (SaveBlockToDisk before Core 29). A block a node
+ * stored, or serves from its disk (REST, RPC), that fails one of them is not the block the node
+ * accepted: its bytes were damaged (on disk, or on the way) or altered. A block failing
+ * CheckTxInputs or ConnectBlock (its inputs, amounts, sigops, scripts) can be stored
+ * legitimately: the node connects it only later, and may find it invalid then.
+ */
+export const STAGES_BEFORE_STORAGE = new Set(['CheckBlockHeader', 'CheckBlock', 'ContextualCheckBlockHeader', 'ContextualCheckBlock']);
+
 /** What the report keeps of a block's result (its checks are not held for a whole range), and
- *  where its source read it (a datadir's files and byte offsets) when the source says. */
+ *  where its source read it (a datadir's files and byte offsets) when the source says. Every
+ *  block of a range comes from a node that stored it (its blk files, or its REST or RPC
+ *  interface, which serve what it stored), so a block failing a stage of STAGES_BEFORE_STORAGE
+ *  is damaged: valid null (not judged: these bytes are not the mainnet block), damaged true. */
 function summary(r, item) {
-  const valid = r.ok ? r.valid : (r.stage ? false : null);
+  const judged = r.ok ? r.valid : (r.stage ? false : null);
+  const damaged = judged === false && STAGES_BEFORE_STORAGE.has(r.stage);
+  const valid = damaged ? null : judged;
   const at = item.blockFile ? { block_file: item.blockFile, block_offset: item.blockOffset, rev_file: item.revFile, rev_offset: item.revOffset } : {};
   const place = item.blockFile ? ` (block at ${item.blockFile} byte ${item.blockOffset}, undo record at ${item.revFile} byte ${item.revOffset})` : '';
+  const why = !damaged ? ''
+    : `; damaged: Bitcoin Core writes a block to disk only once it passed ${r.stage} (validation.cpp AcceptBlock), so ` +
+      (item.blockFile ? `the block stored in ${item.blockFile} is not the one the node accepted: the file is damaged or was altered`
+        : 'the block served is not the one the node accepted: its copy on disk or the transfer is damaged, or the answer was altered');
   return {
     valid,
+    damaged,
+    stage: r.stage || null,
     ...at,
     reject_reason: r.rejectReason || null,
-    error: valid === true ? null : `${r.error}${place}`,
+    error: valid === true ? null : `${r.error}${place}${why}`,
     inputs: r.inputs ?? null,
     ecdsa: r.ecdsa ?? null,
     schnorr: r.schnorr ?? null,
