@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { endlessBody } from './support/endless-body.mjs';
+import { redirectingPair } from './support/redirecting-pair.mjs';
 import { credentialRedactor, openRest } from '../blocks-fixtures/rest/rest-source.mjs';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
@@ -251,6 +252,29 @@ test('REST: a tip that is not a height, and a spent output value that is not an 
     assert.equal(read.hash, b.hash);
   } finally {
     await server.close();
+  }
+});
+
+test('REST redirected to another server: its error answer is named with the URL that answered, and the credentials are not sent there', async () => {
+  let pair = await redirectingPair(404, 'nope');
+  try {
+    const url = new URL(pair.nodeUrl);
+    [url.username, url.password] = ['alice', 'hunter2secret'];
+    await assert.rejects(openRest(url.href, { retries: 0 }).read(1, 1), (err) => {
+      assert.equal(err.message, `${pair.nodeUrl}/rest/blockhashbyheight/1.bin (height 1), redirected to ${pair.otherUrl}/rest/blockhashbyheight/1.bin, which answered: HTTP 404 nope`);
+      return true;
+    });
+    assert.deepEqual(pair.seen, [{ url: '/rest/blockhashbyheight/1.bin', auth: null }]);
+  } finally {
+    await pair.close();
+  }
+  // A 401 there: the other server asks, the node's credentials were never offered to it.
+  pair = await redirectingPair(401, '');
+  try {
+    await assert.rejects(openRest(`http://alice:hunter2secret@${new URL(pair.nodeUrl).host}`, { retries: 0 }).tipHeight(),
+      new RegExp(`^Error: ${pair.nodeUrl}/rest/chaininfo\\.json \\(chain info\\), redirected to ${pair.otherUrl}/rest/chaininfo\\.json, which answered: HTTP 401: the server redirected to asks for credentials \\(the URL's are never sent to another origin`));
+  } finally {
+    await pair.close();
   }
 });
 

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { endlessBody } from './support/endless-body.mjs';
+import { redirectingPair } from './support/redirecting-pair.mjs';
 import { openRpc } from '../blocks-fixtures/rpc/rpc-source.mjs';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
@@ -203,6 +204,28 @@ test('RPC: the client\'s credentials (URL or cookie) are blanked out of an answe
     assert.throws(() => openRpc(server.url, { cookie: 'c0ffee', cookieFile: '/x/.cookie' }),
       (err) => err.message === `${server.url}: the cookie file /x/.cookie holds no "user:password" (a node's .cookie is "__cookie__:<password>")`);
   });
+});
+
+test('RPC redirected to another server: its error answer is named with the URL that answered, and the credentials are not sent there', async () => {
+  let pair = await redirectingPair(404, 'nope');
+  try {
+    const url = new URL(pair.nodeUrl);
+    [url.username, url.password] = ['alice', 'hunter2secret'];
+    await assert.rejects(openRpc(url.href, { retries: 0 }).read(1, 1), (err) => {
+      assert.equal(err.message, `${pair.nodeUrl} getblockhash (height 1), redirected to ${pair.otherUrl}, which answered: HTTP 404 nope`);
+      return true;
+    });
+    assert.deepEqual(pair.seen, [{ url: '/', auth: null }]);
+  } finally {
+    await pair.close();
+  }
+  pair = await redirectingPair(401, '');
+  try {
+    await assert.rejects(openRpc(pair.nodeUrl, { retries: 0, cookie: '__cookie__:c0ffee5ecret' }).tipHeight(),
+      new RegExp(`^Error: ${pair.nodeUrl} getblockcount \\(the tip\\), redirected to ${pair.otherUrl}, which answered: HTTP 401: the server redirected to asks for credentials \\(they are never sent to another origin`));
+  } finally {
+    await pair.close();
+  }
 });
 
 test('RPC: a tip that is not a height is named; genesis is read without its prevouts (undo null) and named not validated', async () => {

@@ -3,7 +3,9 @@
 // /rest/spenttxouts/<hash>.bin, in binary form (Core's rest.cpp). Requests are pipelined: the
 // next heights are fetched while one is used, at most `concurrency` at once; a transient
 // failure (a dropped connection, no complete answer in time, a 5xx) is retried with exponential
-// backoff, each retry told to onRetry; a 4xx is Core's answer and is reported with its text.
+// backoff, each retry told to onRetry; a 4xx is Core's answer and is reported with its text
+// (after a redirect fetch followed, the answer is the other server's, and the URL that answered
+// is named with it; the Authorization header is not sent to another origin).
 // Bodies are read through their stream with a cap per kind of answer, and a larger one stops
 // the read at once. Host-neutral (fetch). The URL's credentials, if any, are never shown, and
 // are blanked out of any text of the server's that a message repeats. The HTTP machinery here
@@ -59,7 +61,9 @@ export function shownUrl(url) {
  *   spenttxouts body), undo null for genesis (height 0: Core never connects it; its spent outputs
  *   are not asked for); rejects with an Error naming the URL (without credentials), the height
  *   and Core's answer ("HTTP 404 Block height out of range", "HTTP 404 <hash> not found", a
- *   refused connection, an answer over its cap, a spent output's value that is not an amount)
+ *   refused connection, an answer over its cap, a spent output's value that is not an amount),
+ *   and after a redirect the URL that answered ("<url> (height h), redirected to <other url>,
+ *   which answered: HTTP 404 ...")
  */
 export function openRest(baseUrl, { concurrency = 4, retries = 4, backoffMs = 250, timeoutMs = 60000, onRetry, fetch: fetchImpl = globalThis.fetch } = {}) {
   const base = String(baseUrl).replace(/\/+$/, '');
@@ -72,18 +76,21 @@ export function openRest(baseUrl, { concurrency = 4, retries = 4, backoffMs = 25
   const policy = { retries, backoffMs, onRetry: onRetry && ((message) => onRetry(redact(message))) };
 
   function get(path, what, cap, type = 'application/octet-stream') {
-    const where = `${shown}${path} (${what})`;
+    const asked = `${shown}${path} (${what})`;
     return withRetries(policy, async () => {
       const state = { headers: false, bytes: 0 };
+      let where = asked;
       try {
         const res = await fetchImpl(`${plain}${path}`, { headers: auth, signal: AbortSignal.timeout(timeoutMs) });
         state.headers = true;
+        where = answeredAt(asked, res);
         if (!res.ok) {
           const text = new TextDecoder().decode(await readBody(res, ERROR_TEXT_BYTES, state, { truncate: true })).trim().slice(0, 200);
           if (res.status === 401) {
-            throw failure(`${where}: HTTP 401: ${credentials ? "the server refused the URL's credentials" : 'the server asks for credentials'} (Core's REST interface asks for none: a proxy in front of the node does; give its user:password@ in the URL, as http://user:password@host:port)`);
+            throw failure(`${where}: HTTP 401: ${crossOrigin(base, res) ? 'the server redirected to asks for credentials (the URL\'s are never sent to another origin: give the node\'s own URL)'
+              : `${credentials ? "the server refused the URL's credentials" : 'the server asks for credentials'} (Core's REST interface asks for none: a proxy in front of the node does; give its user:password@ in the URL, as http://user:password@host:port)`}`);
           }
-          const hint = res.status === 404 && /^\/rest\/(block|spenttxouts)\//.test(path) && !text ? ' (is the node running with -rest?)' : '';
+          const hint = res.status === 404 && !res.redirected && /^\/rest\/(block|spenttxouts)\//.test(path) && !text ? ' (is the node running with -rest?)' : '';
           throw failure(`${where}: HTTP ${res.status}${text ? ` ${text}` : ''}${hint}`, res.status >= 500);
         }
         const got = (res.headers.get('content-type') ?? '').split(';')[0].trim();
@@ -148,6 +155,24 @@ export function openRest(baseUrl, { concurrency = 4, retries = 4, backoffMs = 25
       return checkedTip(blocks, `${shown}/rest/chaininfo.json: "blocks"`);
     })(), redact),
   };
+}
+
+/**
+ * What a message names as the answer's source: `asked` (the URL asked, without credentials, and
+ * what for), and when fetch followed a redirect, the URL that answered (Response.redirected,
+ * Response.url; without credentials): an error answer is then that server's, not the node's.
+ * @param {string} asked
+ * @param {Response} res
+ * @returns {string} "<asked>, redirected to <url>, which answered", or asked
+ */
+export function answeredAt(asked, res) {
+  return res?.redirected && res.url ? `${asked}, redirected to ${shownUrl(res.url)}, which answered` : asked;
+}
+
+/** Whether `res` came from another origin than `url` after a redirect: fetch sends no
+ *  Authorization header there (the Fetch standard drops it across origins). */
+export function crossOrigin(url, res) {
+  return Boolean(res?.redirected && res.url) && new URL(res.url).origin !== new URL(url).origin;
 }
 
 /**

@@ -4,13 +4,14 @@
 // and later). Requests are pipelined (`concurrency` heights at once) and retried with backoff on
 // transient failures, each retry told to onRetry; answers are read with a cap per method (the
 // REST source's machinery, ../rest/rest-source.mjs); Core's error objects are reported with
-// their code and message, a 401 as an authentication failure. Authentication: the URL's user and
+// their code and message, a 401 as an authentication failure; after a redirect fetch followed,
+// the URL that answered is named with its answer. Authentication: the URL's user and
 // password, or a cookie file's "user:password" (Core's .cookie). Credentials are sent, never
 // shown, and blanked out of any text of the server's that a message repeats. Host-neutral
 // (fetch).
 import {
-  MAX_BLOCK_BYTES, MiB, base64, checkedTip, credentialRedactor, decodeUrlPart, failure, guarded, networkFailure, readBody,
-  shownUrl, withRetries,
+  MAX_BLOCK_BYTES, MiB, answeredAt, base64, checkedTip, credentialRedactor, crossOrigin, decodeUrlPart, failure, guarded,
+  networkFailure, readBody, shownUrl, withRetries,
 } from '../rest/rest-source.mjs';
 import { encodeSpentOutputs } from '../../wasm/spent-outputs.mjs';
 
@@ -66,17 +67,19 @@ export function openRpc(url, { cookie, cookieFile, concurrency = 4, retries = 4,
   let id = 0;
 
   function call(method, params, what, cap) {
-    const where = `${shown} ${method} (${what})`;
+    const asked = `${shown} ${method} (${what})`;
     return withRetries(policy, async () => {
       const state = { headers: false, bytes: 0 };
+      let where = asked;
       let res;
       let text;
       try {
         res = await fetchImpl(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '1.0', id: ++id, method, params }), signal: AbortSignal.timeout(timeoutMs) });
         state.headers = true;
+        where = answeredAt(asked, res);
         if (res.status === 401) {
           await res.body?.cancel().catch(() => {});
-          throw failure(`${where}: HTTP 401: ${refused}`);
+          throw failure(`${where}: HTTP 401: ${crossOrigin(endpoint, res) ? 'the server redirected to asks for credentials (they are never sent to another origin: give the node\'s own URL)' : refused}`);
         }
         const bytes = await readBody(res, cap.bytes, state);
         if (!bytes) throw failure(`${where}: answer larger than ${cap.bytes.toLocaleString('en-US')} bytes, not ${cap.not}`);
