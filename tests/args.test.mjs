@@ -78,6 +78,11 @@ test('npm start and npm run project: a bad flag is one line naming it and one po
     ['bench/cli/main.mjs', 'error', ['--bogus'], "Unknown option '--bogus'"],
     ['bench/workload/project.mjs', 'project', ['--bogus'], "Unknown option '--bogus'"],
     ['bench/workload/project.mjs', 'project', ['--workers', '0'], '--workers must be an integer from 1 to 64, got "0"'],
+    // A flag that would be ignored without (or with) another is refused, not silently dropped.
+    ['bench/workload/project.mjs', 'project', ['--fixtures', '/nonexistent'], '--fixtures needs --census or --measure (only they read the fixture blocks)'],
+    ['bench/workload/project.mjs', 'project', ['--table', '--variant', 'scalar'], '--table prints the whole table and projects nothing; leave out --variant'],
+    ['bench/cli/main.mjs', 'error', ['--datadir', '/nonexistent', '--rounds', '3'], '--datadir and --rounds do not go together'],
+    ['bench/cli/main.mjs', 'error', ['--rest', 'http://127.0.0.1:9', '--skip-proof-of-work'], '--rest and --skip-proof-of-work do not go together'],
   ]) {
     const r = spawnSync(process.execPath, [path.join(REPO_ROOT, script), ...args], { encoding: 'utf8', timeout: 60_000 });
     assert.equal(r.status, 2, `${script} ${args.join(' ')}: ${r.stderr}`);

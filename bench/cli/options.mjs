@@ -128,7 +128,9 @@ export function parseOptions(argv) {
   }
   if (values.save !== undefined && !node) throw new UsageError('--save needs --datadir, --rest or --rpc');
   if (node) {
-    for (const other of ['fixtures', 'heights', 'scaling', 'web']) {
+    // A node's range is one validation pass with no timed rounds, its blocks' proof of work always
+    // checked (a stored block must have it): the fixture run's flags would be ignored.
+    for (const other of ['fixtures', 'heights', 'scaling', 'web', 'rounds', 'batch-size', 'skip-proof-of-work']) {
       if (values[other] !== undefined && values[other] !== false) throw new UsageError(`--${node} and --${other} do not go together`);
     }
   }

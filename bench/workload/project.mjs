@@ -62,7 +62,8 @@ const USAGE = `usage: npm run project -- [options]
   --json       one JSON document on stdout
   --census     validate the fixture blocks again with the engine and rewrite
                bench/workload/fixture-census.json and bench/workload/workload-table.json
-  --fixtures DIR   the fixture folder for --census (default ../shared/blocks-fixtures, IBD_FIXTURES)
+  --fixtures DIR   with --census or --measure: the fixture folder (default ../shared/blocks-fixtures,
+                   IBD_FIXTURES)
   --workload DIR   the chain-workload folder (default ../shared/chain-workload, IBD_CHAIN_WORKLOAD)
   --help       this text`;
 
@@ -123,6 +124,9 @@ function main() {
       const other = ['table', 'census', 'compare'].filter((k) => values[k]);
       if (other.length) throw new UsageError(`--check and --${other[0]} do not go together`);
     }
+    // Only --census and --measure read the fixture blocks: a --fixtures without them would be
+    // ignored, the run looking as if it used that folder.
+    if (values.fixtures !== undefined && !values.census && !values.measure) throw new UsageError('--fixtures needs --census or --measure (only they read the fixture blocks)');
     if (values.rounds !== undefined) values.rounds = numberFlag('rounds', values.rounds, { min: 1, max: 15 });
     const height = (name) => numberFlag(name, values[name], { max: 10_000_000,
       message: (text) => `--${name} must be a block height (an integer from 0), got "${text}"` });
@@ -136,7 +140,7 @@ function main() {
     }
     if (values.table) {
       const other = ['from', 'to', 'workers', 'measurement'].filter((k) => values[k] !== undefined)
-        .concat(['compare', 'measure'].filter((k) => values[k]));
+        .concat(['compare', 'measure'].filter((k) => values[k]), values.explicitVariant ? ['variant'] : []);
       if (other.length) throw new UsageError(`--table prints the whole table and projects nothing; leave out ${other.map((k) => `--${k}`).join(', ')}`);
     }
   } catch (err) {
