@@ -286,6 +286,22 @@ test('a worker that exits, traps, runs out of memory or hangs mid-block loses no
   }
 });
 
+test('validateBlocksInPool names a block whose spent outputs are JSON text, or whose bytes are no Uint8Array, with the form expected', async () => {
+  const b = blocks.find((x) => x.height === 170);
+  const json = loaded.find((x) => x.height === 170).spentOutputsJson;
+  // A hostile tester's call: V8's bare "First argument to DataView constructor must be an ArrayBuffer".
+  await assert.rejects(validateBlocksInPool(pool, [blocks[0], { ...b, spentOutputs: json }]), (err) => {
+    assert.ok(err instanceof TypeError, String(err));
+    assert.match(err.message, new RegExp(`blocks\\[1\\] \\(height 170, hash ${b.hash}\\): spentOutputs must be a Uint8Array in the binary form \\(IBS1`));
+    assert.match(err.message, new RegExp(`got a string of ${json.length} characters \\(spent_outputs\\.json's text\\? .*encodeSpentOutputs`));
+    return true;
+  });
+  await assert.rejects(validateBlocksInPool(pool, [{ ...b, block: b.block.buffer.slice(0) }]),
+    /^TypeError: planBlockJobs: blocks\[0\] \(height 170, hash [0-9a-f]{64}\): block must be a Uint8Array \(the serialized block\), got ArrayBuffer$/);
+  assert.throws(() => planBlockJobs([{ ...b, hash: '', spentOutputs: [1, 2] }], { workers: 2 }),
+    /blocks\[0\] \(height 170, hash not given\): spentOutputs must be .* got Array$/);
+});
+
 test('mergeBlockResults refuses ranges where none ran the block rules', () => {
   const r = { ok: true, blockRulesChecked: false };
   assert.throws(() => mergeBlockResults([r, r]), /no range ran the block rules/);

@@ -39,6 +39,37 @@ function compactSize(bytes, at) {
   return n;
 }
 
+// The [[TypedArrayName]] of a value, '' when it is not a typed array (realm-independent, as
+// verify-pool.mjs reads it).
+const typedArrayName = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
+
+/** What a value that is not a Uint8Array is, for planBlockJobs' TypeError: a string's length
+ *  (and what such a string usually is), a typed array's or object's class, or the typeof. */
+function describeNotBytes(x, field) {
+  if (typeof x === 'string') {
+    return `a string of ${x.length} characters` +
+      (field === 'spentOutputs' ? " (spent_outputs.json's text? wasm/spent-outputs.mjs encodeSpentOutputs writes the binary form from its parsed entries)" : '');
+  }
+  if (x === null || typeof x !== 'object') return String(x === null ? 'null' : typeof x);
+  return x.constructor?.name ?? 'object';
+}
+
+/** Throws a TypeError naming blocks[index] (its height and hash) when its block or spentOutputs
+ *  is not a Uint8Array: planBlockJobs reads both (counts in their first bytes), where a string
+ *  or an ArrayBuffer gave V8's bare "First argument to DataView constructor must be an
+ *  ArrayBuffer" or a plan made of characters. */
+function checkBlockBytes(b, index) {
+  const which = `blocks[${index}] (height ${b?.height}, hash ${b?.hash === undefined || b?.hash === '' ? 'not given' : b.hash})`;
+  if (b === null || typeof b !== 'object') throw new TypeError(`planBlockJobs: ${which} must be an object {block, spentOutputs, hash, height, options?}, got ${describeNotBytes(b)}`);
+  if (typedArrayName.call(b.block) !== 'Uint8Array') {
+    throw new TypeError(`planBlockJobs: ${which}: block must be a Uint8Array (the serialized block), got ${describeNotBytes(b.block, 'block')}`);
+  }
+  if (typedArrayName.call(b.spentOutputs) !== 'Uint8Array') {
+    throw new TypeError(`planBlockJobs: ${which}: spentOutputs must be a Uint8Array in the binary form (IBS1, ` +
+      `wasm/spent-outputs.mjs) or the block's rev record from a node's blocks/rev?????.dat, got ${describeNotBytes(b.spentOutputs, 'spentOutputs')}`);
+  }
+}
+
 /** About the bytes of one compressed coin in a rev record (a P2PKH coin takes 24 to 27, a
  *  P2WPKH one 26 to 29): the estimate of a rev record's inputs when planning. */
 const UNDO_BYTES_PER_INPUT = 28;
@@ -60,8 +91,11 @@ const UNDO_BYTES_PER_INPUT = 28;
  *   blockRules in its options and `share`, about the part of the block's work it carries, 0..1,
  *   for a range); parts[b]: where block b's jobs are, in transaction order. A block whose
  *   transaction count its bytes cannot hold is not cut (the engine names the fault).
+ * @throws TypeError naming the block (its index, height and hash) whose block or spentOutputs
+ *   is not a Uint8Array (JSON text for spentOutputs among them: encodeSpentOutputs first)
  */
 export function planBlockJobs(blocks, { workers, targetInputs = DEFAULT_TARGET_INPUTS, maxRangesPerWorker = MAX_RANGES_PER_WORKER }) {
+  blocks.forEach(checkBlockBytes);
   const inputsOf = (b) => {
     const s = b.spentOutputs;
     if (s.length < 8) return 0;
@@ -265,7 +299,8 @@ export function sendOrder(groups) {
  * @returns {Promise<object[]>} one result (or failure) object per block, in order; a group of
  *   several blocks that failed every attempt in the pool (workerFault) has each of its blocks
  *   re-run alone once, so that a block that kills its worker fails alone
- * @throws (rejects) as VerifyPool.validate
+ * @throws (rejects) as planBlockJobs (a block or spentOutputs that is not a Uint8Array) and
+ *   VerifyPool.validate
  */
 export async function validateBlocksInPool(pool, blocks, { targetInputs, maxRangesPerWorker, onProgress, busy } = {}) {
   let start = performance.now();
