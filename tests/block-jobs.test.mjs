@@ -302,6 +302,40 @@ test('validateBlocksInPool names a block whose spent outputs are JSON text, or w
     /blocks\[0\] \(height 170, hash not given\): spentOutputs must be .* got Array$/);
 });
 
+test('without the block rules a verdict lists what they cover as not checked; joined with the range that ran them, the block\'s list is the whole block\'s', () => {
+  // A hostile tester's block: 403,200 with a merkle root byte flipped (so its header hash, and
+  // proof of work, too). Whole, it fails high-hash; without the block rules it answered
+  // valid with notChecked empty.
+  const b = blocks.find((x) => x.height === 403200);
+  const bad = b.block.slice();
+  bad[40] ^= 1;
+  assert.equal(engine.validateBlock(bad, b.spentOutputs, '', b.height, undefined).rejectReason, 'high-hash');
+  const stages = ['proof-of-work', 'merkle-root', 'check-block', 'contextual-header', 'contextual-block', 'tx-inputs', 'connect-block'];
+  const whole = reference.get(403200).notChecked.map((n) => n.rule);
+  for (const options of [{ blockRules: false }, { blockRules: false, skipProofOfWork: true }]) {
+    const r = engine.validateBlock(bad, b.spentOutputs, '', b.height, options);
+    assert.deepEqual([r.ok, r.valid, r.blockRulesChecked], [true, true, false], JSON.stringify(options));
+    // The stages the block rules hold, then what no call checks (as the whole block lists it);
+    // proof-of-work once; nothing about a range, since this one covers every transaction.
+    assert.deepEqual(r.notChecked.map((n) => n.rule), [...stages, ...whole], JSON.stringify(options));
+    assert.match(r.notChecked[0].reason, /high-hash, CheckBlockHeader\): this call ran without the block rules \(blockRules false/);
+    assert.match(r.notChecked[1].reason, /bad-txnmrklroot/);
+  }
+  // A split block's ranges without the rules list them and what lies outside their range; the
+  // merge keeps the rules range's list, which drops them all once the ranges cover the block.
+  const { txCount } = reference.get(403200);
+  const ranges = [[0, 1, true], [1, 300, false], [300, txCount, false]].map(([txBegin, txEnd, blockRules]) =>
+    engine.validateBlock(b.block, b.spentOutputs, b.hash, b.height, { txBegin, txEnd, blockRules }));
+  for (const r of ranges.slice(1)) {
+    const rules = r.notChecked.map((n) => n.rule);
+    assert.deepEqual(rules, [...stages, ...whole, 'spent-outputs-outside-range', 'scripts-outside-range']);
+  }
+  assert.deepEqual(mergeBlockResults(ranges).notChecked, reference.get(403200).notChecked);
+  // Ranges that leave transactions out keep the rules range's scripts-outside-range, and only it.
+  const partial = mergeBlockResults(ranges.slice(0, 2)).notChecked.map((n) => n.rule);
+  assert.deepEqual(partial, [...whole, 'scripts-outside-range']);
+});
+
 test('mergeBlockResults refuses ranges where none ran the block rules', () => {
   const r = { ok: true, blockRulesChecked: false };
   assert.throws(() => mergeBlockResults([r, r]), /no range ran the block rules/);
@@ -317,11 +351,16 @@ test('validateBlock names a wrong argument or option and a malformed binary spen
   // An empty range is refused, not reported valid (a hostile review found ok, valid, 0 inputs).
   assert.match(call(b.block, b.spentOutputs, b.hash, 170, { txBegin: 10, txEnd: 5 }).error,
     /options\.txEnd \(5\) must be at least options\.txBegin \(10\): an empty range validates nothing/);
-  // No input in the range and no block rules: it claims nothing (no input, no rule checked),
-  // whether the range is empty as given or once clamped to the block's 2 transactions.
+  // No input in the range and no block rules: it claims nothing (no input, and notChecked lists
+  // every rule and script), whether the range is empty as given or once clamped to the block's
+  // 2 transactions.
   for (const [txBegin, txEnd] of [[1, 1], [0, 1], [1e6, undefined]]) {
     const r = call(b.block, b.spentOutputs, b.hash, 170, { txBegin, txEnd, blockRules: false });
-    assert.deepEqual([r.ok, r.inputs, r.blockRulesChecked, r.notChecked.length], [true, 0, false, 0], `[${txBegin}, ${txEnd})`);
+    assert.deepEqual([r.ok, r.inputs, r.blockRulesChecked], [true, 0, false], `[${txBegin}, ${txEnd})`);
+    const rules = r.notChecked.map((n) => n.rule);
+    assert.deepEqual([rules[0], rules[1], rules.at(-2), rules.at(-1)],
+      ['proof-of-work', 'merkle-root', 'spent-outputs-outside-range', 'scripts-outside-range'], `[${txBegin}, ${txEnd})`);
+    assert.match(r.notChecked.at(-1).reason, /holds none of the block's 2 transactions' inputs, so it checked the block's parse and its spent outputs' count alone/);
   }
   // With the block rules, a range without the block's inputs is the rules alone, and says so.
   for (const [txBegin, txEnd] of [[1, 1], [0, 1], [1e6, undefined]]) {

@@ -229,7 +229,8 @@ function sumTimes(list) {
  * of the block. A failure object of any range (a load error, or a block rejected before any
  * input is connected) is the block's.
  * @param {object[]} results validateBlock results or failure objects, transaction order; the
- *   block rules ran in exactly one (blockRulesChecked)
+ *   block rules ran in exactly one (blockRulesChecked), whose notChecked the block's is (the
+ *   others' entries, the block rules they skipped among them, are dropped)
  * @returns {object} a result object (ok true), with `calls`: the validateBlock calls it took (1,
  *   or the rules range and the input ranges of a split block), or the failure object
  */
@@ -242,8 +243,13 @@ export function mergeBlockResults(results) {
   const merged = { ...rules };
   merged.txBegin = results[0].txBegin;
   merged.txEnd = results[results.length - 1].txEnd;
-  // The rules range lists the scripts outside it as not checked; the ranges together, when they
-  // leave no transaction with inputs out, checked them.
+  // notChecked is the rules range's. The other ranges list the block rules they skipped
+  // (proof-of-work, merkle-root, ... : BlockRulesNotRun, native/validation/block_rules.h), which
+  // that range ran; the rules no call checks, which it lists as well; and the spent outputs and
+  // scripts outside their range, which the rules range compared (every outpoint) or the ranges
+  // together evaluate: their lists are dropped. The rules range lists the scripts outside it as
+  // not checked; the ranges together, when they leave no transaction with inputs out, checked
+  // them.
   let next = 1;  // the first transaction with inputs (the coinbase has none) not yet covered
   for (const r of results) if (Math.max(r.txBegin, 1) <= next) next = Math.max(next, r.txEnd);
   if (next >= merged.txCount) merged.notChecked = rules.notChecked.filter((n) => n.rule !== 'scripts-outside-range');

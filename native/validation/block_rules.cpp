@@ -501,4 +501,31 @@ std::vector<NotChecked> RulesNotChecked(const Block& block, int32_t height, cons
     return out;
 }
 
+std::vector<NotChecked> BlockRulesNotRun() {
+    const std::string why =
+        ": this call ran without the block rules (blockRules false: a range of a block whose rules another call "
+        "runs; workers/block-jobs.mjs joins them)";
+    return {
+        {"proof-of-work", "the header hash against its own nBits target (high-hash, CheckBlockHeader)" + why},
+        {"merkle-root", "the header's merkle root is the transactions' (bad-txnmrklroot) and the tree is not mutated "
+                        "(bad-txns-duplicate), CheckBlock" + why},
+        {"check-block", "CheckBlock's other rules: the size and transaction count (bad-blk-length), the coinbase first and "
+                        "alone (bad-cb-missing, bad-cb-multiple), each transaction's CheckTransaction (bad-txns-vin-empty, "
+                        "...) and the legacy sigop limit (bad-blk-sigops)" + why},
+        {"contextual-header", "ContextualCheckBlockHeader: the version for the height (bad-version) and, with the median "
+                              "time past, the header's time above it (time-too-old)" + why},
+        {"contextual-block", "ContextualCheckBlock: every transaction final (bad-txns-nonfinal), the coinbase height "
+                             "(bad-cb-height, BIP34: the cross-check of the height given), the witness commitment "
+                             "(bad-witness-nonce-size, bad-witness-merkle-match, unexpected-witness) and the weight "
+                             "(bad-blk-weight)" + why},
+        {"tx-inputs", "Consensus::CheckTxInputs: what the block shows of the prevouts (bad-txns-inputs-missingorspent, "
+                      "bad-txns-premature-spend-of-coinbase), the spent values and each fee "
+                      "(bad-txns-inputvalues-outofrange, bad-txns-in-belowout, bad-txns-fee-outofrange), and the spent "
+                      "outputs given for the block's own outputs against them" + why},
+        {"connect-block", "ConnectBlock's totals: the fees (bad-txns-accumulated-fee-outofrange), the sigop cost "
+                          "(bad-blk-sigops) and the coinbase against subsidy plus fees (bad-cb-amount); fee, subsidy and "
+                          "sigop cost are not given" + why},
+    };
+}
+
 }  // namespace ibd

@@ -215,4 +215,16 @@ struct NotChecked {
  *  "previous-block" (the header chain); "proof-of-work" when `context.skip_proof_of_work`. */
 std::vector<NotChecked> RulesNotChecked(const Block& block, int32_t height, const ChainContext& context);
 
+/** What a BlockValidation without the block rules (BlockScope::block_rules false, a range of a
+ *  block whose rules another call runs; block_validation.h) leaves unchecked of them, one entry
+ *  per stage, each reason naming Core's function and reject reasons and saying why:
+ *  "proof-of-work" (CheckBlockHeader: high-hash), "merkle-root" (CheckBlock: bad-txnmrklroot,
+ *  bad-txns-duplicate), "check-block" (CheckBlock's sizes, coinbase, CheckTransaction and legacy
+ *  sigop limit), "contextual-header" (ContextualCheckBlockHeader: bad-version, time-too-old),
+ *  "contextual-block" (ContextualCheckBlock: finality, BIP34 height, witness commitment, weight),
+ *  "tx-inputs" (Consensus::CheckTxInputs: in-block coins and amounts) and "connect-block"
+ *  (ConnectBlock's fees, sigop cost and coinbase amount). Such a BlockValidation lists them
+ *  first, then RulesNotChecked (which no call checks). */
+std::vector<NotChecked> BlockRulesNotRun();
+
 }  // namespace ibd

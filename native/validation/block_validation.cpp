@@ -303,8 +303,8 @@ void BlockValidation::Start(const SpentOutputEntry* spent, size_t spent_count, s
         }
     }
     m.times.parse_ns += MonotonicNanos() - parse_started;
+    const int64_t rules_started = MonotonicNanos();
     if (m.options.scope.block_rules) {
-        const int64_t rules_started = MonotonicNanos();
         // The coins a chain walk's view gave were checked there (ChainContext::coins_checked);
         // otherwise what the block alone decides of them is checked here.
         std::vector<std::vector<int32_t>> creators;
@@ -314,21 +314,39 @@ void BlockValidation::Start(const SpentOutputEntry* spent, size_t spent_count, s
         }
         m.connect = CheckConnectBlockRules(m.block, m.spent_by_tx, height, m.flags, context.coins_checked ? nullptr : &creators);
         m.not_checked = RulesNotChecked(m.block, height, context);
-        if (first >= m.tx_end && tx_count > 1) {
-            m.not_checked.push_back({"scripts-outside-range",
-                                     "the scripts of every input: this call's range holds none of the block's " +
-                                         std::to_string(tx_count) +
-                                         " transactions' inputs, so it checked the block rules alone (a block's ranges "
-                                         "of inputs are validated in calls of their own, which workers/block-jobs.mjs joins)"});
-        } else if (first > 1 || m.tx_end < tx_count) {
-            m.not_checked.push_back({"scripts-outside-range",
-                                     "the scripts of the inputs of transactions outside [" + std::to_string(first) + ", " +
-                                         std::to_string(m.tx_end) + ") of the block's " + std::to_string(tx_count) +
-                                         ": this call evaluated its range's only (a block's other ranges are validated "
-                                         "in calls of their own, which workers/block-jobs.mjs joins)"});
+    } else {
+        // A verdict never claims more than was checked: the block rules this call skipped, then
+        // what no call checks (RulesNotChecked reads only what a skim keeps: versions, sequences,
+        // lock times, input counts). Its proof-of-work entry is the skipped one's.
+        m.not_checked = BlockRulesNotRun();
+        for (NotChecked& n : RulesNotChecked(m.block, height, context)) {
+            if (n.rule != "proof-of-work") m.not_checked.push_back(std::move(n));
         }
-        m.times.parse_ns += MonotonicNanos() - rules_started;
     }
+    const bool holds_none = first >= m.tx_end && tx_count > 1;
+    const bool leaves_out = holds_none || first > 1 || m.tx_end < tx_count;
+    if (leaves_out && !m.options.scope.block_rules) {
+        m.not_checked.push_back({"spent-outputs-outside-range",
+                                 "the outpoints of the spent outputs given for the inputs outside this call's range "
+                                 "against those inputs' prevouts (the list's entry count is checked): the range with the "
+                                 "block rules compares every one"});
+    }
+    if (holds_none) {
+        m.not_checked.push_back({"scripts-outside-range",
+                                 "the scripts of every input: this call's range holds none of the block's " +
+                                     std::to_string(tx_count) + " transactions' inputs, so it checked " +
+                                     (m.options.scope.block_rules ? "the block rules alone"
+                                                                  : "the block's parse and its spent outputs' count alone") +
+                                     " (a block's ranges of inputs are validated in calls of their own, which "
+                                     "workers/block-jobs.mjs joins)"});
+    } else if (leaves_out) {
+        m.not_checked.push_back({"scripts-outside-range",
+                                 "the scripts of the inputs of transactions outside [" + std::to_string(first) + ", " +
+                                     std::to_string(m.tx_end) + ") of the block's " + std::to_string(tx_count) +
+                                     ": this call evaluated its range's only (a block's other ranges are validated "
+                                     "in calls of their own, which workers/block-jobs.mjs joins)"});
+    }
+    m.times.parse_ns += MonotonicNanos() - rules_started;
     std::unordered_map<std::string, uint16_t> type_index;
     for (size_t t = std::max<uint32_t>(m.tx_begin, 1); t < m.tx_end; ++t) {
         const Transaction& tx = m.block.txs[t];

@@ -48,8 +48,12 @@ struct BlockScope {
     /** Runs the block-wide rules: those before any input is connected (ParseAndCheckBlock) and
      *  ConnectBlock's amounts, fees and sigop cost (CheckConnectBlockRules), and lists
      *  not_checked. Set it on exactly one range of a block. Without it only the parse and the
-     *  spent outputs' alignment are checked: Result() says block_rules_checked false, and its
-     *  verdict covers only the range's scripts.
+     *  spent outputs' alignment are checked: Result() says block_rules_checked false, its
+     *  verdict covers only the range's scripts, and its not_checked says so: the block rules'
+     *  stages (BlockRulesNotRun, block_rules.h: "proof-of-work", "merkle-root", ...), the rules
+     *  no call checks (RulesNotChecked), and, when the range leaves inputs out,
+     *  "spent-outputs-outside-range" and "scripts-outside-range". With it, a range that leaves
+     *  inputs out lists "scripts-outside-range" after RulesNotChecked's entries.
      *
      *  Without it, the range also reads only what it needs: its transactions are parsed in
      *  full, the others skimmed (ParseBlock's full_begin / full_end: their shape, no scripts,
@@ -186,8 +190,9 @@ struct BlockValidationResult {
     std::vector<NotChecked> not_checked;
     /** Inputs whose final evaluation failed (counted whatever the verdict). */
     uint32_t failed_inputs = 0;
-    /** Whether the block-wide rules ran (BlockScope::block_rules): when false, fee, subsidy,
-     *  sigop_cost and not_checked are unset and `valid` covers only the scripts of the range. */
+    /** Whether the block-wide rules ran (BlockScope::block_rules): when false, fee is -1,
+     *  subsidy and sigop_cost 0, `valid` covers only the scripts of the range and not_checked
+     *  lists the block rules skipped (BlockScope::block_rules). */
     bool block_rules_checked = true;
     /** The range of transactions whose inputs this result covers (BlockScope, clamped). */
     uint32_t tx_begin = 0;

@@ -35,6 +35,12 @@ BlockValidationResult ValidateWith(const FixtureBlock& f, const ValidationOption
     return ValidateBlock(f.raw.data(), f.raw.size(), f.spent, f.hash, f.height, context, options);
 }
 
+std::vector<std::string> Rules(const std::vector<NotChecked>& list) {
+    std::vector<std::string> rules;
+    for (const NotChecked& n : list) rules.push_back(n.rule);
+    return rules;
+}
+
 ValidationOptions Synchronous(uint32_t begin = 0, uint32_t end = UINT32_MAX, bool block_rules = true) {
     ValidationOptions o;
     o.verify = VerifyMode::kSynchronous;
@@ -158,7 +164,15 @@ TEST(BlockScope, RangesConcatenatedGiveTheWholeBlock) {
                 EXPECT_EQ(part.not_checked.back().rule, "scripts-outside-range");
             } else {
                 EXPECT_EQ(part.fee, -1);
-                EXPECT_TRUE(part.not_checked.empty());
+                // The block rules' stages it skipped, what the whole block lists, and what lies
+                // outside the range when it leaves inputs out.
+                std::vector<std::string> want = Rules(BlockRulesNotRun());
+                for (const std::string& rule : Rules(whole.not_checked)) want.push_back(rule);
+                if (std::max<uint32_t>(cuts[k], 1) > 1 || cuts[k + 1] < txs) {
+                    want.push_back("spent-outputs-outside-range");
+                    want.push_back("scripts-outside-range");
+                }
+                EXPECT_EQ(Rules(part.not_checked), want);
             }
             for (const CheckOrigin& o : part.origins) {
                 EXPECT_GE(o.tx_index, cuts[k]);
@@ -176,11 +190,16 @@ TEST(BlockScope, RangesConcatenatedGiveTheWholeBlock) {
         EXPECT_EQ(inputs, whole.inputs);
     }
     // A range past the end is clamped: no inputs. Without the block rules it claims nothing
-    // (no input, no rule); with them it checks the rules alone and says so.
+    // (no input; every rule and script listed as not checked); with them it checks the rules
+    // alone and says so.
     const FixtureBlock f = LoadFixtureBlock(170);
     const BlockValidationResult none = ValidateWith(f, Synchronous(5, 9, false));
     EXPECT_EQ(none.inputs, 0u);
     EXPECT_FALSE(none.block_rules_checked);
+    ASSERT_FALSE(none.not_checked.empty());
+    EXPECT_EQ(none.not_checked.front().rule, "proof-of-work");
+    EXPECT_EQ(none.not_checked.back().rule, "scripts-outside-range");
+    EXPECT_NE(none.not_checked.back().reason.find("the block's parse and its spent outputs' count alone"), std::string::npos);
     const BlockValidationResult past = ValidateWith(f, Synchronous(5, 9, true));
     EXPECT_EQ(past.inputs, 0u);
     EXPECT_EQ(past.tx_begin, past.tx_end);
@@ -216,7 +235,43 @@ TEST(BlockScope, RulesRunOnlyInTheRangeThatAsksForThem) {
     const BlockValidationResult other =
         ValidateBlock(f.raw.data(), f.raw.size(), f.spent, f.hash, 403201, {}, Synchronous(10, 20, false));
     EXPECT_FALSE(other.block_rules_checked);
-    EXPECT_TRUE(other.not_checked.empty());
+    const auto contextual = std::find_if(other.not_checked.begin(), other.not_checked.end(),
+                                         [](const NotChecked& n) { return n.rule == "contextual-block"; });
+    ASSERT_NE(contextual, other.not_checked.end());
+    EXPECT_NE(contextual->reason.find("bad-cb-height"), std::string::npos);
+}
+
+TEST(BlockScope, WithoutTheBlockRulesTheVerdictListsWhatTheySkip) {
+    // A hostile tester's block: 403200 with a merkle root byte flipped, so its header hash (and
+    // proof of work) is broken too. The whole block fails high-hash; without the block rules,
+    // over the whole block and with no expected hash, every script passes and the verdict is
+    // valid, but it must not claim the header or the merkle root: not_checked lists them, then
+    // the other stages, then what no call checks.
+    FixtureBlock f = LoadFixtureBlock(403200);
+    f.raw[40] ^= 1;
+    EXPECT_THROW(ValidateBlock(f.raw.data(), f.raw.size(), f.spent, "", f.height, {}, Synchronous()), BlockRejected);
+    const BlockValidationResult r = ValidateBlock(f.raw.data(), f.raw.size(), f.spent, "", f.height, {}, Synchronous(0, UINT32_MAX, false));
+    EXPECT_TRUE(r.valid);
+    EXPECT_FALSE(r.block_rules_checked);
+    const std::vector<std::string> rules = Rules(r.not_checked);
+    const std::vector<std::string> stages = {"proof-of-work", "merkle-root",   "check-block", "contextual-header",
+                                             "contextual-block", "tx-inputs", "connect-block"};
+    ASSERT_GE(rules.size(), stages.size());
+    EXPECT_EQ(std::vector<std::string>(rules.begin(), rules.begin() + stages.size()), stages);
+    EXPECT_NE(r.not_checked[0].reason.find("high-hash"), std::string::npos);
+    EXPECT_NE(r.not_checked[1].reason.find("bad-txnmrklroot"), std::string::npos);
+    // Then RulesNotChecked's, as the whole block lists them, and nothing about the range: it
+    // covers every transaction.
+    const BlockValidationResult whole = ValidateWith(LoadFixtureBlock(403200), Synchronous());
+    std::vector<std::string> want = stages;
+    for (const std::string& rule : Rules(whole.not_checked)) want.push_back(rule);
+    EXPECT_EQ(rules, want);
+    // Its proof-of-work entry is listed once, with skipProofOfWork too.
+    ChainContext skip;
+    skip.skip_proof_of_work = true;
+    const BlockValidationResult skipped =
+        ValidateBlock(f.raw.data(), f.raw.size(), f.spent, "", f.height, skip, Synchronous(0, UINT32_MAX, false));
+    EXPECT_EQ(Rules(skipped.not_checked), want);
 }
 
 BlockValidationResult ValidateBinary(const FixtureBlock& f, const std::vector<uint8_t>& raw,
