@@ -386,6 +386,23 @@ test('validateBlock names a wrong argument or option and a malformed binary spen
   assertSameAsReference(170, call(b.block, b.spentOutputs, b.hash, 170, undefined));
 });
 
+test('validateBlock refuses an options key that is no option, naming it and the known ones, whatever its value', () => {
+  // A typo was ignored and its default used (a hostile tester's { verfy: false }).
+  const b = blocks.find((x) => x.height === 170);
+  const known = '(known: medianTimePast, skipProofOfWork, txBegin, txEnd, blockRules, verify, schnorrBatch)';
+  for (const [options, name] of [[{ verfy: false }, 'options.verfy'], [{ blockRules: false, blockrules: true }, 'options.blockrules'],
+    [{ txBegin: 1, 'tx end': undefined }, 'options["tx end"]'], [{ height: 170 }, 'options.height']]) {
+    for (const spent of [b.spentOutputs, loaded.find((x) => x.height === 170).spentOutputsJson]) {
+      const r = engine.validateBlock(b.block, spent, b.hash, 170, options);
+      assert.deepEqual([r.ok, r.error, r.reason], [false, `${name} is not an option of validateBlock ${known}`, r.error], JSON.stringify(options));
+    }
+  }
+  // Every known one, and keys a prototype holds (Object.keys: own keys only), are accepted.
+  const all = { medianTimePast: 1, skipProofOfWork: false, txBegin: 0, txEnd: 2, blockRules: true, verify: 'synchronous', schnorrBatch: true };
+  assert.equal(engine.validateBlock(b.block, b.spentOutputs, b.hash, 170, all).ok, true);
+  assert.equal(engine.validateBlock(b.block, b.spentOutputs, b.hash, 170, Object.create({ verfy: 1 })).ok, true);
+});
+
 test('encodeSpentOutputs refuses what it cannot encode exactly, naming the entry', () => {
   const doc = (e) => ({ spent_outputs: [{ txid: 'ab'.repeat(32), vout: 0, value: 5, script_pubkey: '51', ...e }] });
   assert.throws(() => encodeSpentOutputs(doc({ txid: 'abcd' })), /spent_outputs\[0\]\.txid: not 64 hex digits/);

@@ -77,6 +77,11 @@ test('the constructor never throws: a wrong argument of any type or count is a f
     [[b.block, b.spentText, b.hash, b.height, { skipProofOfWork: 1 }], 'options.skipProofOfWork must be a boolean, got number'],
     [[b.block, b.spentText, b.hash, b.height, { medianTimePast: 1.5 }],
       'options.medianTimePast must be an integer number of seconds >= 0, got 1.5'],
+    // A key that is no option (a typo, or one of validateBlock's only), whatever its value.
+    [[b.block, b.spentText, b.hash, b.height, { skipProofOfWrok: true }],
+      'options.skipProofOfWrok is not an option of new BlockValidation (known: medianTimePast, skipProofOfWork)'],
+    [[b.block, b.spentText, b.hash, b.height, { medianTimePast: 1, txBegin: undefined }],
+      'options.txBegin is not an option of new BlockValidation (known: medianTimePast, skipProofOfWork)'],
   ];
   for (const [args, reason] of cases) {
     let v;

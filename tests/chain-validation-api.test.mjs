@@ -164,6 +164,7 @@ test('bad arguments: errors naming them; a short block is an error naming its he
     ['x', 'options must be an object such as { skipProofOfWork, maxCoinsBytes }, got string'],
     [{ skipProofOfWork: 1 }, 'options.skipProofOfWork must be a boolean, got number'],
     [{ maxCoinsBytes: 1.5 }, 'options.maxCoinsBytes must be an integer from 1 to 2147483647, got 1.5'],
+    [{ maxCoinBytes: 1024 }, 'options.maxCoinBytes is not an option of new ChainValidation (known: skipProofOfWork, maxCoinsBytes)'],
   ]) {
     const bad = new engine.ChainValidation(options);
     try {

@@ -1,6 +1,8 @@
 // Embind surface of the wasm module; the contract is API.md beside this file. This file only
 // converts between JS values and the engine's types (native/validation/block_validation.h,
 // native/validation/chain_validation.h, native/verify/batch_verify.h).
+#include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -179,16 +181,50 @@ bool BoolOption(const val& options, const char* name, bool& out, val& failure) {
     return true;
 }
 
-/** `options` (the constructor's 5th argument): undefined / null, or an object whose
+/** The options each entry point reads (wasm/API.md), in the order its documentation gives them. */
+const std::vector<std::string> kBlockValidationOptions = {"medianTimePast", "skipProofOfWork"};
+const std::vector<std::string> kValidateBlockOptions = {"medianTimePast", "skipProofOfWork", "txBegin", "txEnd",
+                                                        "blockRules",     "verify",          "schnorrBatch"};
+const std::vector<std::string> kChainValidationOptions = {"skipProofOfWork", "maxCoinsBytes"};
+
+/** `options` (an object) has only keys of `known`: each of its own enumerable string keys
+ *  (Object.keys; no getter runs) must be one, whatever its value, so that a misspelt option
+ *  ({ verfy: false }) is refused rather than ignored with its default used. Else sets `failure`
+ *  to "options.<key> is not an option of <call> (known: <known, comma-separated>)" (the key as a
+ *  JSON string in brackets when it is not an identifier) and returns false. */
+bool KnownOptionsOnly(const val& options, const char* call, const std::vector<std::string>& known, val& failure) {
+    const val keys = val::global("Object").call<val>("keys", options);
+    const size_t count = keys["length"].as<size_t>();
+    for (size_t k = 0; k < count; ++k) {
+        const std::string key = keys[k].as<std::string>();
+        if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+        const bool identifier = !key.empty() && !std::isdigit(static_cast<unsigned char>(key[0])) &&
+                                std::all_of(key.begin(), key.end(), [](char c) {
+                                    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+                                });
+        std::string list;
+        for (const std::string& name : known) list += (list.empty() ? "" : ", ") + name;
+        failure = ArgumentFailure(
+            "options" + (identifier ? "." + key : "[" + val::global("JSON").call<std::string>("stringify", keys[k]) + "]") +
+            " is not an option of " + call + " (known: " + list + ")");
+        return false;
+    }
+    return true;
+}
+
+/** `options` (the constructor's 5th argument, validateBlock's too): undefined / null, or an
+ *  object with only the keys of `known` (KnownOptionsOnly: `call` names the entry point) whose
  *  `medianTimePast` is undefined or an integer number of seconds in [0, 2^53) and whose
  *  `skipProofOfWork` is undefined or a boolean (true only for blocks mutated from real ones:
  *  ChainContext::skip_proof_of_work). Sets `context`, or sets `failure` and returns false. */
-bool ParseOptions(const val& options, ibd::ChainContext& context, val& failure) {
+bool ParseOptions(const val& options, const char* call, const std::vector<std::string>& known, ibd::ChainContext& context,
+                  val& failure) {
     if (options.isUndefined() || options.isNull()) return true;
     if (!options.typeOf().strictlyEquals(val("object"))) {
         failure = ArgumentFailure("options must be an object such as { medianTimePast }, got " + DescribeString(options));
         return false;
     }
+    if (!KnownOptionsOnly(options, call, known, failure)) return false;
     if (!BoolOption(options, "skipProofOfWork", context.skip_proof_of_work, failure)) return false;
     const val mtp = options["medianTimePast"];
     if (mtp.isUndefined()) return true;
@@ -324,7 +360,7 @@ public:
             int32_t height = 0;
             if (!CheckHeight(height_val, height, failure_)) return;
             ibd::ChainContext context;
-            if (!ParseOptions(options, context, failure_)) return;
+            if (!ParseOptions(options, "new BlockValidation", kBlockValidationOptions, context, failure_)) return;
             const std::string spent_outputs_json = spent_json_val.as<std::string>();
             const std::string expected_hash_hex = expected_hash_val.as<std::string>();
             const std::vector<uint8_t> raw = CopyIn(block);
@@ -490,7 +526,7 @@ val ValidateBlockJs(val block, val spent_val, val expected_hash_val, val height_
         about = expected_hash_val.as<std::string>() + " (block " +
                 std::to_string(static_cast<uint64_t>(block["length"].as<double>())) + " bytes)";
         ibd::ChainContext context;
-        if (!ParseOptions(options_val, context, failure)) return failure;
+        if (!ParseOptions(options_val, "validateBlock", kValidateBlockOptions, context, failure)) return failure;
         ibd::ValidationOptions options;
         if (!ParseJobOptions(options_val, options, failure)) return failure;
         // What the call costs beyond the engine's stages, added to `times` (wasm/API.md):
@@ -563,9 +599,10 @@ val ChainBlockObject(const ibd::ChainBlockResult& b) {
     return o;
 }
 
-/** `options` of new ChainValidation: undefined / null, or an object whose `skipProofOfWork` is
- *  undefined or a boolean and whose `maxCoinsBytes` is undefined or an integer in
- *  [1, 2147483647]. Sets `chain_options`, or sets `failure` and returns false. */
+/** `options` of new ChainValidation: undefined / null, or an object with only those keys
+ *  (KnownOptionsOnly) whose `skipProofOfWork` is undefined or a boolean and whose `maxCoinsBytes`
+ *  is undefined or an integer in [1, 2147483647]. Sets `chain_options`, or sets `failure` and
+ *  returns false. */
 bool ParseChainOptions(const val& options, ibd::ChainOptions& chain_options, val& failure) {
     if (options.isUndefined() || options.isNull()) return true;
     if (!options.typeOf().strictlyEquals(val("object"))) {
@@ -573,6 +610,7 @@ bool ParseChainOptions(const val& options, ibd::ChainOptions& chain_options, val
                                   DescribeString(options));
         return false;
     }
+    if (!KnownOptionsOnly(options, "new ChainValidation", kChainValidationOptions, failure)) return false;
     if (!BoolOption(options, "skipProofOfWork", chain_options.skip_proof_of_work, failure)) return false;
     const val max = options["maxCoinsBytes"];
     if (max.isUndefined()) return true;
