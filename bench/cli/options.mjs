@@ -18,7 +18,8 @@ script and every signature in each worker's engine; the main thread runs none); 
 fixture set's blocks 1-255 as a chain from genesis in a worker (links, proof of work, spends from
 a coins view); then times verification passes over the final checks (ECDSA, Schnorr, all
 together) and whole-block validation end to end, and reports counts, verdicts, throughput and
-the full-chain (IBD) projection.
+the projection of how long validating the whole chain takes (the validation work of an
+IBD: parse, sighash, scripts, signatures; not the download or the coins on disk).
 
   --fixtures DIR     fixture set (default: $IBD_FIXTURES, else ../shared/blocks-fixtures)
   --datadir PATH     instead of the fixtures: a Bitcoin Core node's datadir (or its blocks/

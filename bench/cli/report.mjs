@@ -262,7 +262,7 @@ function modelLines(p) {
     m.trusted ? `  trusted: every block with 100 or more checks within +-15% (medians of ${m.rounds} rounds)`
       : `  NOT trusted: ${m.misses.length ? `${m.misses.map((x) => `${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%` : m.untrusted_reason}` +
         `${m.misses.length && m.untrusted_reason !== 'blocks outside +-15%' ? `; ${m.untrusted_reason}` : ''}; the projection below is ` +
-        `then only indicative${m.misses.length ? ' (a machine loaded by other work slows large blocks more than small ones: rerun on an idle one)' : ''}`,
+        `then only indicative${m.misses.length ? ' (other work on the machine makes the times of the blocks vary, some up and some down, more than the model allows: rerun on an idle one)' : ''}`,
     `  on ${countOf(m.workers, 'worker')} (each ${(m.efficiency * 100).toFixed(0)}% of the wall time in the engine, measured)${m.assumption ? `; ${m.assumption}` : ''}`,
     `projection, the whole chain (heights 0-${int(m.tip)}): ${hoursText(m.full_chain_hours)} to validate (parse, sighash, script, verify)`,
     `projection, after assumevalid (heights ${int(m.assumevalid.height + 1)}-${int(m.tip)}, the scripts Core checks by default): ${hoursText(m.after_assumevalid_hours)}`,

@@ -356,7 +356,7 @@ function projectionLines({ result: p, error }, from, to) {
       (p.assumption ? `; ASSUMED: ${p.assumption}` : ''),
     p.trusted ? `  model check: trusted, every measured block with 100+ checks predicted within +-15% from the others' costs`
       : `  model check: NOT trusted: ${p.misses.length ? `${p.misses.map((x) => `block ${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%` : p.untrusted_reason}; ` +
-        `the hours above are then only indicative${p.misses.length ? ' (a loaded machine slows large blocks more than small ones: measure on an idle one)' : ''}`,
+        `the hours above are then only indicative${p.misses.length ? ' (other work on the machine makes the times of the blocks vary, some up and some down, more than the model allows: measure on an idle one)' : ''}`,
     '  range: the workload\'s low and high at the fastest and slowest measured round\'s costs (docs/workload.md)',
     ...(p.contenders ? compareLines(p, h) : []),
   ];
