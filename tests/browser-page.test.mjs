@@ -128,6 +128,14 @@ test('isolated: 2 workers via the controls, every block valid, counts equal the 
     }
     for (const type of ['ecdsa', 'schnorr']) assert.equal(doc.totals.by_type[type].checks, nodeDoc.totals.by_type[type].checks);
     assert.ok(doc.totals.checks_per_second > 0 && doc.totals.per_worker > 0);
+    // The blocks table's worker ms is each block's engine_ms.median, as in the CLI's table (and
+    // the cost model's measured time), not a sum of the stages' separate medians.
+    const workerMs = await page.$$eval('#blocks-table tbody tr', (rows) => rows.map((r) => r.cells[8]?.textContent));
+    assert.deepEqual(workerMs, doc.blocks.map((b) => (b.engine_ms ? b.engine_ms.median.toFixed(1) : '–')));
+    for (const m of doc.projection.per_block ?? []) {
+      const b = doc.blocks.find((x) => x.height === m.height);
+      if (b) assert.equal(m.measured_ms, b.engine_ms.median, `block ${m.height}: measured_ms`);
+    }
 
     // The download is the --json document plus the page's entries.
     assertSchema(doc, { ...nodeDoc, exit_code: 0 });
