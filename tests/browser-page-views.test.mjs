@@ -252,3 +252,22 @@ test('each source shows its own last run only: the fixture run is not left under
   assert.deepEqual(page.pageErrors, []);
   await page.close();
 });
+
+test('the Workers hint says what the chosen setting does, for each source; the headline tile says it projects validation work only', { skip, timeout: 60_000 }, async () => {
+  const page = await openPage();
+  const note = () => page.locator('#workers-note').innerText();
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const coresText = `${cores} core${cores === 1 ? '' : 's'}`;
+  await page.selectOption('#workers', '2');
+  assert.equal(await note(), `2 Web Workers (${coresText} here)`);
+  await page.selectOption('#workers', 'auto');
+  assert.equal(await note(), `measures 1–${cores} workers and keeps the fastest`);
+  await page.check('input[name="source"][value="node"]');
+  assert.equal(await note(), `every core: ${cores} Web Worker${cores === 1 ? '' : 's'}`);
+  await page.selectOption('#workers', '1');
+  assert.equal(await note(), `1 Web Worker (${coresText} here)`);
+  const label = await page.locator('.stat.projection .label').innerText();
+  assert.match(label, /^full-chain validation \(parse, sighash, script, verify\)$/i);
+  assert.deepEqual(page.pageErrors, []);
+  await page.close();
+});

@@ -110,9 +110,19 @@ function updateRunButton() {
   $('#run').disabled = document.body.dataset.run === 'running' || (!node && !manifestLoaded);
 }
 
+/** The line under Workers says what the chosen setting does, for the chosen source. */
+function updateWorkersNote() {
+  const value = $('#workers').value;
+  const cores = env.hardware_concurrency;
+  $('#workers-note').textContent = value !== 'auto'
+    ? `${plural(Number(value), 'Web Worker')} (${plural(cores, 'core')} here)`
+    : sourceOf() === 'node' ? `every core: ${plural(cores, 'Web Worker')}` : `measures 1–${cores} workers and keeps the fastest`;
+}
+
 function setSource(value) {
   $('#controls').dataset.source = value;
   updateRunButton();
+  updateWorkersNote();
   progress.restore(runs[value].closing);
   showSource();
 }
@@ -390,6 +400,7 @@ fillControls();
 bindPickers();
 for (const radio of document.querySelectorAll('input[name="source"]')) radio.addEventListener('change', () => setSource(radio.value));
 setSource(document.querySelector('input[name="source"]:checked').value);
+$('#workers').addEventListener('change', updateWorkersNote);
 $('#controls').addEventListener('submit', run);
 $('#download').addEventListener('click', download);
 $('#blocks-all').addEventListener('click', () => document.querySelectorAll('#blocks input').forEach((i) => { i.checked = true; }));
