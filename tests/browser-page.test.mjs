@@ -137,6 +137,16 @@ test('isolated: 2 workers via the controls, every block valid, counts equal the 
       if (b) assert.equal(m.measured_ms, b.engine_ms.median, `block ${m.height}: measured_ms`);
     }
 
+    // The chain pass, as the CLI's: blocks 1-255 connected from genesis in a worker, every one valid.
+    assert.ok(doc.chain, 'the page runs the chain pass');
+    const chainOf = (c) => ({ first_height: c.first_height, blocks: c.blocks, connected: c.connected, valid: c.valid,
+      links_checked: c.links_checked, proof_of_work_checked: c.proof_of_work_checked, spends: c.spends, checks: c.checks,
+      tip: c.tip, fixture_match: c.fixture_match, error: c.error, failure: c.failure });
+    assert.deepEqual(chainOf(doc.chain), chainOf(nodeDoc.chain));
+    assert.equal(doc.chain.valid, true);
+    assert.match(doc.chain.file, /^http:\/\/.*\/fixtures\/mainnet-chain\/btcd-blocks1-255\.dat$/);
+    assert.match(await page.locator('#details').innerText(), /Chain: blocks 1–255 connected from genesis in a worker: 255 of 255 blocks, every one valid/);
+
     // The download is the --json document plus the page's entries.
     assertSchema(doc, { ...nodeDoc, exit_code: 0 });
     assert.equal(doc.projection.workload_checks, nodeDoc.projection.workload_checks);

@@ -3,7 +3,7 @@
 // manifest's SHA-256 (Web Crypto). The entries have the shape of Node's loadBlocks
 // (blocks-fixtures/loader.mjs), so the run (bench/core/run-core.mjs) takes either. One bad block is
 // that block's error; the others still load.
-import { manifestEntryProblem } from '../blocks-fixtures/manifest-entry.mjs';
+import { chainEntryProblem, manifestEntryProblem } from '../blocks-fixtures/manifest-entry.mjs';
 
 /** Where the server mounts the fixture set (web/server.mjs). */
 export const FIXTURES_URL = new URL('/fixtures/', location.href).href;
@@ -12,7 +12,8 @@ export const FIXTURES_URL = new URL('/fixtures/', location.href).href;
  * Fetches the manifest.
  * @param {string} [base] the fixtures URL (default FIXTURES_URL)
  * @returns {Promise<{url: string, base: string, blocks: Array<{height: number, hash: string,
- *   dir: string, block_raw_sha256: string, spent_outputs_sha256: string, inputs: number}>}>}
+ *   dir: string, block_raw_sha256: string, spent_outputs_sha256: string, inputs: number}>,
+ *   chain: object|undefined}>} chain: the manifest's `chain` entry as written (fetchChain checks it)
  * @throws Error naming the manifest's URL when it cannot be fetched or has no blocks.
  */
 export async function fetchManifest(base = FIXTURES_URL) {
@@ -26,7 +27,7 @@ export async function fetchManifest(base = FIXTURES_URL) {
     throw new Error(`cannot load the fixture manifest ${url}: ${err.message}`);
   }
   if (!Array.isArray(parsed?.blocks) || parsed.blocks.length === 0) throw new Error(`fixture manifest ${url} lists no blocks`);
-  return { url, base, blocks: parsed.blocks };
+  return { url, base, blocks: parsed.blocks, chain: parsed.chain };
 }
 
 const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -86,4 +87,27 @@ export async function fetchBlocks(manifest, heights, onBlock = () => {}) {
     onBlock(out);
     return out;
   }));
+}
+
+/**
+ * Loads the fixture set's consecutive chain (the manifest's `chain`: mainnet blocks 1-255 in one
+ * framed file), as Node's loadChain (blocks-fixtures/loader.mjs), for the chain pass
+ * (bench/core/chain-pass.mjs).
+ * @param {Awaited<ReturnType<typeof fetchManifest>>} manifest
+ * @returns {Promise<{file: string|null, firstHeight, blocks, prevHash, lastHash, bytes?: Uint8Array,
+ *   error?: string}|null>} null when the manifest names no chain; else `bytes`, or `error` naming
+ *   the URL and the reason (malformed entry, HTTP status, checksum mismatch). Never rejects.
+ */
+export async function fetchChain(manifest) {
+  if (manifest.chain === undefined) return null;
+  const problem = chainEntryProblem(manifest.chain);
+  const c = manifest.chain ?? {};
+  const file = typeof c.file === 'string' ? new URL(c.file, manifest.base).href : null;
+  const base = { file, firstHeight: c.first_height, blocks: c.blocks, prevHash: c.prev_hash, lastHash: c.last_hash };
+  if (problem) return { ...base, error: `${manifest.url}: ${problem}` };
+  try {
+    return { ...base, bytes: await fetchChecked(file, c.sha256) };
+  } catch (err) {
+    return { ...base, error: err.message };
+  }
 }

@@ -193,6 +193,7 @@ export function renderDetails(root, doc) {
     projectionText(doc.projection),
     'Validation: whole blocks in the workers, each check verified as its script asks; no engine on the page\'s thread.',
     ...(doc.end_to_end ? [endToEndText(doc.end_to_end)] : []),
+    ...(doc.chain ? [chainText(doc.chain)] : []),
     ...doc.warnings.map((w) => `Warning: ${w}.`),
     ...(doc.disagreements.length ? [`VERDICT DISAGREEMENT on ${plural(doc.disagreements.length, 'check')}.`] : []),
   ];
@@ -220,6 +221,21 @@ function trustText(m) {
   const pct = (r) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
   const misses = (m.misses ?? []).map((x) => `${int(x.height)} ${pct(x.ratio)}`).join(', ');
   return misses ? `not trusted: blocks ${misses} outside ±15%` : `not trusted: ${m.untrusted_reason}`;
+}
+
+/** The chain pass in one sentence (bench/core/chain-pass.mjs; the terminal report's chain lines). */
+function chainText(c) {
+  if (c.error) return `Chain: not run: ${c.error}.`;
+  const last = c.first_height + c.blocks - 1;
+  const verdict = c.valid ? 'every one valid' : c.failure ? `stopped at height ${int(c.failure.height)}` : 'not all connected';
+  const m = c.fixture_match;
+  return `Chain: blocks ${int(c.first_height)}–${int(last)} connected from genesis in a worker: ${int(c.connected)} of ` +
+    `${plural(c.blocks, 'block')}, ${verdict} (${c.seconds.toFixed(2)} s, not timed for throughput); ` +
+    `${int(c.links_checked)} header links and ${c.proof_of_work_skipped ? 'no proofs of work (skipped)' : `${int(c.proof_of_work_checked)} proofs of work`} checked, ` +
+    (c.spends ? `${plural(c.spends.from_view + c.spends.in_block, 'spend')} found in the coins view` : 'no spends counted') +
+    (c.checks ? `, ${plural(c.checks.total, 'check')} (${int(c.checks.valid)} valid)` : '') +
+    (m?.compared ? `; equal to the fixture path's for ${int(m.equal)} of ${plural(m.compared, 'block')}` +
+      (m.differing.length ? ` (DIFFERENT: ${m.differing.join(', ')})` : '') : '') + '.';
 }
 
 /** The end-to-end pass in one sentence (bench/core/end-to-end.mjs; the terminal report's lines). */

@@ -9,7 +9,7 @@ import { benchRatios } from '../bench/core/contenders.mjs';
 import { webHost } from '../workers/web-host.mjs';
 import { createWebPool } from '../workers/web-pool.mjs';
 import { machineOf } from './environment.mjs';
-import { fetchBlocks, fetchManifest } from './fixtures.mjs';
+import { fetchBlocks, fetchChain, fetchManifest } from './fixtures.mjs';
 
 /**
  * The wasm variant to run: `wanted` if this browser compiles it in a Web Worker (a one-worker
@@ -91,6 +91,12 @@ export async function runInPage(settings, env, report) {
     throw new Error(`no fixture block could be loaded from ${manifest.base} (${loaded.length} selected)`);
   }
 
+  report.log('loading the fixture chain');
+  // The chain pass (bench/core/chain-pass.mjs), as the CLI's: the manifest's consecutive blocks
+  // connected from genesis in one worker; its `chain` entry null when the manifest names none.
+  const chain = await fetchChain(manifest);
+  if (chain?.error) report.error('fixture chain', `failed to load: ${chain.error}`);
+
   report.log('compiling the wasm engine in a worker');
   const variant = await usableVariant(settings.variant, env, report);
   const transports = new Set();
@@ -98,6 +104,7 @@ export async function runInPage(settings, env, report) {
     loaded,
     fixtures: manifest.base,
     fixtureBlocks: manifest.blocks.length,
+    chain,
     createPool: (config) => {
       const pool = createWebPool({ ...config, transport: 'auto', host: reportingHost(config.variant, report) });
       transports.add(pool.transport);
