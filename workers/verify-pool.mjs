@@ -107,7 +107,7 @@ function checkCallOptions(call, options, known) {
     throw new TypeError(`${call}: options must be an object, got ${Array.isArray(options) ? 'an array' : shown(options)}`);
   }
   for (const [key, value] of Object.entries(options)) {
-    if (!(key in known)) throw new TypeError(`${call}: unknown option ${JSON.stringify(key)} (known: ${Object.keys(known).join(', ')})`);
+    if (!Object.hasOwn(known, key)) throw new TypeError(`${call}: unknown option ${JSON.stringify(key)} (known: ${Object.keys(known).join(', ')})`);
     if (value !== undefined && known[key] !== null && typeof value !== known[key]) {
       throw new TypeError(`${call}: options.${key} must be a ${known[key]}, got ${typeof value === 'string' ? shown(value) : typeof value}`);
     }
@@ -209,7 +209,7 @@ export class VerifyPool {
     this._failure = null;   // Error once the pool is closed or a worker failed to start
     this._replacements = 0; // workers spawned to replace dead ones
     this._lost = [];        // why each given-up worker place was given up (see lostWorkers)
-    this._faults = [];      // why each of the last FAULT_LOG workers was retired (see faults)
+    this._faults = [];      // why each of the last STALL_WINDOW workers was retired (see faults)
     this._readyCount = 0;
     this._busyMs = 0;       // this thread's time in the pool's own code (see busyMs)
     this._ready = new Promise((resolve, reject) => { this._readyWaiters = { resolve, reject }; });
@@ -885,7 +885,7 @@ export class VerifyPool {
   // before there was an estimate gets one, and one sent under an older estimate the new one.
   _restall(slot) {
     const task = slot.task;
-    if (!task) return;
+    if (!task || this._failure) return; // a failed pool arms nothing (_fail cleared the timers)
     let ms = task.fullMs;
     let why = '';
     const seen = task.stallKind ? this._perUnitMs[task.stallKind] : [];
@@ -896,7 +896,7 @@ export class VerifyPool {
         ms = stall;
         const kinds = { batch: 'batches', validate: 'validation groups', encode: 'encoding groups' };
         why = ` (${this._stallFactor}x the ${expected < 10 ? expected.toFixed(1) : Math.round(expected)} ms its work was expected ` +
-          `to take from the last ${seen.length} ${kinds[task.stallKind]}, or ${this._minStallMs} ms at least; ` +
+          `to take from the last ${seen.length === 1 ? `1 ${kinds[task.stallKind].replace(/e?s$/, '')}` : `${seen.length} ${kinds[task.stallKind]}`}, or ${this._minStallMs} ms at least; ` +
           `a retry gets the full ${task.fullMs} ms)`;
       }
     }
@@ -904,7 +904,9 @@ export class VerifyPool {
     clearTimeout(slot.timer);
     task.timerMs = ms;
     slot.timer = setTimeout(() => afterPendingMessages(() => {
-      if (slot.task === task) this._retire(slot, `verify worker ${slot.index} timed out after ${ms} ms${why}`);
+      // Not when the pending messages set the deadline again (_settle: a later estimate); every
+      // deadline counts from the same sentAt, so the same ms is the same deadline.
+      if (slot.task === task && task.timerMs === ms && !this._failure) this._retire(slot, `verify worker ${slot.index} timed out after ${ms} ms${why}`);
     }), Math.max(0, task.sentAt + ms - performance.now()));
     slot.timer.unref?.(); // the busy worker (ref'd) keeps the process alive
   }
