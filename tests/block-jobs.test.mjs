@@ -13,6 +13,7 @@ import { mergeBlockResults, planBlockJobs, validateBlocksInPool } from '../worke
 import { nodeHost } from '../workers/node-host.mjs';
 import { createPool } from '../workers/pool.mjs';
 import { validateFixture } from './support/wasm.mjs';
+import { parseBlock, spentTxOutsBody } from './support/write-datadir.mjs';
 
 const loaded = await loadBlocks(fixturesDir());
 const blocks = loaded.map((b) => ({ block: b.block, spentOutputs: encodeSpentOutputs(b.spentOutputsJson), hash: b.hash, height: b.height }));
@@ -334,6 +335,25 @@ test('without the block rules a verdict lists what they cover as not checked; jo
   // Ranges that leave transactions out keep the rules range's scripts-outside-range, and only it.
   const partial = mergeBlockResults(ranges.slice(0, 2)).notChecked.map((n) => n.rule);
   assert.deepEqual(partial, [...whole, 'scripts-outside-range']);
+});
+
+test('a REST spenttxouts body (IBT1) is planned from its size, as the binary form is from its count', () => {
+  // A hostile review found the bytes after the tag read as an input count (they are the first
+  // lists' bytes), which cut blocks of a few inputs into ranges.
+  const asRest = blocks.map((b, i) => {
+    const spent = JSON.parse(loaded[i].spentOutputsJson).spent_outputs;
+    let k = 0;
+    const txUndos = parseBlock(b.block).slice(1).map((tx) => tx.ins.map(() => {
+      const o = spent[k++];
+      return { value: BigInt(o.value), script: Buffer.from(o.script_pubkey, 'hex') };
+    }));
+    return { ...b, spentOutputs: new Uint8Array(Buffer.concat([Buffer.from('IBT1'), spentTxOutsBody(txUndos)])) };
+  });
+  const binary = planBlockJobs(blocks, { workers: 2 });
+  const rest = planBlockJobs(asRest, { workers: 2 });
+  const rangesOf = (plan, h) => plan.parts[blocks.findIndex((b) => b.height === h)].length;
+  for (const h of [170, 57043, 553724, 757739]) assert.equal(rangesOf(rest, h), 1, `block ${h} is not cut`);
+  assert.equal(rangesOf(rest, 866342), rangesOf(binary, 866342), 'block 866,342 is cut as with the binary form');
 });
 
 test('mergeBlockResults refuses ranges where none ran the block rules', () => {

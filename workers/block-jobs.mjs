@@ -73,12 +73,16 @@ function checkBlockBytes(b, index) {
 /** About the bytes of one compressed coin in a rev record (a P2PKH coin takes 24 to 27, a
  *  P2WPKH one 26 to 29): the estimate of a rev record's inputs when planning. */
 const UNDO_BYTES_PER_INPUT = 28;
+/** About the bytes of one spent CTxOut in a REST spenttxouts body (8-byte value, script length,
+ *  script: 34 for P2PKH, 31 for P2WPKH, 43 for P2TR): the estimate of such a body's inputs. */
+const SPENT_TXOUT_BYTES_PER_INPUT = 34;
 
 /**
  * Plans the worker messages for `blocks`.
  * @param {Array<{block: Uint8Array, spentOutputs: Uint8Array, hash: string, height: number,
  *   options?: object}>} blocks in order; spentOutputs in the binary form, or the block's rev
- *   record from a node's datadir (its inputs then estimated from its size)
+ *   record from a node's datadir or "IBT1" + its REST spenttxouts body (their inputs then
+ *   estimated from their size)
  * @param {{workers: number, targetInputs?: number, maxRangesPerWorker?: number}} options
  *   targetInputs: inputs per message (default DEFAULT_TARGET_INPUTS, lowered so that there are
  *   at least 4 messages per worker when the blocks hold enough inputs); a block above twice it
@@ -102,6 +106,9 @@ export function planBlockJobs(blocks, { workers, targetInputs = DEFAULT_TARGET_I
     // A node's rev record (f9 be b4 d9, native/undo/block_undo.h) does not count its coins up
     // front: estimated from its size.
     if (s[0] === 0xf9 && s[1] === 0xbe && s[2] === 0xb4 && s[3] === 0xd9) return Math.ceil(Math.max(0, s.length - 40) / UNDO_BYTES_PER_INPUT);
+    // Nor does a REST spenttxouts body ("IBT1", then lists of CTxOuts): from its size too.
+    if (s[0] === 0x49 && s[1] === 0x42 && s[2] === 0x54 && s[3] === 0x31) return Math.ceil(Math.max(0, s.length - 8) / SPENT_TXOUT_BYTES_PER_INPUT);
+    // The binary form (IBS1) gives its entry count after the tag.
     return new DataView(s.buffer, s.byteOffset, 8).getUint32(4, true);
   };
   const total = blocks.reduce((n, b) => n + inputsOf(b), 0);
