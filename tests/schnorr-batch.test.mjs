@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { CheckType, concatChecks, encodeCheck, selectByType, walkChecks } from '../wasm/check-buffer.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
+import { wasmDir } from '../wasm/paths.mjs';
 import { VARIANTS } from '../wasm/variants.mjs';
 import { crossover, formatSchnorrBatch, runSchnorrBatch } from '../bench/compare/schnorr-batch.mjs';
 import { verifyChecks } from './support/wasm.mjs';
@@ -202,6 +203,20 @@ test('npm run bench:schnorr-batch runs on the fixtures and reports each contende
   const distinct = await runSchnorrBatch({ sizes: [64], rounds: 1, onePerKey: true });
   assert.equal(distinct.fixture_checks, 444);
   assert.deepEqual(distinct.keys, [64]);
+});
+
+test('bench:schnorr-batch --against runs another build in the same rounds, outside the threshold', async () => {
+  // This build stands in for "another": the columns and the flag are what is checked.
+  const dir = wasmDir();
+  const r = await runSchnorrBatch({ sizes: [8], rounds: 1, against: dir });
+  const names = r.contenders.map((c) => c.name);
+  for (const v of VARIANTS) {
+    assert.ok(names.includes(`ibd-wasm ${v}`));
+    assert.ok(names.includes(`${v} @ ${dir}`), names.join(', '));
+  }
+  assert.deepEqual(r.contenders.filter((c) => c.against).map((c) => c.name), VARIANTS.map((v) => `${v} @ ${dir}`));
+  assert.match(formatSchnorrBatch(r), new RegExp(`simd @ ${dir.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
+  await assert.rejects(runSchnorrBatch({ sizes: [8], rounds: 1, against: '/nonexistent/wasm' }), /\/nonexistent\/wasm/);
 });
 
 for (const variant of VARIANTS) {

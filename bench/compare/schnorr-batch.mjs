@@ -87,11 +87,14 @@ const summary = (secondsList, count) => {
 
 /**
  * Runs the sweep.
- * @param {{sizes?: number[], rounds?: number, fixtures?: string, log?: (m: string) => void}} options
+ * @param {{sizes?: number[], rounds?: number, fixtures?: string, onePerKey?: boolean,
+ *   against?: string, log?: (m: string) => void}} options
  *   sizes: batch sizes (distinct positive integers in any order, default DEFAULT_SIZES; the
- *   result lists them ascending); rounds: default 5
+ *   result lists them ascending); rounds: default 5; against: another build's wasm directory,
+ *   whose variants join the rounds as contenders marked `against` (left out of
+ *   wasm_batched_vs_native_single)
  * @returns {Promise<{signatures: number, fixture_checks: number, rounds: number, sizes: number[],
- *   contenders: Array<{name: string, single: {us_per_sig, us_per_sig_min, us_per_sig_max},
+ *   contenders: Array<{name: string, against: boolean, single: {us_per_sig, us_per_sig_min, us_per_sig_max},
  *   rows: Array<{size, us_per_sig, us_per_sig_min, us_per_sig_max, vs_single}>, crossover: number|null}>,
  *   wasm_batched_vs_native_single: number|null, skipped: string[]}>} per-signature times in µs,
  *   medians over rounds with min-max; vs_single = single's median / this size's median (> 1:
@@ -100,7 +103,7 @@ const summary = (secondsList, count) => {
  * @throws (rejects) Error when a size is listed twice, the fixtures hold no Schnorr check, or a
  *   batch of valid signatures fails (a wrong answer, never timed around).
  */
-export async function runSchnorrBatch({ sizes: given = DEFAULT_SIZES, rounds = 5, fixtures, onePerKey = false, log = () => {} } = {}) {
+export async function runSchnorrBatch({ sizes: given = DEFAULT_SIZES, rounds = 5, fixtures, onePerKey = false, against, log = () => {} } = {}) {
   const sizes = [...given].sort((a, b) => a - b);
   const twice = sizes.find((s, i) => sizes[i + 1] === s);
   if (twice !== undefined) throw new Error(`batch size ${twice} listed twice: each would be timed into the same samples`);
@@ -122,6 +125,14 @@ export async function runSchnorrBatch({ sizes: given = DEFAULT_SIZES, rounds = 5
       const w = wasmContender(await loadEngine(variant), records, count);
       w.batch(Math.min(64, count)); // untimed warm-up: compile tiers, scratch space
       contenders.push({ name: `ibd-wasm ${variant}`, batch: async (size) => w.batch(size), single: async () => w.single() });
+    }
+    if (against !== undefined) {
+      // Another build (an earlier commit's, say) in the same rounds: a before/after of one run.
+      for (const variant of VARIANTS) {
+        const w = wasmContender(await loadEngine(variant, { dir: against }), records, count);
+        w.batch(Math.min(64, count));
+        contenders.push({ name: `${variant} @ ${against}`, against: true, batch: async (size) => w.batch(size), single: async () => w.single() });
+      }
     }
     const tool = nativeTool();
     if (tool) {
@@ -150,12 +161,12 @@ export async function runSchnorrBatch({ sizes: given = DEFAULT_SIZES, rounds = 5
         const s = summary(times[c].bySize.get(size), count);
         return { size, ...s, vs_single: single.us_per_sig / s.us_per_sig };
       });
-      return { name: contender.name, single, rows, crossover: crossover(rows, single.us_per_sig) };
+      return { name: contender.name, against: contender.against === true, single, rows, crossover: crossover(rows, single.us_per_sig) };
     });
     const native = out.find((c) => c.name.startsWith('native'));
     // Only sizes whose records are all distinct signatures: repeats would share keys the real
     // blocks do not.
-    const bestWasm = Math.min(...out.filter((c) => c.name.startsWith('ibd-wasm'))
+    const bestWasm = Math.min(...out.filter((c) => c.name.startsWith('ibd-wasm') && !c.against)
       .flatMap((c) => c.rows.filter((row) => row.size <= distinct).map((row) => row.us_per_sig)));
     return {
       signatures: count,

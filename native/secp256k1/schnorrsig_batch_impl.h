@@ -4,6 +4,12 @@
 #define IBD_SECP256K1_SCHNORRSIG_BATCH_IMPL_H
 
 #include "secp256k1/schnorrsig_batch.h"
+#include "secp256k1/pippenger_affine_impl.h"
+
+/* Points of the multiplication (the batch's R_i and distinct keys) from which it runs
+ * Pippenger's algorithm with affine buckets (pippenger_affine_impl.h); below, libsecp256k1's
+ * Strauss (secp256k1_ecmult_strauss_batch, through secp256k1_ecmult_multi_var). */
+#define IBD_BATCH_PIPPENGER_MIN_POINTS 48
 
 /* The n + k points of the multiplication: [0, n) are R_i with a_i, [n, n + k) the batch's k
  * distinct keys P_j, each with the sum of a_i*e_i over the signatures under it. */
@@ -26,8 +32,12 @@ static size_t ibd_batch_key_slots(size_t n_sigs) {
     return slots;
 }
 
+/* Entries of the multiplication at most: n_sigs R_i (128-bit randomizers: not split), each
+ * distinct key split in two with the endomorphism, and G split in two. */
+static size_t ibd_batch_max_entries(size_t n_sigs) { return 3 * n_sigs + 2; }
+
 static size_t ibd_batch_arrays_size(size_t n_sigs) {
-    return 2 * n_sigs * (sizeof(secp256k1_scalar) + sizeof(secp256k1_ge)) +
+    return ibd_batch_max_entries(n_sigs) * (sizeof(secp256k1_scalar) + sizeof(secp256k1_ge)) +
            (ibd_batch_key_slots(n_sigs) + n_sigs) * sizeof(size_t) + 4 * ALIGNMENT;
 }
 
@@ -64,13 +74,13 @@ static size_t ibd_batch_key_find(const ibd_batch_keys *keys, const unsigned char
 }
 
 size_t ibd_schnorrsig_batch_scratch_size(size_t n_sigs) {
-    /* ecmult_multi_var runs Strauss below ECMULT_PIPPENGER_THRESHOLD points and Pippenger from
-     * there: room for the larger of the two covers this batch and every smaller one. */
+    /* Strauss below IBD_BATCH_PIPPENGER_MIN_POINTS points, Pippenger from there: room for the
+     * larger of the two covers this batch and every smaller one (both sizes grow with n). */
     size_t n_points = 2 * n_sigs; /* every key distinct: the most points a batch has */
-    size_t n_strauss = n_points < ECMULT_PIPPENGER_THRESHOLD ? n_points : ECMULT_PIPPENGER_THRESHOLD - 1;
+    size_t n_strauss = n_points < IBD_BATCH_PIPPENGER_MIN_POINTS ? n_points : IBD_BATCH_PIPPENGER_MIN_POINTS - 1;
     size_t strauss = secp256k1_strauss_scratch_size(n_strauss) + STRAUSS_SCRATCH_OBJECTS * ALIGNMENT;
-    size_t pippenger = secp256k1_pippenger_scratch_size(n_points, secp256k1_pippenger_bucket_window(n_points)) +
-                       PIPPENGER_SCRATCH_OBJECTS * ALIGNMENT;
+    size_t entries = ibd_batch_max_entries(n_sigs);
+    size_t pippenger = ibd_pippenger_affine_scratch_size(entries, ibd_pippenger_affine_window(entries));
     return ibd_batch_arrays_size(n_sigs) + (strauss > pippenger ? strauss : pippenger);
 }
 
@@ -90,9 +100,11 @@ static void ibd_batch_seed(unsigned char *seed32, const unsigned char *const *si
     secp256k1_sha256_finalize(&sha, seed32);
 }
 
-/* a_i = SHA256(seed || LE32(i)) mod n, 1 if that is 0; a_0 = 1. */
+/* a_i = the first 16 bytes of SHA256(seed || LE32(i)), big-endian: a 128-bit integer, 1 if
+ * that is 0; a_0 = 1. */
 static void ibd_batch_randomizer(secp256k1_scalar *a, const unsigned char *seed32, size_t i) {
     unsigned char buf[32];
+    unsigned char a32[32];
     unsigned char index[4];
     secp256k1_sha256 sha;
     if (i == 0) {
@@ -107,7 +119,9 @@ static void ibd_batch_randomizer(secp256k1_scalar *a, const unsigned char *seed3
     secp256k1_sha256_write(&sha, seed32, 32);
     secp256k1_sha256_write(&sha, index, 4);
     secp256k1_sha256_finalize(&sha, buf);
-    secp256k1_scalar_set_b32(a, buf, NULL);
+    memset(a32, 0, 16);
+    memcpy(a32 + 16, buf, 16);
+    secp256k1_scalar_set_b32(a, a32, NULL);
     if (secp256k1_scalar_is_zero(a)) secp256k1_scalar_set_int(a, 1);
 }
 
@@ -122,15 +136,16 @@ int ibd_schnorrsig_verify_batch(const secp256k1_context *ctx, secp256k1_scratch_
     secp256k1_gej result;
     ibd_batch_terms terms;
     unsigned char seed[32];
-    size_t i;
+    size_t i, n_entries;
+    int window;
     int ok = 0;
 
     VERIFY_CHECK(ctx != NULL);
     if (n_sigs == 0 || scratch == NULL) return 0;
     checkpoint = secp256k1_scratch_checkpoint(&ctx->error_callback, scratch);
     /* No overflow of the sizes: at most 2^32 signatures are ever passed, each term < 200 bytes. */
-    scalars = (secp256k1_scalar *)secp256k1_scratch_alloc(&ctx->error_callback, scratch, 2 * n_sigs * sizeof(secp256k1_scalar));
-    points = (secp256k1_ge *)secp256k1_scratch_alloc(&ctx->error_callback, scratch, 2 * n_sigs * sizeof(secp256k1_ge));
+    scalars = (secp256k1_scalar *)secp256k1_scratch_alloc(&ctx->error_callback, scratch, ibd_batch_max_entries(n_sigs) * sizeof(secp256k1_scalar));
+    points = (secp256k1_ge *)secp256k1_scratch_alloc(&ctx->error_callback, scratch, ibd_batch_max_entries(n_sigs) * sizeof(secp256k1_ge));
     keys.slots = ibd_batch_key_slots(n_sigs);
     keys.table = (size_t *)secp256k1_scratch_alloc(&ctx->error_callback, scratch, keys.slots * sizeof(size_t));
     keys.first_sig = (size_t *)secp256k1_scratch_alloc(&ctx->error_callback, scratch, n_sigs * sizeof(size_t));
@@ -174,10 +189,38 @@ int ibd_schnorrsig_verify_batch(const secp256k1_context *ctx, secp256k1_scratch_
     }
     /* sum a_i*R_i + sum (a_i*e_i)*P_i - (sum a_i*s_i)*G must be the point at infinity. */
     secp256k1_scalar_negate(&s_sum, &s_sum);
-    terms.scalars = scalars;
-    terms.points = points;
-    if (!secp256k1_ecmult_multi_var(&ctx->error_callback, scratch, &result, &s_sum, ibd_batch_term, &terms, n_sigs + keys.n_keys)) {
-        goto done;
+    n_entries = n_sigs + 2 * keys.n_keys + 2;
+    window = ibd_pippenger_affine_window(n_entries);
+    if (n_sigs + keys.n_keys >= IBD_BATCH_PIPPENGER_MIN_POINTS &&
+        ibd_pippenger_affine_fits(&ctx->error_callback, scratch, n_entries, window)) {
+        /* Entries: R_i with a_i (below 2^128: as they are), each key's point and scalar split
+         * with the endomorphism (two entries of 128 bits), and G's. The keys move from
+         * [n, n + k) to [n, n + 2k), the last first, so that none is overwritten unread. */
+        size_t j = keys.n_keys;
+        while (j-- > 0) {
+            scalars[n_sigs + 2 * j] = scalars[n_sigs + j];
+            points[n_sigs + 2 * j] = points[n_sigs + j];
+            secp256k1_ecmult_endo_split(&scalars[n_sigs + 2 * j], &scalars[n_sigs + 2 * j + 1], &points[n_sigs + 2 * j],
+                                        &points[n_sigs + 2 * j + 1]);
+        }
+        scalars[n_entries - 2] = s_sum;
+        points[n_entries - 2] = secp256k1_ge_const_g;
+        secp256k1_ecmult_endo_split(&scalars[n_entries - 2], &scalars[n_entries - 1], &points[n_entries - 2], &points[n_entries - 1]);
+        for (i = 0; i < n_entries; i++) {
+            /* lift_x and endo_split may negate a y: bring every y to magnitude 1. */
+            secp256k1_fe_normalize_weak(&points[i].y);
+        }
+        if (!ibd_pippenger_affine(&ctx->error_callback, scratch, &result, scalars, points, n_entries, window)) {
+            goto done;
+        }
+    } else {
+        /* Strauss for a small batch; with too little scratch space left for the above,
+         * libsecp256k1's multiplication in as many smaller ones as the space allows. */
+        terms.scalars = scalars;
+        terms.points = points;
+        if (!secp256k1_ecmult_multi_var(&ctx->error_callback, scratch, &result, &s_sum, ibd_batch_term, &terms, n_sigs + keys.n_keys)) {
+            goto done;
+        }
     }
     ok = secp256k1_gej_is_infinity(&result);
 done:

@@ -467,6 +467,51 @@ TEST(SchnorrBatchAdversarial, CountBeyondTheBuffer) {
     EXPECT_EQ(bad, 3u);
 }
 
+// Batches large enough for Pippenger's algorithm with affine buckets (pippenger_affine_impl.h),
+// made of a few points repeated hundreds of times: the same R (and the same key) lands in one
+// bucket many times per window, with the same sign (P + P) and the opposite one (P + (-P)),
+// which an affine addition cannot take; such pairs go to the bucket's Jacobian side sum. Valid
+// repeats pass; one flipped bit anywhere among them fails the batch.
+TEST(SchnorrBatchAdversarial, RepeatedPointsInPippengerBatches) {
+    const FixtureRecs& fx = Fixture();
+    std::vector<Rec> valid_crafted;
+    for (const auto& [what, r] : CraftedRecords()) {
+        if (Single(r)) valid_crafted.push_back(r);
+    }
+    ASSERT_GE(valid_crafted.size(), 3u);
+    secp256k1_scratch_space* scratch =
+        secp256k1_scratch_space_create(secp256k1_context_static, ibd_schnorrsig_batch_scratch_size(1024));
+    const auto verify = [&](const std::vector<Rec>& list) { return RawBatch(scratch, list); };
+    const std::vector<std::pair<std::string, std::vector<Rec>>> batches = {
+        {"one real signature 600 times", std::vector<Rec>(600, fx.schnorr[0])},
+        {"one crafted signature (R = P) 300 times", std::vector<Rec>(300, valid_crafted[0])},
+        {"the valid crafted records 40 times over", [&] {
+             std::vector<Rec> b;
+             for (int k = 0; k < 40; ++k) b.insert(b.end(), valid_crafted.begin(), valid_crafted.end());
+             return b;
+         }()},
+        {"200 real signatures, then the first 50 again, then the crafted ones 10 times", [&] {
+             std::vector<Rec> b(fx.schnorr.begin(), fx.schnorr.begin() + 200);
+             b.insert(b.end(), fx.schnorr.begin(), fx.schnorr.begin() + 50);
+             for (int k = 0; k < 10; ++k) b.insert(b.end(), valid_crafted.begin(), valid_crafted.end());
+             return b;
+         }()},
+    };
+    for (const auto& [what, batch] : batches) {
+        ASSERT_LE(batch.size(), 1024u);
+        EXPECT_EQ(verify(batch), 1) << what;
+        for (size_t at : {size_t{0}, batch.size() / 3, batch.size() - 1}) {
+            for (size_t byte : {size_t{5}, size_t{40}}) {  // r, s
+                std::vector<Rec> broken = batch;
+                broken[at].sig[byte] ^= 1;
+                EXPECT_EQ(verify(broken), Single(broken[at]) ? 1 : 0)
+                    << what << ": signature " << at << ", byte " << byte << " flipped";
+            }
+        }
+    }
+    secp256k1_scratch_space_destroy(secp256k1_context_static, scratch);
+}
+
 // The scratch space's size changes how the multiplication is split, never the verdict.
 // Signatures under one key share its term in the multiplication (schnorrsig_batch.h). Block
 // 866,342's Schnorr checks reuse keys; in a batch of them, breaking one signature under a shared
@@ -517,7 +562,7 @@ TEST(SchnorrBatchAdversarial, ScratchSizeNeverChangesTheVerdict) {
         size_t slots = 4;  // the table of distinct keys: a power of two, at least 2n slots
         while (slots < 2 * n) slots <<= 1;
         // About the per-signature arrays alone: scalars, points, the key table and its index.
-        const size_t arrays = 2 * n * (32 + 88) + (slots + n) * sizeof(size_t) + 64;
+        const size_t arrays = (3 * n + 2) * (32 + 88) + (slots + n) * sizeof(size_t) + 64;
         for (size_t bytes : {size_t{1}, arrays, arrays + 200, arrays + 5000, full / 2, full, full * 3}) {
             secp256k1_scratch_space* scratch = secp256k1_scratch_space_create(secp256k1_context_static, bytes);
             const int ok = ibd_schnorrsig_verify_batch(secp256k1_context_static, scratch, sig.data(), msg.data(),
