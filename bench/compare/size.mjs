@@ -25,23 +25,28 @@ function run(cmd, args, what) {
 }
 
 /**
- * Builds the wasm variants (.wasm, the Node glue and its ES module form for browsers) into `dir`
- * unless they are there, configured like build/wasm (with the
- * same libsecp256k1 source: its IBD_SECP256K1_DIR) plus the cache `defines`.
+ * Builds the wasm variants (.wasm, the Node glue and its ES module form for browsers) into `dir`,
+ * configured like build/wasm (with the same libsecp256k1 source: its IBD_SECP256K1_DIR) plus the
+ * cache `defines`: configured when `dir` has no CMakeCache.txt, then always built, which
+ * rebuilds what the sources changed since (seconds when nothing did), so that an A/B build never
+ * measures an earlier commit's engine.
  * @param {{dir: string, defines: Record<string, string|number>, what: string}} build what: the
  *   build's description for the log ("ECMULT_WINDOW_SIZE=12")
  * @param {(m: string) => void} log
  * @throws Error when build/wasm is not configured or emcmake / cmake fail (their stderr tail).
  */
 export function ensureWasmBuild({ dir, defines, what }, log) {
-  if (VARIANTS.every((v) => existsSync(path.join(dir, `ibd-${v}.wasm`)) && existsSync(path.join(dir, `ibd-${v}.mjs`)))) return;
-  const cache = path.join(WASM_BUILD_DIR, 'CMakeCache.txt');
-  const secpDir = existsSync(cache) && /^IBD_SECP256K1_DIR:PATH=(.*)$/m.exec(readFileSync(cache, 'utf8'))?.[1];
-  if (!secpDir) throw new Error(`${cache} has no IBD_SECP256K1_DIR: run node scripts/setup.mjs first`);
-  log(`building the wasm variants with ${what} into ${path.relative(REPO_ROOT, dir)} (a few minutes)`);
-  mkdirSync(dir, { recursive: true });
-  run('emcmake', ['cmake', '-S', REPO_ROOT, '-B', dir, `-DIBD_SECP256K1_DIR=${secpDir}`,
-    '-DCMAKE_BUILD_TYPE=Release', ...Object.entries(defines).map(([k, v]) => `-D${k}=${v}`)], 'configure');
+  if (!existsSync(path.join(dir, 'CMakeCache.txt'))) {
+    const cache = path.join(WASM_BUILD_DIR, 'CMakeCache.txt');
+    const secpDir = existsSync(cache) && /^IBD_SECP256K1_DIR:PATH=(.*)$/m.exec(readFileSync(cache, 'utf8'))?.[1];
+    if (!secpDir) throw new Error(`${cache} has no IBD_SECP256K1_DIR: run node scripts/setup.mjs first`);
+    log(`building the wasm variants with ${what} into ${path.relative(REPO_ROOT, dir)} (a few minutes)`);
+    mkdirSync(dir, { recursive: true });
+    run('emcmake', ['cmake', '-S', REPO_ROOT, '-B', dir, `-DIBD_SECP256K1_DIR=${secpDir}`,
+      '-DCMAKE_BUILD_TYPE=Release', ...Object.entries(defines).map(([k, v]) => `-D${k}=${v}`)], 'configure');
+  } else {
+    log(`bringing the wasm variants with ${what} in ${path.relative(REPO_ROOT, dir)} up to date with the sources`);
+  }
   run('cmake', ['--build', dir, '--parallel', '2', '--target', ...VARIANTS.flatMap((v) => [`ibd-${v}`, `ibd-${v}-esm`])], 'build');
 }
 

@@ -8,8 +8,8 @@
 //   node bench/compare/toolchain.mjs [--rounds N] [--quick] [--variant simd|scalar] [--builds a,b] [--json]
 //
 // The builds (BUILDS; the first one given is the baseline of the ratios):
-//   js-eh            -DIBD_WASM_EXCEPTIONS=js into build/wasm-eh-js (built when missing)
-//   wasm-eh          -DIBD_WASM_EXCEPTIONS=wasm into build/wasm-eh-wasm (built when missing)
+//   js-eh            -DIBD_WASM_EXCEPTIONS=js into build/wasm-eh-js (built when missing, else brought up to date)
+//   wasm-eh          -DIBD_WASM_EXCEPTIONS=wasm into build/wasm-eh-wasm (built when missing, else brought up to date)
 //   js-eh+opt132     js-eh's .wasm run once more through binaryen 132's wasm-opt -O3 (npm package
 //   wasm-eh+opt132   binaryen, node_modules/.bin/wasm-opt: `npm install --no-save binaryen@132.0.0`),
 //                    written to build/wasm-eh-*-opt132
@@ -17,7 +17,8 @@
 //                    emscripten inside a chroot (docs/build.md, "Measuring another Emscripten");
 //                    never built by this script
 //   wasm-eh+lto      wasm-eh with -DIBD_WASM_LTO=ON (-flto) into build/wasm-eh-wasm-lto (built when
-//                    missing; not a default build: --builds wasm-eh,wasm-eh+lto --variant simd)
+//                    missing, else brought up to date; not a default build: --builds
+//                    wasm-eh,wasm-eh+lto --variant simd)
 //   tables-shipped   wasm EH, libsecp256k1's tables of multiples of G linked from the library
 //   tables-computed  (-DIBD_WASM_ECMULT_TABLES=shipped) or computed at start (=computed, the
 //                    default) into build/wasm-tables-*; not default builds (bench/compare/startup-ab.mjs
@@ -33,7 +34,7 @@
 // WASM_PRIME_SECONDS (V8 tiers wasm up to TurboFan), then the timed rounds. Verdicts must be
 // identical across builds (a difference is listed and the exit code is 1).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -113,23 +114,25 @@ function runTool(cmd, args, what) {
 }
 
 /**
- * Makes build `name` of `variants` when it is missing (cmake builds, wasm-opt post-passes).
+ * Makes build `name` of `variants`, or brings it up to date: cmake builds are rebuilt from the
+ * current sources (incrementally), a wasm-opt post-pass is redone when its input .wasm is newer.
  * @returns {string|null} why the build is not there (null when it is)
  */
 export function ensureBuild(name, variants, log) {
   const b = buildOf(name);
   const have = () => variants.every((v) => existsSync(path.join(b.dir, `ibd-${v}.wasm`)));
-  if (b.make === 'cmake') { // ensureWasmBuild builds what is missing, the browser glue included
+  if (b.make === 'cmake') { // ensureWasmBuild builds what changed, the browser glue included
     ensureWasmBuild({ dir: b.dir, defines: { IBD_WASM_EXCEPTIONS: b.eh, ...b.defines },
       what: `${b.eh} exception handling${b.defines ? ` and ${Object.entries(b.defines).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}` }, log);
     return null;
   }
-  if (have()) return null;
-  if (b.make === 'present') return `${path.relative(REPO_ROOT, b.dir)} not built (${name.startsWith('dir:') ? 'build that checkout first: node scripts/setup.mjs --only wasm' : 'docs/build.md, "Measuring another Emscripten"'})`;
+  if (b.make === 'present') return have() ? null : `${path.relative(REPO_ROOT, b.dir)} not built (${name.startsWith('dir:') ? 'build that checkout first: node scripts/setup.mjs --only wasm' : 'docs/build.md, "Measuring another Emscripten"'})`;
   if (!existsSync(NPM_WASM_OPT)) return `${path.relative(REPO_ROOT, NPM_WASM_OPT)} missing (npm install --no-save binaryen@132.0.0)`;
   const why = ensureBuild(b.from, variants, log);
   if (why) return why;
   const from = BUILDS[b.from].dir;
+  const mtime = (f) => statSync(f).mtimeMs;
+  if (have() && variants.every((v) => mtime(path.join(b.dir, `ibd-${v}.wasm`)) >= mtime(path.join(from, `ibd-${v}.wasm`)))) return null;
   const version = runTool(NPM_WASM_OPT, ['--version'], 'wasm-opt --version').trim();
   mkdirSync(b.dir, { recursive: true });
   for (const v of variants) {
