@@ -17,10 +17,11 @@ extern "C" {
  *  3 * n_sigs + 2 scalars and points (the multiplication's entries), its table of distinct keys
  *  (a power of two of at least 2 * n_sigs slots, and n_sigs more words), plus the larger of the
  *  working sets of the two multiplications it may run: Pippenger's with affine buckets
- *  (pippenger_affine_impl.h) for that many entries, and libsecp256k1's Strauss for the most
- *  points below IBD_BATCH_PIPPENGER_MIN_POINTS; with alignment slack. About 1.3 MB for 1,024
- *  signatures. With less, the verification still succeeds or fails
- *  correctly, in libsecp256k1's multiplication split into as many smaller ones as the space
+ *  (pippenger_affine_impl.h) for that many entries and for the most entries at each smaller
+ *  window a smaller batch may run at, and libsecp256k1's Strauss for the most points below
+ *  IBD_BATCH_PIPPENGER_MIN_POINTS; with alignment slack. About 1.3 MB for 1,024 signatures;
+ *  SIZE_MAX above SIZE_MAX / 4096 signatures, which no batch takes. With less, the
+ *  verification still succeeds or fails correctly, in libsecp256k1's multiplication split into as many smaller ones as the space
  *  allows (or, below what the arrays need, not at all: returns 0). */
 SECP256K1_API size_t ibd_schnorrsig_batch_scratch_size(size_t n_sigs);
 
@@ -59,8 +60,8 @@ SECP256K1_API size_t ibd_schnorrsig_batch_scratch_size(size_t n_sigs);
  *
  *  Returns 1 when every signature verifies. Returns 0 when at least one does not, when an r is
  *  not below p or not the x of a curve point, an s not below n or a key not a valid x-only key
- *  (BIP340's failure cases), when n_sigs is 0, or when `scratch` cannot hold the
- *  per-signature arrays. A 0 names no culprit: the caller verifies each signature alone
+ *  (BIP340's failure cases), when n_sigs is 0 or above SIZE_MAX / 4096, or when `scratch`
+ *  cannot hold the per-signature arrays. A 0 names no culprit: the caller verifies each signature alone
  *  (secp256k1_schnorrsig_verify) to give each its own verdict.
  *
  *  Arguments: ctx any context (secp256k1_context_static included); scratch from

@@ -10,6 +10,9 @@
  * Pippenger's algorithm with affine buckets (pippenger_affine_impl.h); below, libsecp256k1's
  * Strauss (secp256k1_ecmult_strauss_batch, through secp256k1_ecmult_multi_var). */
 #define IBD_BATCH_PIPPENGER_MIN_POINTS 48
+/* The most signatures one batch takes: their arrays stay far below SIZE_MAX even where size_t
+ * has 32 bits (wasm). A larger batch returns 0 (the caller verifies each signature alone). */
+#define IBD_BATCH_MAX_SIGS (SIZE_MAX / 4096)
 
 /* The n + k points of the multiplication: [0, n) are R_i with a_i, [n, n + k) the batch's k
  * distinct keys P_j, each with the sum of a_i*e_i over the signatures under it. */
@@ -80,7 +83,22 @@ size_t ibd_schnorrsig_batch_scratch_size(size_t n_sigs) {
     size_t n_strauss = n_points < IBD_BATCH_PIPPENGER_MIN_POINTS ? n_points : IBD_BATCH_PIPPENGER_MIN_POINTS - 1;
     size_t strauss = secp256k1_strauss_scratch_size(n_strauss) + STRAUSS_SCRATCH_OBJECTS * ALIGNMENT;
     size_t entries = ibd_batch_max_entries(n_sigs);
-    size_t pippenger = ibd_pippenger_affine_scratch_size(entries, ibd_pippenger_affine_window(entries));
+    size_t pippenger = 0;
+    int w, w_max = ibd_pippenger_affine_window(entries);
+    if (n_sigs > IBD_BATCH_MAX_SIGS) return SIZE_MAX;
+    /* A smaller batch may run at a smaller window, whose longer wNAF needs more bytes per entry
+     * than the full batch's: take, for each window up to the full batch's, the most entries
+     * that run at it (the window grows with the entries: a binary search). */
+    for (w = 1; w <= w_max; w++) {
+        size_t lo = 0, hi = entries, bytes;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo + 1) / 2;
+            if (ibd_pippenger_affine_window(mid) <= w) lo = mid; else hi = mid - 1;
+        }
+        if (lo == 0) continue;
+        bytes = ibd_pippenger_affine_scratch_size(lo, w);
+        if (bytes > pippenger) pippenger = bytes;
+    }
     return ibd_batch_arrays_size(n_sigs) + (strauss > pippenger ? strauss : pippenger);
 }
 
@@ -143,7 +161,9 @@ int ibd_schnorrsig_verify_batch(const secp256k1_context *ctx, secp256k1_scratch_
     VERIFY_CHECK(ctx != NULL);
     if (n_sigs == 0 || scratch == NULL) return 0;
     checkpoint = secp256k1_scratch_checkpoint(&ctx->error_callback, scratch);
-    /* No overflow of the sizes: at most 2^32 signatures are ever passed, each term < 200 bytes. */
+    /* No overflow of the sizes: at most IBD_BATCH_MAX_SIGS signatures, each under 512 bytes of
+     * arrays (a 32-bit size_t in wasm included). */
+    if (n_sigs > IBD_BATCH_MAX_SIGS) goto done;
     scalars = (secp256k1_scalar *)secp256k1_scratch_alloc(&ctx->error_callback, scratch, ibd_batch_max_entries(n_sigs) * sizeof(secp256k1_scalar));
     points = (secp256k1_ge *)secp256k1_scratch_alloc(&ctx->error_callback, scratch, ibd_batch_max_entries(n_sigs) * sizeof(secp256k1_ge));
     keys.slots = ibd_batch_key_slots(n_sigs);
