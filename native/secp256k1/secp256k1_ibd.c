@@ -222,3 +222,5 @@ void ibd_ecmult_tables_use(void) {
     ibd_uses_since_growth++;
 #endif
 }
+
+#include "secp256k1/ecdsa_key_tables_impl.h"

@@ -22,6 +22,7 @@
 #include <secp256k1.h>
 
 #include "crypto/sha256.h"
+#include "secp256k1/ecdsa_key_tables.h"
 #include "support/check_records.h"
 #include "support/test_support.h"
 #include "verify/batch_verify.h"
@@ -188,6 +189,30 @@ TEST(Wycheproof, OversizedSignatures) {
         EXPECT_EQ(Compact(lax), c.tc_id == 42 ? tc2_rs : Bytes(64, 0)) << "tcId " << c.tc_id;
     }
     EXPECT_EQ(oversized, (std::set<int>{42, 101, 144}));
+}
+
+// Every test whose key and signature parse, lax-DER parsed and low-S normalized as Core does,
+// verified with the key's precomputed tables (native/secp256k1/ecdsa_key_tables.h, which
+// VerifyBatch uses from a key's second signature on) and by secp256k1_ecdsa_verify: the same
+// verdict. Among them: u1 or u2 at the scalars' edges, and r whose point's x is r + n.
+TEST(Wycheproof, KeyTablesGiveTheLibrarysVerdict) {
+    ASSERT_EQ(ibd_ecdsa_key_tables_init(), 1);
+    int compared = 0, valid = 0;
+    for (const auto& c : LoadCases()) {
+        secp256k1_pubkey pk;
+        secp256k1_ecdsa_signature sig;
+        if (!secp256k1_ec_pubkey_parse(secp256k1_context_static, &pk, c.pubkey.data(), c.pubkey.size())) continue;
+        if (!EcdsaSignatureParseDerLax(c.sig.data(), c.sig.size(), &sig)) continue;
+        secp256k1_ecdsa_signature_normalize(secp256k1_context_static, &sig, &sig);
+        ibd_ecdsa_key_tables tables;
+        ASSERT_EQ(ibd_ecdsa_key_tables_build(&tables, &pk), 1);
+        const int library = secp256k1_ecdsa_verify(secp256k1_context_static, &sig, c.msg32.data(), &pk);
+        EXPECT_EQ(ibd_ecdsa_verify_key_tables(&sig, c.msg32.data(), &tables), library) << "tcId " << c.tc_id << " (" << c.comment << ")";
+        ++compared;
+        valid += library;
+    }
+    EXPECT_EQ(compared, 311);
+    EXPECT_EQ(valid, 199);
 }
 
 }  // namespace
