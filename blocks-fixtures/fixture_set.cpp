@@ -214,6 +214,9 @@ std::string FixturesDir(const std::string& override_dir) {
 std::string ManifestPath(const std::string& dir) {
     const std::string own = dir + "/manifest.json";
     std::error_code ec;
+    if (!std::filesystem::exists(dir, ec)) {
+        throw std::runtime_error("fixtures directory " + dir + " does not exist (use --fixtures DIR or set IBD_FIXTURES)");
+    }
     if (std::filesystem::exists(own, ec)) return own;
     const auto real = [](const std::string& p) {
         std::error_code e;

@@ -28,7 +28,8 @@ std::string FixturesDir(const std::string& override_dir = "");
 /** The manifest that describes `dir`: `<dir>/manifest.json` when present, else, for the default
  *  folder only (FixturesDir("")), the repo's blocks-fixtures/manifest.json (its absolute path is
  *  fixed at build time). The same rule as loader.mjs manifestPathOf. Throws std::runtime_error
- *  naming `dir`, what is missing and the make-manifest.mjs command that makes it. */
+ *  naming `dir` when it does not exist, else naming what is missing and the make-manifest.mjs
+ *  command that makes it. */
 std::string ManifestPath(const std::string& dir);
 
 /** One manifest entry and, once loaded, its two files. */

@@ -35,9 +35,13 @@ export function fixturesDir(cliOverride) {
  * ManifestPath in fixture_set.cpp.
  * @param {string} dir fixtures directory
  * @returns {string}
- * @throws Error naming `dir`, saying that its manifest.json is missing and how to make one.
+ * @throws Error naming `dir` when it does not exist, or saying that its manifest.json is missing and
+ *   how to make one.
  */
 export function manifestPathOf(dir) {
+  if (!existsSync(dir)) {
+    throw new Error(`fixtures directory ${dir} does not exist (use --fixtures DIR or set IBD_FIXTURES)`);
+  }
   const own = path.join(dir, 'manifest.json');
   if (existsSync(own)) return own;
   const real = (p) => { try { return realpathSync(p); } catch { return path.resolve(p); } };

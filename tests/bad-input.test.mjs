@@ -560,6 +560,18 @@ test('a block invalid by a rule (coinbase raised by 1 sat) is invalid with bad-c
   assert.match(text.stdout, /not checked \(docs\/validation\.md\): .*bip30/);
 });
 
+test('a --fixtures folder that does not exist is named as such, not sent to make a manifest in it, exit 1', async () => {
+  const dir = path.join(tmpRoot, 'no-such-folder');
+  const expected = `fixtures directory ${dir} does not exist (use --fixtures DIR or set IBD_FIXTURES)`;
+  assert.throws(() => readManifest(dir), { message: expected });
+  await assert.rejects(loadBlocks(dir), { message: expected });
+  const r = await run(['--fixtures', dir, '--heights', '170']);
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, '');
+  assert.ok(r.stderr.includes(`error: ${expected}`), r.stderr);
+  assert.doesNotMatch(r.stderr, /make-manifest/);
+});
+
 test('a --fixtures folder without manifest.json is one error naming it and how to make one, exit 1', async () => {
   const dir = path.join(tmpRoot, 'no-manifest');
   mkdirSync(path.join(dir, 'mainnet', '170'), { recursive: true });

@@ -1,7 +1,8 @@
 // The README and the docs/ pages name files and link to each other; a file that moves or a page
 // that is renamed must not leave them pointing nowhere. Every repository path written in
 // backticks (`native/script/sighash.h`, `bench/core/`) and every relative Markdown link must
-// resolve to a file or folder of this checkout.
+// resolve to a file or folder of this checkout, and every #anchor of such a link to a heading of
+// its page.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,4 +42,37 @@ test('every docs/ page is linked from the README', () => {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const unlinked = PAGES.filter((p) => p.startsWith('docs/') && !readme.includes(`](${p})`));
   assert.deepEqual(unlinked, []);
+});
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped (letters, digits, spaces,
+ *  hyphens and underscores kept), each space a hyphen; a repeated one gets -1, -2, ... */
+function anchorsOf(file) {
+  const seen = new Map();
+  const anchors = new Set();
+  let fenced = false;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const m = !fenced && /^#{1,6} (.*)$/.exec(line);
+    if (!m) continue;
+    const base = m[1].trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    anchors.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return anchors;
+}
+
+test('every #anchor of a link in README.md and docs/*.md is a heading of its page', () => {
+  const broken = [];
+  for (const page of PAGES) {
+    const text = readFileSync(path.join(ROOT, page), 'utf8');
+    for (const [, link] of text.matchAll(/\]\(([^)\s]*#[^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(link)) continue;
+      const [file, anchor] = link.split('#');
+      const target = file === '' ? path.join(ROOT, page) : path.resolve(path.dirname(path.join(ROOT, page)), file);
+      if (!target.endsWith('.md') || !existsSync(target)) continue; // the path itself: the test above
+      if (!anchorsOf(target).has(anchor)) broken.push(`${page}: ${link}`);
+    }
+  }
+  assert.deepEqual(broken, []);
 });

@@ -54,9 +54,10 @@ for (const height of [866342, 403200]) {
     assert.equal(lines.length, 1, 'one JSON line');
     const out = JSON.parse(lines[0]);
     assert.deepEqual(Object.keys(out),
-      ['count', 'valid', 'invalid', 'rounds', 'batch', 'schnorr_batch', 'seconds', 'checks_per_second_median', 'verdicts_sha256']);
+      ['count', 'valid', 'invalid', 'rounds', 'batch', 'schnorr_batch', 'stock', 'seconds', 'checks_per_second_median', 'verdicts_sha256']);
     assert.equal(out.batch, null, 'the whole file in one call');
     assert.equal(out.schnorr_batch, false);
+    assert.equal(out.stock, false);
     const valid = verdicts.filter((v) => v === 1).length;
     assert.equal(out.count, walkChecks(checks).count);
     assert.equal(out.count, verdicts.length);
@@ -77,6 +78,13 @@ for (const height of [866342, 403200]) {
       assert.equal(o.batch, Number(batch));
       assert.equal(o.verdicts_sha256, sha256(verdicts), `--batch ${batch}`);
     }
+    // libsecp256k1's public API per record, no cache, no key tables, no batch: the same verdicts
+    // (the tool exits 1 if a round's differ from VerifyBatch's first pass).
+    const stock = await runTool(VERIFY_CHECKS, [file, '--rounds', '1', '--stock']);
+    assert.equal(stock.code, 0, stock.stderr);
+    const so = JSON.parse(stock.stdout);
+    assert.equal(so.stock, true);
+    assert.equal(so.verdicts_sha256, sha256(verdicts), '--stock');
   });
 }
 
@@ -103,6 +111,10 @@ test('ibd_verify_checks --schnorr-batch: raw BIP340 batches of block 866342\'s S
   const r = await runTool(VERIFY_CHECKS, [file, '--rounds', '1', '--schnorr-batch', '--batch', '32']);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).invalid, 1);
+
+  const both = await runTool(VERIFY_CHECKS, [file, '--schnorr-batch', '--stock']);
+  assert.equal(both.code, 1);
+  assert.match(both.stderr, /--stock and --schnorr-batch exclude each other/);
 
   // An ECDSA record is not for --schnorr-batch.
   const mixed = Buffer.concat([set.subarray(0, 132 * 3), checks.subarray(walked.offsets[0], walked.offsets[1])]);
@@ -157,7 +169,7 @@ test('ibd_verify_checks refuses an unknown check type, a missing file and a bad 
     const r = await runTool(VERIFY_CHECKS, [file, ...args]);
     assert.equal(r.code, 1, args.join(' '));
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, new RegExp(`^ibd_verify_checks: ${args[0]} given twice; give it once\nusage: .*\\[--batch B\\] \\[--schnorr-batch\\]`));
+    assert.match(r.stderr, new RegExp(`^ibd_verify_checks: ${args[0]} given twice; give it once\nusage: .*\\[--batch B\\] \\[--schnorr-batch \\| --stock\\]`));
   }
 });
 

@@ -34,7 +34,7 @@ function countMismatches(verdicts, reference) {
 /**
  * Builds the contenders: one per (wasm build, variant, batch size), the native tool, each peer.
  * @returns {Promise<{contenders: object[], skipped: Array<{name: string, reason: string}>}>}
- *   contender: {name, kind: 'wasm'|'native'|'drop-in'|'peer', variant?, window?, batch_size?, version?,
+ *   contender: {name, kind: 'wasm'|'native'|'native-stock'|'drop-in'|'peer', variant?, window?, batch_size?, version?,
  *   backend, types: string[], warm(type), pass(type) -> Promise<{seconds, verdicts?, verdictsSha256?}>}
  */
 async function buildContenders(sets, { batchSizes, extraBuilds }) {
@@ -71,6 +71,12 @@ async function buildContenders(sets, { batchSizes, extraBuilds }) {
       name: 'native libsecp256k1, single', kind: 'native', batch_size: 1,
       backend: `${path.basename(tool)} --batch 1 (one check per call: no Schnorr batch)`, types: TYPES,
       warm: () => {}, pass: (type) => nativePass(tool, sets[type].file, ['--batch', '1']),
+    }, {
+      // libsecp256k1 as shipped, per check, as Bitcoin Core calls it: no key cache, no key
+      // tables, no BIP340 batch (the engine's own additions, which native and wasm share).
+      name: 'native libsecp256k1, stock', kind: 'native-stock',
+      backend: `${path.basename(tool)} --stock (libsecp256k1's public API per check, as Core's CPubKey::Verify; nothing kept between checks)`, types: TYPES,
+      warm: () => {}, pass: (type) => nativePass(tool, sets[type].file, ['--stock']),
     });
   } else {
     skipped.push({ name: 'native libsecp256k1', reason: 'ibd_verify_checks not built under build/native (bench/native/)' });

@@ -1,4 +1,4 @@
-// ibd_verify_checks <file.checks> [--rounds N] [--batch B] [--schnorr-batch]
+// ibd_verify_checks <file.checks> [--rounds N] [--batch B] [--schnorr-batch | --stock]
 //
 // Verifies every record of a packed check file (layout: native/verify/check_buffer.h; e.g. written by
 // ibd_dump_checks or by the Node benchmark from the same buffer it hands to the wasm workers)
@@ -19,6 +19,12 @@
 // (ibd::VerifySchnorrBatchOnce: no grouping, no fallback; every record must be a Schnorr
 // record), for the per-signature cost curve of `npm run bench:schnorr-batch`. A call must give
 // 1 exactly when the first pass found all its records valid; "schnorr_batch": true is printed.
+// --stock: each record is instead verified as Bitcoin Core's CPubKey::Verify and its BIP340
+// check do it, through libsecp256k1's public API alone, nothing kept between records (ECDSA:
+// secp256k1_ec_pubkey_parse, the lax DER parse, low-S normalization, secp256k1_ecdsa_verify;
+// Schnorr: secp256k1_xonly_pubkey_parse, secp256k1_schnorrsig_verify): the library as shipped,
+// without the engine's key cache, key tables and BIP340 batches; "stock": true is printed. Its
+// verdicts must equal the first pass's (VerifyBatch's), record by record.
 // Exit status: 0 done (whatever the verdicts); 1 bad command line, unreadable file, malformed
 // record (stderr names the record index and byte offset, VerifyBatch's BatchStatus), or a
 // timed round whose verdicts differ from the first pass.
@@ -32,12 +38,16 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <secp256k1.h>
+#include <secp256k1_extrakeys.h>
+#include <secp256k1_schnorrsig.h>
 
 #include "crypto/sha256.h"
 #include "file_bytes.h"
 #include "primitives/hex.h"
 #include "verify/batch_verify.h"
 #include "verify/check_buffer.h"
+#include "verify/ecdsa_lax_der.h"
 
 namespace {
 
@@ -55,9 +65,9 @@ const char* BatchErrorName(int error) {
 
 int Usage(const std::string& problem) {
     std::cerr << "ibd_verify_checks: " << problem
-              << "\nusage: ibd_verify_checks <file.checks> [--rounds N] [--batch B] [--schnorr-batch]   (N 1.." << kMaxRounds
+              << "\nusage: ibd_verify_checks <file.checks> [--rounds N] [--batch B] [--schnorr-batch | --stock]   (N 1.." << kMaxRounds
               << ", default 3; B records per call, 1.." << kMaxBatch
-              << ", default all; --schnorr-batch: each call one raw BIP340 batch of Schnorr records)\n";
+              << ", default all; --schnorr-batch: each call one raw BIP340 batch of Schnorr records; --stock: each record by libsecp256k1's public API alone, no cache, no batch)\n";
     return 1;
 }
 
@@ -67,6 +77,33 @@ bool ParseCount(const std::string& text, int max, int& out) {
     if (text.empty() || text.size() > 7 || !std::all_of(text.begin(), text.end(), digit)) return false;
     out = std::stoi(text);
     return out >= 1 && out <= max;
+}
+
+/** One well-formed record (check_buffer.h) verified by libsecp256k1's public API alone, as Bitcoin
+ *  Core's CPubKey::Verify (ECDSA) and XOnlyPubKey::VerifySchnorr do: a Verdict byte. */
+uint8_t StockVerify(const uint8_t* rec) {
+    const uint8_t* msg32 = rec + 4;
+    const size_t pubkey_len = rec[1];
+    const size_t sig_len = static_cast<size_t>(rec[2]) | (static_cast<size_t>(rec[3]) << 8);
+    const uint8_t* pubkey = rec + ibd::kCheckHeaderSize;
+    const uint8_t* sig = pubkey + pubkey_len;
+    bool ok = false;
+    if (rec[0] == static_cast<uint8_t>(ibd::CheckType::kEcdsa)) {
+        secp256k1_pubkey pk;
+        secp256k1_ecdsa_signature parsed;
+        ok = (pubkey_len == 33 || pubkey_len == 65) &&
+             secp256k1_ec_pubkey_parse(secp256k1_context_static, &pk, pubkey, pubkey_len) &&
+             ibd::EcdsaSignatureParseDerLax(sig, sig_len, &parsed);
+        if (ok) {
+            secp256k1_ecdsa_signature_normalize(secp256k1_context_static, &parsed, &parsed);
+            ok = secp256k1_ecdsa_verify(secp256k1_context_static, &parsed, msg32, &pk) == 1;
+        }
+    } else {
+        secp256k1_xonly_pubkey pk;
+        ok = pubkey_len == 32 && sig_len == 64 && secp256k1_xonly_pubkey_parse(secp256k1_context_static, &pk, pubkey) &&
+             secp256k1_schnorrsig_verify(secp256k1_context_static, sig, msg32, 32, &pk) == 1;
+    }
+    return static_cast<uint8_t>(ok ? ibd::Verdict::kValid : ibd::Verdict::kInvalid);
 }
 
 /** Median of `v` (sorted copy; mean of the middle two for an even count). */
@@ -83,6 +120,7 @@ int main(int argc, char** argv) {
     int rounds = 3;
     int batch = 0;  // 0: the whole file in one call
     bool schnorr_batch = false;
+    bool stock = false;
     std::vector<std::string> seen;  // value flags given so far: one given twice is refused
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -102,6 +140,8 @@ int main(int argc, char** argv) {
             ++i;
         } else if (arg == "--schnorr-batch") {
             schnorr_batch = true;
+        } else if (arg == "--stock") {
+            stock = true;
         } else if (!arg.empty() && arg[0] == '-') {
             return Usage("unknown option " + arg);
         } else if (path.empty()) {
@@ -111,6 +151,7 @@ int main(int argc, char** argv) {
         }
     }
     if (path.empty()) return Usage("no check file given");
+    if (stock && schnorr_batch) return Usage("--stock and --schnorr-batch exclude each other");
 
     std::vector<uint8_t> checks;
     try {
@@ -160,6 +201,15 @@ int main(int argc, char** argv) {
         for (size_t k = 0; k + 1 < starts.size(); ++k) {
             const uint32_t first_record = static_cast<uint32_t>(k) * per_call;
             const uint32_t n = std::min(per_call, count - first_record);
+            if (stock) {
+                size_t offset = starts[k];
+                for (uint32_t i = 0; i < n; ++i) {
+                    const uint8_t* rec = checks.data() + offset;
+                    verdicts[first_record + i] = StockVerify(rec);
+                    offset += ibd::kCheckHeaderSize + rec[1] + (static_cast<size_t>(rec[2]) | (static_cast<size_t>(rec[3]) << 8));
+                }
+                continue;
+            }
             if (!schnorr_batch) {
                 error |= ibd::VerifyBatch(checks.data() + starts[k], starts[k + 1] - starts[k], n,
                                           verdicts.data() + first_record).error;
@@ -203,6 +253,7 @@ int main(int argc, char** argv) {
         {"rounds", rounds},
         {"batch", batch == 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(batch)},
         {"schnorr_batch", schnorr_batch},
+        {"stock", stock},
         {"seconds", seconds},
         {"checks_per_second_median", nullptr},
         {"verdicts_sha256", ibd::HexEncode(ibd::Sha256Hash(first.data(), first.size()))},
