@@ -206,7 +206,6 @@ function sweepChart(figure, doc) {
   return series;
 }
 
-/** The projection's palette, one colour per engine (contenders.mjs keys). */
 /** A log axis's tick label: 1, 2 and 5 times a power of ten, as few digits as it needs
  *  ("0.001", "0.5", "20", "1,000"); the ticks between are left unlabelled. */
 function logTick(value) {
@@ -217,6 +216,7 @@ function logTick(value) {
   return v >= 1 ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(1)));
 }
 
+/** The projection's palette, one colour per engine (contenders.mjs keys). */
 const ENGINE_COLORS = Object.freeze({
   'ibd-wasm': COLORS.primary, chromium_worker: '#3a9a5b', node_worker: '#3a9a5b', scalar: '#8a5cc2', no_batch: '#c2478a',
   tiny: COLORS.secondary, noble: '#b33a3a', native: COLORS.neutral,
