@@ -60,6 +60,9 @@ const TYPE_NAMES = new Set(INPUT_TYPES.map((t) => t.type));
 /** A block's serialized size cannot pass 4,000,000 bytes (BIP141: weight <= 4,000,000, each
  *  byte weighing at least 1). */
 const MAX_BLOCK_BYTES = 4_000_000;
+/** Slack, in ms, of the check that a block's stages add up to its engine time (a factor of 2
+ *  either way, give or take this). */
+const STAGES_SLACK_MS = 10;
 
 /** Engine time below this share of the pool's wall time x workers is no measurement of it: the
  *  workers would have been idle 99% of the run. */
@@ -138,11 +141,15 @@ export function measurementProblem(doc) {
     if (!num(m?.median) || m.median === 0 || !num(m.min) || !num(m.max) || !(m.min <= m.median && m.median <= m.max) || !Number.isInteger(m.rounds)) {
       return `${where}.engine_ms is ${JSON.stringify(m)}; need 0 <= min <= median <= max (ms, median > 0) and integer rounds`;
     }
-    // The median of the stages' sum and the sum of the stages' medians differ by the rounds'
-    // noise, never by a factor of 2.
+    // The engine's whole call and the sum of its stages' medians differ by the rounds' noise and
+    // what lies outside the stages, never by a factor of 2 beyond STAGES_SLACK_MS: on a small
+    // block a few ms outside the stages (a preemption, a collection) can exceed the factor on a
+    // loaded machine (seen: block 120,460's stages 1.76 ms, its call 5.26 ms, in a CI run beside
+    // a build), and such a measurement is honest, not damaged.
     const stages = b.stages_ms.parse + b.stages_ms.sighash + b.stages_ms.script + b.stages_ms.verify;
-    if (!(stages >= m.median / 2 && stages <= m.median * 2)) {
-      return `${where}: stages_ms add up to ${stages} ms, engine_ms.median is ${m.median} ms; they must agree within a factor of 2`;
+    if (!(stages >= m.median / 2 - STAGES_SLACK_MS && stages <= m.median * 2 + STAGES_SLACK_MS)) {
+      return `${where}: stages_ms add up to ${stages} ms, engine_ms.median is ${m.median} ms; they must agree within a factor of 2 ` +
+        `(give or take ${STAGES_SLACK_MS} ms)`;
     }
     const w = b.workload;
     const counts = { bytes: w.bytes, txs: w.txs, inputs: w.inputs, legacy_sighash_hashed: w.legacy_sighash_hashed,
