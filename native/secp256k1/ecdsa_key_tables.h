@@ -22,19 +22,17 @@ extern "C" {
 #endif
 
 /** wNAF window of a key's tables: 2^(IBD_ECDSA_KEY_WINDOW - 2) odd multiples per base point. */
-#ifndef IBD_ECDSA_KEY_WINDOW
 #define IBD_ECDSA_KEY_WINDOW 5
-#endif
 /** wNAF window of the tables of 2^64*G and 2^192*G (ibd_ecdsa_key_tables_init). */
-#ifndef IBD_ECDSA_G64_WINDOW
 #define IBD_ECDSA_G64_WINDOW 13
-#endif
 
 /** One public key's precomputed multiples: for each of the four base points P, lambda*P,
  *  2^64*P and lambda*2^64*P (lambda: the GLV endomorphism, x -> beta*x), its odd multiples
- *  1, 3, .., 2^(IBD_ECDSA_KEY_WINDOW-1) - 1 times it, in affine coordinates as libsecp256k1's
- *  64-byte secp256k1_ge_storage. 2,048 bytes at window 5. Opaque; written by
- *  ibd_ecdsa_key_tables_build. */
+ *  1, 3, .., 2^(IBD_ECDSA_KEY_WINDOW-1) - 1 times it, in affine coordinates, each as the 64 bytes
+ *  of libsecp256k1's secp256k1_ge_storage (copied in and out with memcpy, as the library does
+ *  with secp256k1_pubkey). 2,048 bytes at window 5. Opaque; written by
+ *  ibd_ecdsa_key_tables_build. The window is fixed here, not a build option: the size is part
+ *  of the interface. */
 typedef struct {
     unsigned char data[4 * (1 << (IBD_ECDSA_KEY_WINDOW - 2)) * 64];
 } ibd_ecdsa_key_tables;

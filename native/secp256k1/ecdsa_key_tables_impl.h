@@ -43,7 +43,6 @@ int ibd_ecdsa_key_tables_init(void) {
 int ibd_ecdsa_key_tables_build(ibd_ecdsa_key_tables *out, const secp256k1_pubkey *pubkey) {
     secp256k1_gej pj[2 * IBD_KEY_TABLE_SIZE];
     secp256k1_ge pa[2 * IBD_KEY_TABLE_SIZE];
-    secp256k1_ge_storage *table = (secp256k1_ge_storage *)(void *)out->data;
     secp256k1_gej base, twice;
     secp256k1_ge p, lam;
     int b, i;
@@ -64,9 +63,12 @@ int ibd_ecdsa_key_tables_build(ibd_ecdsa_key_tables *out, const secp256k1_pubkey
     /* Layout: [P's multiples][lambda*P's][2^64*P's][lambda*2^64*P's]. */
     for (b = 0; b < 2; b++) {
         for (i = 0; i < IBD_KEY_TABLE_SIZE; i++) {
-            secp256k1_ge_to_storage(&table[(2 * b) * IBD_KEY_TABLE_SIZE + i], &pa[b * IBD_KEY_TABLE_SIZE + i]);
+            secp256k1_ge_storage st;
+            secp256k1_ge_to_storage(&st, &pa[b * IBD_KEY_TABLE_SIZE + i]);
+            memcpy(out->data + ((2 * b) * IBD_KEY_TABLE_SIZE + i) * 64, &st, 64);
             secp256k1_ge_mul_lambda(&lam, &pa[b * IBD_KEY_TABLE_SIZE + i]);
-            secp256k1_ge_to_storage(&table[(2 * b + 1) * IBD_KEY_TABLE_SIZE + i], &lam);
+            secp256k1_ge_to_storage(&st, &lam);
+            memcpy(out->data + ((2 * b + 1) * IBD_KEY_TABLE_SIZE + i) * 64, &st, 64);
         }
     }
     return 1;
@@ -90,25 +92,24 @@ static int ibd_wnaf_chunk64(int *wnaf, const secp256k1_scalar *k, int chunk, int
     return len;
 }
 
-/* Adds digit d's point of `table` (odd multiples, storage form) to r: +-table[(|d|-1)/2]. */
-static SECP256K1_INLINE void ibd_add_digit(secp256k1_gej *r, const secp256k1_ge_storage *table, int d) {
+/* Adds digit d's point of `table` (odd multiples, 64 bytes each, secp256k1_ge_storage's layout)
+ * to r: +-table[(|d|-1)/2]. The entry is copied out (a key's tables are bytes of any alignment). */
+static SECP256K1_INLINE void ibd_add_digit(secp256k1_gej *r, const unsigned char *table, int d) {
+    secp256k1_ge_storage st;
     secp256k1_ge a;
-    if (d > 0) {
-        secp256k1_ge_from_storage(&a, &table[(d - 1) / 2]);
-    } else {
-        secp256k1_ge_from_storage(&a, &table[(-d - 1) / 2]);
-        secp256k1_ge_neg(&a, &a);
-    }
+    memcpy(&st, table + (size_t)((d > 0 ? d : -d) - 1) / 2 * 64, 64);
+    secp256k1_ge_from_storage(&a, &st);
+    if (d < 0) secp256k1_ge_neg(&a, &a);
     secp256k1_gej_add_ge_var(r, r, &a, NULL);
 }
 
 /* r = u2*P + u1*G, P the key of `tables`. u2 = k1 + k2*lambda (k1, k2 or their negations below
  * 2^128: secp256k1_scalar_split_lambda), each cut at 2^64; u1 cut into four 64-bit chunks. Eight
  * wNAFs of at most 65 digits, summed with 65 shared doublings (Strauss). */
-static void ibd_ecmult_key_tables(secp256k1_gej *r, const secp256k1_ge_storage *key, const secp256k1_scalar *u2,
+static void ibd_ecmult_key_tables(secp256k1_gej *r, const unsigned char *key, const secp256k1_scalar *u2,
                                   const secp256k1_scalar *u1) {
     int wnaf[8][IBD_WNAF64_LEN];
-    const secp256k1_ge_storage *tables[8];
+    const unsigned char *tables[8];
     secp256k1_scalar k[2];
     int len[8], bits = 0, j, i;
     const int wg = ibd_ecmult_tables_window();
@@ -119,8 +120,8 @@ static void ibd_ecmult_key_tables(secp256k1_gej *r, const secp256k1_ge_storage *
         /* j = 0: P and 2^64*P; j = 1: lambda*P and lambda*2^64*P */
         len[j] = ibd_wnaf_chunk64(wnaf[j], &k[j], 0, IBD_ECDSA_KEY_WINDOW, neg);
         len[2 + j] = ibd_wnaf_chunk64(wnaf[2 + j], &k[j], 1, IBD_ECDSA_KEY_WINDOW, neg);
-        tables[j] = key + j * IBD_KEY_TABLE_SIZE;
-        tables[2 + j] = key + (2 + j) * IBD_KEY_TABLE_SIZE;
+        tables[j] = key + j * IBD_KEY_TABLE_SIZE * 64;
+        tables[2 + j] = key + (2 + j) * IBD_KEY_TABLE_SIZE * 64;
     }
     /* u1 = c0 + c1*2^64 + c2*2^128 + c3*2^192: G and 2^128*G at the library's window, 2^64*G and
      * 2^192*G at IBD_ECDSA_G64_WINDOW. */
@@ -129,14 +130,14 @@ static void ibd_ecmult_key_tables(secp256k1_gej *r, const secp256k1_ge_storage *
     len[6] = ibd_wnaf_chunk64(wnaf[6], u1, 2, wg, 0);
     len[7] = ibd_wnaf_chunk64(wnaf[7], u1, 3, IBD_ECDSA_G64_WINDOW, 0);
 #ifdef IBD_ECMULT_TABLES_AT_START
-    tables[4] = *ibd_pre_g;
-    tables[6] = *ibd_pre_g_128;
+    tables[4] = (const unsigned char *)*ibd_pre_g;
+    tables[6] = (const unsigned char *)*ibd_pre_g_128;
 #else
-    tables[4] = secp256k1_pre_g;
-    tables[6] = secp256k1_pre_g_128;
+    tables[4] = (const unsigned char *)secp256k1_pre_g;
+    tables[6] = (const unsigned char *)secp256k1_pre_g_128;
 #endif
-    tables[5] = ibd_g64_tables[0];
-    tables[7] = ibd_g64_tables[1];
+    tables[5] = (const unsigned char *)ibd_g64_tables[0];
+    tables[7] = (const unsigned char *)ibd_g64_tables[1];
     for (j = 0; j < 8; j++) {
         if (len[j] > bits) bits = len[j];
     }
@@ -164,7 +165,7 @@ int ibd_ecdsa_verify_key_tables(const secp256k1_ecdsa_signature *sig, const unsi
     secp256k1_scalar_inverse_var(&sn, &s);
     secp256k1_scalar_mul(&u1, &sn, &m);
     secp256k1_scalar_mul(&u2, &sn, &r);
-    ibd_ecmult_key_tables(&pr, (const secp256k1_ge_storage *)(const void *)tables->data, &u2, &u1);
+    ibd_ecmult_key_tables(&pr, tables->data, &u2, &u1);
     if (secp256k1_gej_is_infinity(&pr)) return 0;
     secp256k1_scalar_get_b32(c, &r);
     (void)secp256k1_fe_set_b32_limit(&xr, c); /* r < n < p */

@@ -156,7 +156,8 @@ int ibd_ecmult_compute_tables_to(unsigned char *out, unsigned char *out_128, int
     if (window < 2 || window > ECMULT_WINDOW_SIZE || (have_window != 0 && window < have_window)) return 0;
     if (window == have_window) return 1;
     /* The working memory first, so that a failed allocation leaves the tables as they were. */
-    acc = (secp256k1_fe *)malloc(ECMULT_TABLE_SIZE(window - 1) * sizeof(secp256k1_fe));
+    /* a level's m field elements: at most half the final table (window 2: one point, no level) */
+    acc = (secp256k1_fe *)malloc((window > 2 ? ECMULT_TABLE_SIZE(window - 1) : 1) * sizeof(secp256k1_fe));
     if (acc == NULL) return 0;
     tables[0] = (secp256k1_ge_storage *)(void *)out;
     tables[1] = (secp256k1_ge_storage *)(void *)out_128;

@@ -2,8 +2,10 @@
 // wasm/CMakeLists.txt): nothing here throws, and the verify loop must carry no invoke wrappers.
 #include "verify/batch_verify.h"
 
+#include <atomic>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <vector>
 
@@ -71,10 +73,15 @@ struct ParsedKeyCache {
         return e.tables.get();
     }
 
-    /** ibd_ecdsa_key_tables_init, once per process (thread-safe), at the first key that recurs. */
+    /** ibd_ecdsa_key_tables_init, at the first key that recurs, once it succeeds (thread-safe;
+     *  tried again at a later key when there was no memory for its working space). */
     static bool G64TablesReady() {
-        static const bool ready = ibd_ecdsa_key_tables_init() == 1;
-        return ready;
+        static std::atomic<bool> ready{false};
+        static std::mutex init;
+        if (ready.load(std::memory_order_acquire)) return true;
+        const std::lock_guard<std::mutex> lock(init);
+        if (!ready.load(std::memory_order_relaxed) && ibd_ecdsa_key_tables_init() == 1) ready.store(true, std::memory_order_release);
+        return ready.load(std::memory_order_relaxed);
     }
 };
 

@@ -56,6 +56,18 @@ secp256k1_ecdsa_signature Edited(const secp256k1_ecdsa_signature& sig, F edit) {
     return out;
 }
 
+/** s := n - s, 32 big-endian bytes, s in 1..n-1 (a low S becomes the high S of the same signature). */
+void NegateModN(uint8_t* s) {
+    static const uint8_t n[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,
+                                  0xba, 0xae, 0xdc, 0xe6, 0xaf, 0x48, 0xa0, 0x3b, 0xbf, 0xd2, 0x5e, 0x8c, 0xd0, 0x36, 0x41, 0x41};
+    int borrow = 0;
+    for (int i = 31; i >= 0; --i) {
+        const int d = n[i] - s[i] - borrow;
+        s[i] = static_cast<uint8_t>(d & 0xff);
+        borrow = d < 0;
+    }
+}
+
 class EcdsaKeyTables : public ::testing::Test {
 protected:
     static void SetUpTestSuite() { ASSERT_EQ(ibd_ecdsa_key_tables_init(), 1); }
@@ -125,7 +137,8 @@ struct Rng {
 };
 
 // Synthetic (unit test of the multiplication): 64 random keys, 16 signatures each from
-// libsecp256k1's signer (u2's two halves take every sign), each also with s, r and the message at
+// libsecp256k1's signer (u2's two halves take every sign), each also with S high (not normalized:
+// rejected, as secp256k1_ecdsa_verify rejects it), and with s, r and the message at
 // the scalars' edges: 0 and 1, n - 1 (high S, normalized), 2^64 - 1, 2^64 and 2^128 (the chunks' edges),
 // a zero message (u1 = 0) and one equal to n (reduced to 0).
 TEST_F(EcdsaKeyTables, SyntheticSignaturesAndEdgeScalars) {
@@ -163,6 +176,15 @@ TEST_F(EcdsaKeyTables, SyntheticSignaturesAndEdgeScalars) {
             EXPECT_EQ(v[1], 1) << "key " << k << " message " << m;
             valid += v[1];
             ++total;
+            // The same signature with S high (n - s), not normalized: both reject it.
+            uint8_t compact[64];
+            secp256k1_ecdsa_signature_serialize_compact(ctx, compact, &sig);
+            NegateModN(compact + 32);
+            secp256k1_ecdsa_signature high_s;
+            ASSERT_EQ(secp256k1_ecdsa_signature_parse_compact(ctx, &high_s, compact), 1);
+            v = Verdicts(high_s, msg, key);
+            EXPECT_EQ(v, (std::array<int, 2>{0, 0})) << "key " << k << " message " << m << ": high S";
+            ++total;
             std::vector<Bytes> edge_values = edges;
             edge_values.push_back(ones64);
             for (const Bytes& e : edge_values) {
@@ -180,7 +202,7 @@ TEST_F(EcdsaKeyTables, SyntheticSignaturesAndEdgeScalars) {
         }
     }
     EXPECT_EQ(valid, 64u * 16u);
-    EXPECT_EQ(total, 64u * 16u * (1 + 7 * 3));
+    EXPECT_EQ(total, 64u * 16u * (2 + 7 * 3));
     secp256k1_context_destroy(ctx);
 }
 
