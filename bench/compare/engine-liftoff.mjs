@@ -1,8 +1,12 @@
 // The same wasm on V8's baseline tier only: a child Node process started with
-// `--liftoff --no-wasm-tier-up` (Liftoff compiles every function, TurboFan never recompiles hot
-// ones) times each variant on the check sets, interleaved round by round, one batch size.
-// Run as a script (`node --liftoff --no-wasm-tier-up bench/compare/engine-liftoff.mjs --child JSON`)
-// it is that child and prints one JSON line.
+// `--liftoff --no-wasm-tier-up --no-wasm-dynamic-tiering` (Liftoff compiles every function,
+// TurboFan never recompiles hot ones) times each variant on the check sets, interleaved round by
+// round, one batch size. Node 20's V8 11.3 tiers hot functions up under dynamic tiering even with
+// `--no-wasm-tier-up`: with those two flags alone the rounds converged on TurboFan's rate (ECDSA
+// 107, 91, 83, 85 µs per signature against 86, 83, 81, 83 by default; with the third flag 148,
+// 143, 144, 153), so the "Liftoff only" rows measured TurboFan until 2026-12-03.
+// Run as a script (`node <LIFTOFF_FLAGS> bench/compare/engine-liftoff.mjs --child JSON`) it is that
+// child and prints one JSON line.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +19,7 @@ import { wasmPass } from '../core/wasm-pass.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 /** The V8 flags of the baseline-only engine. */
-export const LIFTOFF_FLAGS = Object.freeze(['--liftoff', '--no-wasm-tier-up']);
+export const LIFTOFF_FLAGS = Object.freeze(['--liftoff', '--no-wasm-tier-up', '--no-wasm-dynamic-tiering']);
 
 /**
  * Times every variant on every set in a Liftoff-only child process.
