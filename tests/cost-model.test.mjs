@@ -4,7 +4,7 @@
 // a span's time and the pool's efficiency. No test asserts a measured time.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fitCosts, fitCostsLeaveOneOut, fitStage, fitStageLeaveOneOut, predictBlocks, predictStages, stagesTotal } from '../bench/core/cost-model.mjs';
+import { ecdsaKeyMixOf, fitCosts, fitCostsLeaveOneOut, fitStage, fitStageLeaveOneOut, predictBlocks, predictStages, stagesTotal } from '../bench/core/cost-model.mjs';
 import { callsPerBlock, extremeMix, poolEfficiency, projectChain, spanHours, spanMs, withoutKeyReuseOf } from '../bench/core/model-projection.mjs';
 import { readCensus } from '../bench/workload/census.mjs';
 import { readWorkloadTable } from '../bench/workload/table.mjs';
@@ -91,6 +91,44 @@ test('a block is never predicted from its own time: change it, and only the othe
   assert.ok(after.per_block[2].ratio < 0.6, 'and it now misses');
   assert.equal(after.trusted, false);
   assert.deepEqual(after.misses.map((m) => m.height), after.per_block.filter((p) => !p.within).map((p) => p.height));
+});
+
+test('ECDSA checks priced by key class: first under a 33-byte key, first under another, under a key the block used before', () => {
+  // Blocks whose ECDSA checks split by key (block-workload.mjs ecdsa_keys) differently: the
+  // fit recovers a cost per class, which one cost per check cannot (a block of one key's
+  // 131 spends costs less per check than one of 98 keys).
+  const split = [[10, 90, 0], [0, 1, 130], [97, 1, 24], [300, 200, 500], [900, 100, 300], [50, 600, 100], [2000, 300, 3400]];
+  const shapes = split.map(([fc, fo, rep], k) => ({
+    ...workload({ inputs: fc + fo + rep, ecdsa: fc + fo + rep, keypath: k >= 5 ? 500 * k : 0, bytes: 300 * (fc + fo + rep), txs: 10 + k }),
+    ecdsa_keys: { first_compressed: fc, first_other: fo, repeat: rep } }));
+  const sums = split.reduce((n, r) => n.map((v, j) => v + r[j]), [0, 0, 0]);
+  const total = sums[0] + sums[1] + sums[2];
+  const mix = { first_compressed: sums[0] / total, first_other: sums[1] / total, repeat: sums[2] / total };
+  const byKey = { first_compressed: 0.13, first_other: 0.09, repeat: 0.075 };
+  const perEcdsa = mix.first_compressed * 0.13 + mix.first_other * 0.09 + mix.repeat * 0.075;
+  const costs = { ...COSTS, verify: { per_ecdsa: perEcdsa, per_schnorr: perEcdsa * RATIO, by_key: byKey, mix } };
+  const blocks = shapes.map((w, k) => measuredBlock(k, w, costs));
+  const fitted = fitCosts(blocks, RATIO);
+  for (const [k, v] of Object.entries(byKey)) assert.ok(close(fitted.verify.by_key[k], v, 1e-6), `${k}: ${fitted.verify.by_key[k]}`);
+  assert.ok(close(fitted.verify.per_ecdsa, perEcdsa, 1e-6) && close(fitted.verify.per_schnorr, perEcdsa * RATIO, 1e-6));
+  for (const [k, v] of Object.entries(mix)) assert.ok(close(fitted.verify.mix[k], v), k);
+  // Each block from the others alone, the one Schnorr block too (at the ratio): exact.
+  const check = predictBlocks(blocks, RATIO);
+  assert.equal(check.trusted, true);
+  for (const p of check.per_block) assert.ok(close(p.ratio, 1, 1e-6), `${p.height}: ${p.ratio}`);
+  // A workload without the split (a span of the chain) is priced at the mix's cost per check.
+  const { ecdsa_keys: _, ...span } = shapes[3];
+  assert.ok(close(predictStages(fitted, span).verify, 1000 * perEcdsa, 1e-6));
+  assert.ok(predictStages(fitted, shapes[1]).verify < predictStages(fitted, { ...shapes[1], ecdsa_keys: { first_compressed: 131, first_other: 0, repeat: 0 } }).verify);
+  // One cost per check on the same blocks: block 1's repeats make it miss.
+  const single = blocks.map((b) => { const { ecdsa_keys: __, ...w } = b.workload; return { ...b, workload: w }; });
+  const one = predictBlocks(single, RATIO);
+  assert.equal(one.trusted, false);
+  assert.ok(one.misses.some((m) => m.height === 1), JSON.stringify(one.misses));
+  // A measurement saved before the split (a block without ecdsa_keys): one cost per check, no by_key.
+  const old = fitCosts([...blocks.slice(1), single[0]], RATIO);
+  assert.equal(old.verify.by_key, undefined);
+  assert.equal(old.verify.mix, undefined);
 });
 
 test('predictions of three fixture blocks\' real workloads under given costs, by hand', () => {
@@ -361,7 +399,8 @@ test('leave-one-out from the sums equals fitting the others again, block by bloc
   });
   const fast = fitCostsLeaveOneOut(blocks, RATIO);
   blocks.forEach((b, k) => {
-    const slow = fitCosts(blocks.filter((_, j) => j !== k), RATIO);
+    // The ECDSA key classes' mix stays every block's (a ratio over all the checks, as RATIO).
+    const slow = fitCosts(blocks.filter((_, j) => j !== k), RATIO, ecdsaKeyMixOf(blocks));
     const [a, c] = [stagesTotal(predictStages(fast[k], b.workload)), stagesTotal(predictStages(slow, b.workload))];
     assert.ok(close(a, c, 1e-6), `block ${b.height}: ${a} vs ${c}`);
   });

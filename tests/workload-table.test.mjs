@@ -169,11 +169,20 @@ test('blocks 0-150,000: the census\'s 2,868,199 checks lie within the table\'s r
 });
 
 test('the saved fixture census is the engine\'s', async () => {
-  const heights = [170, 553724, 757739];
+  const heights = [170, 57043, 553724, 757739];
   const dir = fixturesDir();
   const fresh = fixtureCensus(await loadEngine('simd'), await loadBlocks(dir, { heights }), dir);
   for (const b of fresh.blocks) assert.deepEqual(census.blocks.find((s) => s.height === b.height), b, String(b.height));
   assert.deepEqual(census.blocks_only, fresh.blocks_only);
+  // ECDSA checks by key: 57,043 spends 131 outputs of one 65-byte key; 757,739's 122 checks are
+  // under 98 keys, one of them 65 bytes. Every block's classes add up to its ECDSA checks.
+  const keys = (h) => fresh.blocks.find((s) => s.height === h).ecdsa_keys;
+  assert.deepEqual(keys(57043), { first_compressed: 0, first_other: 1, repeat: 130 });
+  assert.deepEqual(keys(757739), { first_compressed: 97, first_other: 1, repeat: 24 });
+  for (const s of census.blocks) {
+    const k = s.ecdsa_keys;
+    assert.equal(k.first_compressed + k.first_other + k.repeat, s.checks.ecdsa_single + s.checks.ecdsa_multisig, String(s.height));
+  }
   // 553724 by hand: one P2PKH, one P2WPKH and one P2SH-P2WPKH spend, one ECDSA check each.
   const b = census.blocks.find((s) => s.height === 553724);
   assert.deepEqual(b.checks, { ecdsa_single: 3, ecdsa_multisig: 0, schnorr_keypath: 0, schnorr_scriptpath: 0 });

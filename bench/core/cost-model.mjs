@@ -13,7 +13,11 @@
 //             script_type.h) of script[T] x inputs of type T (evaluation less sighash and verify);
 //             a type without a cost of its own: per_input x its inputs + per_script_byte x
 //             their script bytes (scriptSig, spent scriptPubKey, witness items)
-//   verify  = per_ecdsa x ECDSA checks + per_schnorr x Schnorr checks
+//   verify  = per_ecdsa x ECDSA checks + per_schnorr x Schnorr checks; for a block, whose
+//             workload splits its ECDSA checks by key (ecdsa_keys), sum over the key classes C
+//             (first_compressed, first_other, repeat) of per_ecdsa_C x its checks of class C
+//             + per_schnorr x Schnorr checks, per_ecdsa being the classes' costs weighted by
+//             the measured blocks' mix of them
 //
 // Parse and verify costs are fitted to those stages' measured times over a set of blocks (least
 // squares, each block's error weighted by the inverse of its time, every cost non-negative:
@@ -65,24 +69,69 @@ function scriptBytesOfType(w, type, n) {
   return inputs > 0 ? (n * Object.values(given).reduce((k, v) => k + v, 0)) / inputs : 0;
 }
 
+/** The classes of a block's ECDSA checks by public key (block-workload.mjs `ecdsa_keys`), which
+ *  cost differently: a key's first check in the block, its key 33 bytes (the parse computes a
+ *  square root) or another length, and a check under a key the block used before (the key
+ *  cache: no parse, and from the key's second use its own tables, half the doublings). */
+export const ECDSA_KEY_CLASSES = Object.freeze(['first_compressed', 'first_other', 'repeat']);
+
+/**
+ * The share of each ECDSA key class among all the ECDSA checks of `blocks`.
+ * @param {Array<{workload: object}>} blocks measured blocks
+ * @returns {{first_compressed: number, first_other: number, repeat: number}|null} shares summing
+ *   to 1; null when a block's workload has no `ecdsa_keys` (a measurement saved before the
+ *   split) or the blocks hold no ECDSA check
+ */
+export function ecdsaKeyMixOf(blocks) {
+  if (blocks.length === 0 || blocks.some((b) => !b.workload.ecdsa_keys)) return null;
+  const sums = Object.fromEntries(ECDSA_KEY_CLASSES.map((k) => [k, blocks.reduce((n, b) => n + b.workload.ecdsa_keys[k], 0)]));
+  const total = Object.values(sums).reduce((n, v) => n + v, 0);
+  return total > 0 ? Object.fromEntries(ECDSA_KEY_CLASSES.map((k) => [k, sums[k] / total])) : null;
+}
+
 /**
  * The fitted stages (parse, verify), each with the features of a block workload
  * (block-workload.mjs) its costs multiply; `per_call` is the constant of one engine call (a block,
  * or one range of a split block; a span's workload gives its calls in `calls` and the bytes its
  * extra calls skim, the sum of bytes x (calls - 1) over its blocks, in `extra_call_bytes`).
- * Verify has one fitted cost, per ECDSA check; a Schnorr check counts as `schnorrPerEcdsa` ECDSA
- * checks, the ratio of the two verify rates the run measured on every fixture check (its verify
- * passes), since too few blocks hold Schnorr checks to fit their own cost on.
+ * Verify has one fitted cost per ECDSA key class (`per_ecdsa_<class>`, ECDSA_KEY_CLASSES) when
+ * `mix` is given, else one per ECDSA check (`per_ecdsa`). A Schnorr check counts as
+ * `schnorrPerEcdsa` ECDSA checks of the mix, the ratio of the two verify rates the run measured
+ * on every fixture check (its verify passes), since too few blocks hold Schnorr checks to fit
+ * their own cost on: a block's Schnorr checks add `schnorrPerEcdsa` x mix[C] to each class C.
  * @param {number} schnorrPerEcdsa a Schnorr check's verify cost in ECDSA checks
+ * @param {object|null} [mix] ecdsaKeyMixOf's shares; the blocks fitted must carry `ecdsa_keys`
  * @returns {object} stage -> [[cost name, workload -> units]]
  */
-export function stagesOf(schnorrPerEcdsa) {
+export function stagesOf(schnorrPerEcdsa, mix = null) {
   return {
     parse: [['per_call', (w) => w.calls ?? 1], ['per_byte', (w) => w.bytes],
       ['per_extra_call_byte', (w) => w.extra_call_bytes ?? w.bytes * ((w.calls ?? 1) - 1)],
       ['per_tx', (w) => w.txs], ['per_input', (w) => w.inputs]],
-    verify: [['per_ecdsa', (w) => ecdsaOf(w) + schnorrPerEcdsa * schnorrOf(w)]],
+    verify: mix
+      ? ECDSA_KEY_CLASSES.map((k) => [`per_ecdsa_${k}`, (w) => w.ecdsa_keys[k] + schnorrPerEcdsa * mix[k] * schnorrOf(w)])
+      : [['per_ecdsa', (w) => ecdsaOf(w) + schnorrPerEcdsa * schnorrOf(w)]],
   };
+}
+
+/** The verify costs from a fit of stagesOf's verify features (`x`): {per_ecdsa, per_schnorr},
+ *  and with a key mix also `by_key` (ms per check of each class) and `mix`; per_ecdsa is then
+ *  the classes' costs weighted by the mix, the price of an ECDSA check whose key is not known
+ *  (a span of the chain). */
+function verifyCosts(x, mix, schnorrPerEcdsa) {
+  if (!mix) return { per_ecdsa: x[0], per_schnorr: x[0] * schnorrPerEcdsa };
+  const byKey = Object.fromEntries(ECDSA_KEY_CLASSES.map((k, j) => [k, x[j]]));
+  const perEcdsa = ECDSA_KEY_CLASSES.reduce((n, k) => n + mix[k] * byKey[k], 0);
+  return { per_ecdsa: perEcdsa, per_schnorr: perEcdsa * schnorrPerEcdsa, by_key: byKey, mix: { ...mix } };
+}
+
+/** A workload's verify time under verify costs (verifyCosts'), ms: by key class where both the
+ *  costs and the workload have the split, else at per_ecdsa per ECDSA check. */
+function verifyMs(v, w) {
+  const ecdsa = v.by_key && w.ecdsa_keys
+    ? ECDSA_KEY_CLASSES.reduce((n, k) => n + v.by_key[k] * w.ecdsa_keys[k], 0)
+    : v.per_ecdsa * ecdsaOf(w);
+  return ecdsa + v.per_schnorr * schnorrOf(w);
 }
 
 /**
@@ -257,17 +306,21 @@ function bestFit({ A, b, c, n }, m) {
  *   blocks measured blocks: block-workload.mjs workloads, their stage times and the sighash and
  *   script times by kind and type (partSamples; ms, one worker)
  * @param {number} schnorrPerEcdsa see stagesOf
+ * @param {object|null} [mix] the ECDSA key classes' shares (stagesOf); default ecdsaKeyMixOf(blocks)
+ *   (fitCostsLeaveOneOut keeps every block's mix for each fit)
  * @returns {{parse: object, sighash: object, script: object, verify: object}} per stage
  *   {cost name: ms per unit}: sighash {per_K_sighash, per_K_byte for K legacy, bip143, bip341},
- *   script {type: ms per input, per_input and per_script_byte: the pooled costs}; verify also has per_schnorr = per_ecdsa x
- *   schnorrPerEcdsa
+ *   script {type: ms per input, per_input and per_script_byte: the pooled costs}; verify
+ *   {per_ecdsa, per_schnorr = per_ecdsa x schnorrPerEcdsa}, and where every block's workload
+ *   splits its ECDSA checks by key (ecdsaKeyMixOf), `by_key` {class: ms per check} and `mix`
+ *   (the shares per_ecdsa weights by_key with)
  * @throws {RangeError} when `blocks` is empty
  */
-export function fitCosts(blocks, schnorrPerEcdsa) {
+export function fitCosts(blocks, schnorrPerEcdsa, mix = ecdsaKeyMixOf(blocks)) {
   const costs = {};
-  for (const [stage, features] of Object.entries(stagesOf(schnorrPerEcdsa))) {
+  for (const [stage, features] of Object.entries(stagesOf(schnorrPerEcdsa, mix))) {
     const x = fitStage(blocks.map((b) => ({ features: features.map(([, f]) => f(b.workload)), ms: b.stages_ms[stage] })));
-    costs[stage] = Object.fromEntries(features.map(([name], j) => [name, x[j]]));
+    costs[stage] = stage === 'verify' ? verifyCosts(x, mix, schnorrPerEcdsa) : Object.fromEntries(features.map(([name], j) => [name, x[j]]));
   }
   const parts = partSamples(blocks);
   const pooled = pooledGroups(blocks).flat();
@@ -279,7 +332,6 @@ export function fitCosts(blocks, schnorrPerEcdsa) {
   for (const p of parts) {
     if (p.stage === 'script' && !Object.hasOwn(costs.script, p.name) && p.samples.some((x) => x.features[0] > 0)) costs.script[p.name] = 0;
   }
-  costs.verify.per_schnorr = costs.verify.per_ecdsa * schnorrPerEcdsa;
   return costs;
 }
 
@@ -292,9 +344,14 @@ export function fitCosts(blocks, schnorrPerEcdsa) {
  */
 export function fitCostsLeaveOneOut(blocks, schnorrPerEcdsa) {
   const out = blocks.map(() => ({}));
-  for (const [stage, features] of Object.entries(stagesOf(schnorrPerEcdsa))) {
+  // The mix of all the blocks, the left-out one's too: like schnorrPerEcdsa, a ratio measured
+  // over every fixture check, not a cost fitted.
+  const mix = ecdsaKeyMixOf(blocks);
+  for (const [stage, features] of Object.entries(stagesOf(schnorrPerEcdsa, mix))) {
     const xs = fitStageLeaveOneOut(blocks.map((b) => ({ features: features.map(([, f]) => f(b.workload)), ms: b.stages_ms[stage] })));
-    xs.forEach((x, k) => { out[k][stage] = Object.fromEntries(features.map(([name], j) => [name, x[j]])); });
+    xs.forEach((x, k) => {
+      out[k][stage] = stage === 'verify' ? verifyCosts(x, mix, schnorrPerEcdsa) : Object.fromEntries(features.map(([name], j) => [name, x[j]]));
+    });
   }
   const parts = partSamples(blocks);
   const loo = parts.map((p) => fitStageLeaveOneOut(p.samples));
@@ -305,7 +362,6 @@ export function fitCostsLeaveOneOut(blocks, schnorrPerEcdsa) {
     const own = parts.map((p) => works(p.samples[k]));
     const xs = parts.map((_, j) => (holders[j] - (own[j] ? 1 : 0) > 0 ? loo[j][k] : null));
     Object.assign(c, partCosts(parts, xs, pooledLoo[k]));
-    c.verify.per_schnorr = c.verify.per_ecdsa * schnorrPerEcdsa;
     c.pooled = parts.filter((p, j) => xs[j] === null && p.samples[k].features.some((f) => f > 0) && !(p.stage === 'sighash' && p.name === 'all'))
       .map((p) => (p.stage === 'sighash' ? `${p.name} sighashes` : `${p.name} inputs`));
   });
@@ -316,11 +372,9 @@ export function fitCostsLeaveOneOut(blocks, schnorrPerEcdsa) {
  *  script type without a cost of its own takes the pooled costs: per_input x its inputs +
  *  per_script_byte x their script bytes (scriptBytesOfType). */
 export function predictStages(costs, workload) {
-  const schnorrPerEcdsa = costs.verify.per_ecdsa > 0 ? costs.verify.per_schnorr / costs.verify.per_ecdsa : 0;
   const out = {};
-  for (const [stage, features] of Object.entries(stagesOf(schnorrPerEcdsa))) {
-    out[stage] = features.reduce((n, [name, f]) => n + costs[stage][name] * f(workload), 0);
-  }
+  out.parse = stagesOf(0).parse.reduce((n, [name, f]) => n + costs.parse[name] * f(workload), 0);
+  out.verify = verifyMs(costs.verify, workload);
   out.sighash = Object.values(SIGHASH_KINDS).flat().reduce((n, [name, f]) => n + costs.sighash[name] * f(workload), 0);
   out.script = Object.entries(inputsByType(workload)).reduce((n, [type, inputs]) => n + (Object.hasOwn(costs.script, type) && !SCRIPT_POOLED.includes(type)
     ? costs.script[type] * inputs

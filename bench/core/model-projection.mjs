@@ -215,10 +215,10 @@ export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, without
   const costs = { median: fitCosts(measured, schnorrPerEcdsa), fast: fitCosts(scaled('min'), schnorrPerEcdsa),
     slow: fitCosts(scaled('max'), schnorrPerEcdsa) };
   // The slow set verifies without key reuse: fitted on the blocks as measured, then each check
-  // priced as the one-per-key passes ran.
+  // priced as the one-per-key passes ran (a block too: its costs by key class are dropped).
   if (withoutKeyReuse) {
     const v = costs.slow.verify;
-    costs.slow.verify = { ...v, per_ecdsa: v.per_ecdsa * withoutKeyReuse.ecdsa_factor, per_schnorr: v.per_ecdsa * withoutKeyReuse.schnorr_per_ecdsa };
+    costs.slow.verify = { per_ecdsa: v.per_ecdsa * withoutKeyReuse.ecdsa_factor, per_schnorr: v.per_ecdsa * withoutKeyReuse.schnorr_per_ecdsa };
   }
   const eff = poolEfficiency(endToEnd, workers);
   const hours = (a, b) => spanHours({ costs, table, efficiency: eff.efficiency, workers, from: a, to: b });
