@@ -4,8 +4,13 @@
 // the fixture blocks end to end in one wasm instance on this thread (the whole-block contender of
 // `npm run bench`, bench/compare/blocks/wasm-blocks.mjs), the builds interleaved round by round in
 // one run (block by block), per variant. It measured the choices written beside the flags in wasm/CMakeLists.txt.
+// With --checks TYPE, the same A/B on signature verification alone: the fixture blocks' final
+// checks of TYPE (ecdsa or schnorr, as `npm run bench` times them) through each build's
+// verifyBatch, --batch records per call (default 256), interleaved slice by slice; each build's
+// verdicts must equal the validation's. It measured the recurring-key tables (docs/performance.md).
 //
-//   node bench/compare/toolchain.mjs [--rounds N] [--quick] [--variant simd|scalar] [--builds a,b] [--json]
+//   node bench/compare/toolchain.mjs [--rounds N] [--quick] [--variant simd|scalar] [--builds a,b]
+//                                    [--checks ecdsa|schnorr [--batch N]] [--json]
 //
 // The builds (BUILDS; the first one given is the baseline of the ratios):
 //   js-eh            -DIBD_WASM_EXCEPTIONS=js into build/wasm-eh-js (built when missing, else brought up to date)
@@ -43,7 +48,12 @@ import { BUILD_DIR, REPO_ROOT } from '../../wasm/paths.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
 import { median } from '../core/verify-passes.mjs';
 import { choiceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
+import { createBatchVerifier } from '../../wasm/batch-verifier.mjs';
+import { concatChecks, walkChecks } from '../../wasm/check-buffer.mjs';
+import { loadEngine } from '../../wasm/engine.mjs';
+import { wasmPass } from '../core/wasm-pass.mjs';
 import { createWasmBlockRunner } from './blocks/wasm-blocks.mjs';
+import { loadCheckSets } from './compare-checks.mjs';
 import { ensureWasmBuild } from './size.mjs';
 import { QUICK_HEIGHTS, WASM_PRIME_SECONDS } from './whole-block.mjs';
 
@@ -104,6 +114,9 @@ built several ways, interleaved round by round, per variant: ${Object.keys(BUILD
   --variant V        simd or scalar (default: both)
   --rounds N         timed rounds (default 7; --quick 3)
   --quick            blocks ${QUICK_HEIGHTS.join(', ')} only
+  --checks TYPE      signature verification alone instead of whole blocks: the fixture blocks'
+                     final checks of TYPE (ecdsa or schnorr) through each build's verifyBatch
+  --batch N          with --checks: records per verifyBatch call (default 256)
   --json             one JSON document on stdout
   --help             this text`;
 
@@ -144,6 +157,56 @@ export function ensureBuild(name, variants, log) {
   return null;
 }
 
+/** Records per slice of a --checks set: the unit the builds are interleaved by (about 80 ms of
+ *  ECDSA verification on the development VM). */
+const CHECK_SLICE_RECORDS = 1024;
+
+/**
+ * A check set cut into slices of whole batches, in order.
+ * @param {{checks: Uint8Array, walked: object}} set one type's checks (loadCheckSets)
+ * @param {number} batch records per verifyBatch call
+ * @returns {Array<{checks: Uint8Array, walked: object}>}
+ */
+function sliceChecks(set, batch) {
+  const per = Math.max(batch, Math.floor(CHECK_SLICE_RECORDS / batch) * batch);
+  const slices = [];
+  for (let first = 0; first < set.walked.count; first += per) {
+    const end = Math.min(set.walked.count, first + per);
+    const checks = concatChecks([set.checks.subarray(set.walked.offsets[first], set.walked.offsets[end])]);
+    slices.push({ checks, walked: walkChecks(checks) });
+  }
+  return slices;
+}
+
+/**
+ * The contender of one build for the work: whole blocks (createWasmBlockRunner's pass per
+ * block) or a check set's slices (verifyBatch, `work.batch` records per call).
+ * @returns {Promise<{units: number, verdicts: () => string[], time: (i: number) => number,
+ *   dispose: () => void}>} verdicts: one string per unit (a block's verdict or error, a slice's
+ *   verdict bytes); time(i): one timed pass over unit i, s
+ */
+async function contenderOf(variant, dir, work) {
+  if (work.kind === 'blocks') {
+    const runner = await createWasmBlockRunner(variant, { dir });
+    return {
+      verdicts: () => runner.pass(work.blocks).blocks.map((e) => JSON.stringify(e.verdict ?? e.error)),
+      time: (i) => runner.pass([work.blocks[i]]).seconds,
+      dispose: () => runner.dispose(),
+    };
+  }
+  const verifier = createBatchVerifier(await loadEngine(variant, { dir }));
+  const pass = (i) => wasmPass(verifier, work.slices[i], work.batch);
+  return {
+    verdicts: () => work.slices.map((_, i) => Buffer.from(pass(i).verdicts).toString('hex')),
+    time: (i) => pass(i).seconds,
+    dispose: () => verifier.dispose(),
+  };
+}
+
+/** What unit i of the work is called in a disagreement. */
+const unitName = (work, i) => (work.kind === 'blocks' ? `block ${work.blocks[i].height}`
+  : `${work.type} checks ${i * work.sliceRecords}-${Math.min(work.count, (i + 1) * work.sliceRecords) - 1}`);
+
 /**
  * Runs the rounds for one variant.
  * @returns {Promise<{variant, builds: [{name, dir, wasm_bytes, wasm_gzip_bytes, cold_s,
@@ -153,11 +216,12 @@ export function ensureBuild(name, variants, log) {
  *   user + system, every thread: what other processes on the machine disturb least)}],
  *   disagreements: string[]}>}
  */
-async function runVariant(variant, names, blocks, rounds, log) {
+async function runVariant(variant, names, work, rounds, log) {
   const runners = [];
+  const units = work.kind === 'blocks' ? work.blocks.length : work.slices.length;
   for (const name of names) {
     const dir = buildOf(name).dir;
-    const runner = await createWasmBlockRunner(variant, { dir });
+    const runner = await contenderOf(variant, dir, work);
     const wasm = readFileSync(path.join(dir, `ibd-${variant}.wasm`));
     runners.push({ name, dir, runner, seconds: [], cpu_seconds: [], verdicts: null, wasm_bytes: wasm.length, wasm_gzip_bytes: gzipSync(wasm, { level: 9 }).length });
   }
@@ -165,24 +229,33 @@ async function runVariant(variant, names, blocks, rounds, log) {
   try {
     for (const c of runners) {
       const t0 = performance.now();
-      c.verdicts = c.runner.pass(blocks).blocks.map((e) => JSON.stringify(e.verdict ?? e.error));
+      c.verdicts = c.runner.verdicts();
       c.cold_s = (performance.now() - t0) / 1000;
-      for (const t1 = performance.now(); performance.now() - t1 < WASM_PRIME_SECONDS * 1000;) c.runner.pass(blocks);
+      for (const t1 = performance.now(); performance.now() - t1 < WASM_PRIME_SECONDS * 1000;) c.runner.verdicts();
     }
     for (const c of runners.slice(1)) {
       c.verdicts.forEach((v, i) => {
-        if (v !== runners[0].verdicts[i]) disagreements.push(`${variant} ${c.name} block ${blocks[i].height}: ${v} vs ${runners[0].name}: ${runners[0].verdicts[i]}`);
+        if (v !== runners[0].verdicts[i]) disagreements.push(`${variant} ${c.name} ${unitName(work, i)}: ${v} vs ${runners[0].name}: ${runners[0].verdicts[i]}`);
       });
     }
+    if (work.kind === 'checks') { // and every build's verdicts are the validation's
+      const expected = work.slices.map((_, i) => Buffer.from(work.expected.subarray(i * work.sliceRecords, i * work.sliceRecords + work.slices[i].walked.count)).toString('hex'));
+      for (const c of runners) {
+        c.verdicts.forEach((v, i) => {
+          if (v !== expected[i]) disagreements.push(`${variant} ${c.name} ${unitName(work, i)}: ${v} vs the validation's ${expected[i]}`);
+        });
+      }
+    }
     for (let r = 0; r < rounds; r++) {
-      // Interleaved block by block, the builds' order rotating each round: on a loaded machine
-      // the builds being compared then see the same load within milliseconds of each other.
+      // Interleaved unit by unit (block, or slice of checks), the builds' order rotating each
+      // round: on a loaded machine the builds being compared then see the same load within
+      // milliseconds of each other.
       const order = runners.map((_, i) => runners[(i + r) % runners.length]);
       for (const c of runners) c.seconds.push(0), c.cpu_seconds.push(0);
-      for (const b of blocks) {
+      for (let u = 0; u < units; u++) {
         for (const c of order) {
           const cpu0 = process.cpuUsage();
-          c.seconds[r] += c.runner.pass([b]).seconds;
+          c.seconds[r] += c.runner.time(u);
           const cpu = process.cpuUsage(cpu0);
           c.cpu_seconds[r] += (cpu.user + cpu.system) / 1e6;
         }
@@ -211,11 +284,15 @@ async function runVariant(variant, names, blocks, rounds, log) {
 }
 
 function format(doc) {
-  const lines = [`whole-block validation, ${doc.blocks.length} blocks (${doc.mode}), ${doc.rounds} rounds, one core, warm; x = ${doc.baseline}'s time / the build's, same round (median, min-max); wall: wall-clock time, cpu: this process's CPU time (user + system, every thread), the steadier one on a loaded machine`];
+  const what = doc.checks
+    ? `verifyBatch over the fixture blocks' ${doc.checks.count.toLocaleString('en-US')} final ${doc.checks.type} checks, ${doc.checks.batch} per call`
+    : `whole-block validation, ${doc.blocks.length} blocks (${doc.mode})`;
+  const lines = [`${what}, ${doc.rounds} rounds, one core, warm; x = ${doc.baseline}'s time / the build's, same round (median, min-max); wall: wall-clock time, cpu: this process's CPU time (user + system, every thread), the steadier one on a loaded machine`];
   for (const v of doc.variants) {
     lines.push('', `${v.variant}:`);
     for (const b of v.builds) {
-      lines.push(`  ${b.name.padEnd(16)} wall ${b.seconds_median.toFixed(3)} s  x ${b.x_baseline_median.toFixed(3)} (${b.x_baseline_min.toFixed(3)}-${b.x_baseline_max.toFixed(3)})  ` +
+      const perCheck = doc.checks ? `  ${((b.seconds_median / doc.checks.count) * 1e6).toFixed(2)} us/check` : '';
+      lines.push(`  ${b.name.padEnd(16)} wall ${b.seconds_median.toFixed(3)} s${perCheck}  x ${b.x_baseline_median.toFixed(3)} (${b.x_baseline_min.toFixed(3)}-${b.x_baseline_max.toFixed(3)})  ` +
         `cpu ${b.cpu_seconds_median.toFixed(3)} s  x ${b.x_baseline_cpu_median.toFixed(3)} (${b.x_baseline_cpu_min.toFixed(3)}-${b.x_baseline_cpu_max.toFixed(3)})  ` +
         `cold ${b.cold_s.toFixed(2)} s  wasm ${b.wasm_bytes} B, gzip ${b.wasm_gzip_bytes} B`);
     }
@@ -231,8 +308,13 @@ async function main() {
     ({ values } = parseFlags(process.argv.slice(2), {
       builds: { type: 'string' }, variant: { type: 'string' }, rounds: { type: 'string' },
       quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
+      checks: { type: 'string' }, batch: { type: 'string' },
     }));
     if (values.variant !== undefined) choiceFlag('variant', values.variant, VARIANTS);
+    if (values.checks !== undefined) choiceFlag('checks', values.checks, ['ecdsa', 'schnorr']);
+    if (values.batch !== undefined && values.checks === undefined) throw new UsageError('--batch needs --checks (whole blocks take no batch size)');
+    if (values.checks !== undefined && values.quick) throw new UsageError('--quick picks blocks; with --checks every fixture check of the type is verified');
+    values.batch = values.batch === undefined ? 256 : numberFlag('batch', values.batch, { min: 1, max: 65536 });
     values.rounds = values.rounds === undefined ? (values.quick ? 3 : 7) : numberFlag('rounds', values.rounds, { min: 1, max: 1000 });
     values.builds = values.builds?.split(',') ?? null;
     for (const n of values.builds ?? []) if (!buildOf(n)) throw new UsageError(`--builds: unknown build "${n}" (known: ${Object.keys(BUILDS).join(', ')}, or dir:PATH)`);
@@ -258,13 +340,27 @@ async function main() {
   const dir = fixturesDir();
   const all = (await loadBlocks(dir)).filter((b) => !b.error);
   const blocks = values.quick ? all.filter((b) => QUICK_HEIGHTS.includes(b.height)) : all;
+  let work = { kind: 'blocks', blocks };
+  let sets = null;
+  if (values.checks) {
+    sets = await loadCheckSets({ limits: { ecdsa: Infinity, schnorr: Infinity }, log });
+    const set = sets.sets[values.checks];
+    if (set.walked.count === 0) throw new Error(`the fixture blocks hold no ${values.checks} check`);
+    const slices = sliceChecks(set, values.batch);
+    work = { kind: 'checks', type: values.checks, batch: values.batch, slices, sliceRecords: slices[0].walked.count, count: set.walked.count, expected: set.verdicts };
+  }
   const doc = {
     command: `node bench/compare/toolchain.mjs ${process.argv.slice(2).join(' ')}`.trim(),
     mode: values.quick ? 'quick' : 'full', rounds: values.rounds, baseline: names[0],
-    blocks: blocks.map((b) => b.height), generated_at: new Date().toISOString(), variants: [], skipped,
+    blocks: blocks.map((b) => b.height), checks: work.kind === 'checks' ? { type: work.type, count: work.count, batch: work.batch } : null,
+    generated_at: new Date().toISOString(), variants: [], skipped,
   };
-  for (const variant of variants) {
-    doc.variants.push(await runVariant(variant, names, blocks, values.rounds, log));
+  try {
+    for (const variant of variants) {
+      doc.variants.push(await runVariant(variant, names, work, values.rounds, log));
+    }
+  } finally {
+    sets?.dispose();
   }
   process.stdout.write(values.json ? `${JSON.stringify(doc, null, 2)}\n` : `${format(doc)}\n`);
   return doc.variants.some((v) => v.disagreements.length) ? 1 : 0;
