@@ -2,7 +2,8 @@
 // wasm") runs: its candidate multiplies (wasm SIMD extmul lanes, Karatsuba, column sums, and
 // both elements of the f64x2 lanes' multiply and square) agree with libsecp256k1's own 10x26
 // multiply on random and edge-case products, and the three
-// libsecp256k1 builds agree on which real fixture signatures are valid. No timing is asserted.
+// libsecp256k1 builds agree on which real fixture signatures are valid, and the parts timed alone
+// parse every key again. No timing is asserted.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
@@ -20,6 +21,11 @@ test('bench/field/field-mul.mjs: candidates equal to libsecp256k1, three builds 
   assert.equal(r.ecdsa.verifications, 2048);
   assert.ok(r.ecdsa.valid > 1900 && r.ecdsa.valid <= 2048, `${r.ecdsa.valid} valid`);
   assert.deepEqual(Object.keys(r.ecdsa.us_per_verify), ['portable', 'simd', 'karatsuba']);
+  // Every key of the set was parsed again in the parts' timing (the harness exits 1 otherwise),
+  // each 33 or 65 bytes.
+  assert.equal(r.ecdsa.keys_33 + r.ecdsa.keys_65, r.ecdsa.verifications);
+  assert.ok(r.ecdsa.keys_33 > 0 && r.ecdsa.keys_65 > 0, `${r.ecdsa.keys_33} and ${r.ecdsa.keys_65}`);
+  assert.deepEqual(Object.keys(r.ecdsa.parts), ['us_per_scalar_inverse', 'us_per_parse_33', 'us_per_parse_65']);
   assert.ok('f64_lanes_mul_ns' in r.ns_per_call && 'f64_lanes_sqr_ns' in r.ns_per_call);
   for (const s of Object.values(r.ns_per_call)) assert.ok(s.median > 0);
 });

@@ -17,6 +17,10 @@
 //    the column-sum one in both). The f64x2 lanes have no such run: their form is not the
 //    library's, and they would need a verifier that runs two signatures in lockstep. The builds run round by round in a rotating order, one
 //    process each, and must agree on the valid count.
+// 4. Two parts of that verification timed alone in the portable build, over the same records:
+//    s^-1 mod n (what inverting a batch's s values at once, Montgomery's trick, could save at
+//    most) and the key's parse, 33-byte keys (a square root) apart from 65-byte ones (what the
+//    key cache saves for a recurring key).
 // The harnesses are built here with emcc (the same flags as the shipped simd variant's
 // libsecp256k1: -O3 -msimd128, WIDEMUL_INT64) into build/bench/field/, rebuilt when a source
 // changes. Nothing here is shipped: docs/performance.md, "Field arithmetic in wasm".
@@ -96,6 +100,8 @@ if (!existsSync(path.join(SECP, 'src', 'secp256k1.c'))) {
 const names = Object.keys(BUILDS);
 const verify = Object.fromEntries(names.map((n) => [n, []]));
 const mul = [];
+const PARTS = { us_per_scalar_inverse: 's^-1 mod n (secp256k1_scalar_inverse_var)', us_per_parse_33: 'a 33-byte key\'s parse (its square root)', us_per_parse_65: 'a 65-byte key\'s parse (a curve check)' };
+const parts = Object.fromEntries(Object.keys(PARTS).map((k) => [k, []]));
 let count = null;
 let diff;
 try {
@@ -122,7 +128,8 @@ function runRounds(js, sets) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(k + r) % names.length];
       const out = runJson(js[name], ['verify', sets.sets.ecdsa.file, '1']);
-      if (count === null) count = { verifications: out.verifications, valid: out.valid };
+      if (count === null) count = { verifications: out.verifications, valid: out.valid, keys_33: out.keys_33, keys_65: out.keys_65 };
+      if (name === 'portable') for (const k of Object.keys(PARTS)) parts[k].push(out[k][0]);
       if (out.valid !== count.valid) throw new Error(`${name} found ${out.valid} valid signatures, portable ${count.valid}`);
       verify[name].push(out.us_per_verify[0]);
     }
@@ -135,7 +142,8 @@ const result = {
   differential: diff,
   rounds: values.rounds,
   ns_per_call: Object.fromEntries(Object.keys(mul[0]).map((k) => [k, stat(mul.map((m) => m[k]))])),
-  ecdsa: { ...count, us_per_verify: Object.fromEntries(names.map((n) => [n, stat(verify[n])])) },
+  ecdsa: { ...count, us_per_verify: Object.fromEntries(names.map((n) => [n, stat(verify[n])])),
+    parts: Object.fromEntries(Object.keys(PARTS).map((k) => [k, stat(parts[k])])) },
 };
 if (values.json) {
   console.log(JSON.stringify(result, null, 2));
@@ -150,5 +158,11 @@ if (values.json) {
   for (const n of names) {
     const s = result.ecdsa.us_per_verify[n];
     console.log(`  ${n.padEnd(10)} ${f(s)}  speed x portable ${(base / s.median).toFixed(2)}`);
+  }
+  const g = (s) => `${s.median.toFixed(2)} (${s.min.toFixed(2)}-${s.max.toFixed(2)})`;
+  console.log(`its parts timed alone, portable build, µs per call over the same signatures (${count.keys_33} keys of 33 bytes, ${count.keys_65} of 65), median (min-max), and the share of a verification:`);
+  for (const [k, what] of Object.entries(PARTS)) {
+    const s = result.ecdsa.parts[k];
+    console.log(`  ${what.padEnd(44)} ${g(s)}  ${((100 * s.median) / base).toFixed(1)}%`);
   }
 }

@@ -12,7 +12,11 @@
  *                     half a call's time): one JSON line
  *   verify FILE R     ECDSA verification of the FILE's ECDSA records (check_buffer.h; keys and
  *                     strict-DER signatures that parse, S normalized), R passes: one JSON line
- *                     with each pass's µs per verification and the valid count */
+ *                     with each pass's µs per verification and the valid count, and per pass
+ *                     two of its parts timed alone over the same records: s^-1 mod n
+ *                     (secp256k1_scalar_inverse_var, as secp256k1_ecdsa_sig_verify computes it)
+ *                     and the key's parse (secp256k1_ec_pubkey_parse), apart for 33-byte keys
+ *                     (a square root) and 65-byte ones (a curve check) */
 #include "secp256k1.c"
 #include "precomputed_ecmult.c"
 #include "precomputed_ecmult_gen.c"
@@ -219,7 +223,10 @@ static int verify(const char *path, int passes) {
     long len, off = 0;
     size_t n = 0, cap = 0, i;
     int p, valid = 0;
-    struct parsed { secp256k1_pubkey pk; secp256k1_ecdsa_signature sig; const unsigned char *msg; } *set = NULL;
+    struct parsed { secp256k1_pubkey pk; secp256k1_ecdsa_signature sig; const unsigned char *msg, *key; size_t key_len; } *set = NULL;
+    size_t keys33 = 0, keys65 = 0;
+    double *t_verify, *t_inverse, *t_parse33, *t_parse65;
+    secp256k1_scalar sink; /* the inverses summed and printed, so that none is optimized away */
     const secp256k1_context *ctx = secp256k1_context_static;
     if (f == NULL) { fprintf(stderr, "cannot open %s\n", path); return 1; }
     fseek(f, 0, SEEK_END); len = ftell(f); fseek(f, 0, SEEK_SET);
@@ -235,19 +242,61 @@ static int verify(const char *path, int passes) {
                 secp256k1_ecdsa_signature_parse_der(ctx, &set[n].sig, buf + off + 36 + pk_len, sig_len)) {
                 secp256k1_ecdsa_signature_normalize(ctx, &set[n].sig, &set[n].sig);
                 set[n].msg = buf + off + 4;
+                set[n].key = buf + off + 36;
+                set[n].key_len = pk_len;
+                if (pk_len == 33) keys33++;
+                if (pk_len == 65) keys65++;
                 n++;
             }
         }
         off += 36 + (long)(pk_len + sig_len);
     }
-    printf("{\"verifications\":%lu,\"us_per_verify\":[", (unsigned long)n);
+    secp256k1_scalar_set_int(&sink, 0);
+    t_verify = (double *)calloc((size_t)passes * 4 + 4, sizeof(double));
+    if (t_verify == NULL) { fprintf(stderr, "out of memory\n"); return 1; }
+    t_inverse = t_verify + passes + 1;
+    t_parse33 = t_inverse + passes + 1;
+    t_parse65 = t_parse33 + passes + 1;
     for (p = 0; p < passes; p++) {
-        double t0 = emscripten_get_now();
+        secp256k1_scalar r, sc, sinv;
+        secp256k1_pubkey pk;
+        int parsed = 0;
+        double t0 = emscripten_get_now(), t1, t2, t3;
         valid = 0;
         for (i = 0; i < n; i++) valid += secp256k1_ecdsa_verify(ctx, &set[i].sig, set[i].msg, &set[i].pk);
-        printf("%s%.3f", p ? "," : "", (emscripten_get_now() - t0) * 1000 / (double)(n ? n : 1));
+        t1 = emscripten_get_now();
+        for (i = 0; i < n; i++) {
+            secp256k1_ecdsa_signature_load(ctx, &r, &sc, &set[i].sig);
+            secp256k1_scalar_inverse_var(&sinv, &sc);
+            secp256k1_scalar_add(&sink, &sink, &sinv);
+        }
+        t2 = emscripten_get_now();
+        for (i = 0; i < n; i++) if (set[i].key_len == 33) parsed += secp256k1_ec_pubkey_parse(ctx, &pk, set[i].key, 33);
+        t3 = emscripten_get_now();
+        for (i = 0; i < n; i++) if (set[i].key_len == 65) parsed += secp256k1_ec_pubkey_parse(ctx, &pk, set[i].key, 65);
+        t_parse65[p] = (emscripten_get_now() - t3) * 1000 / (double)(keys65 ? keys65 : 1);
+        t_verify[p] = (t1 - t0) * 1000 / (double)(n ? n : 1);
+        t_inverse[p] = (t2 - t1) * 1000 / (double)(n ? n : 1);
+        t_parse33[p] = (t3 - t2) * 1000 / (double)(keys33 ? keys33 : 1);
+        if (parsed != (int)(keys33 + keys65)) {
+            fprintf(stderr, "a key that parsed before failed to parse\n");
+            return 1;
+        }
     }
-    printf("],\"valid\":%d}\n", valid);
+    printf("{\"verifications\":%lu,\"keys_33\":%lu,\"keys_65\":%lu", (unsigned long)n, (unsigned long)keys33, (unsigned long)keys65);
+    {
+        const char *names[4] = { "us_per_verify", "us_per_scalar_inverse", "us_per_parse_33", "us_per_parse_65" };
+        double *series[4];
+        int k;
+        series[0] = t_verify; series[1] = t_inverse; series[2] = t_parse33; series[3] = t_parse65;
+        for (k = 0; k < 4; k++) {
+            printf(",\"%s\":[", names[k]);
+            for (p = 0; p < passes; p++) printf("%s%.3f", p ? "," : "", series[k][p]);
+            printf("]");
+        }
+    }
+    printf(",\"valid\":%d,\"sink\":%u}\n", valid, secp256k1_scalar_get_bits_limb32(&sink, 0, 8));
+    free(t_verify);
     return 0;
 }
 
