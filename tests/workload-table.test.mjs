@@ -252,6 +252,12 @@ test('bad input: a measurement the cost model cannot use is named by its field',
   assert.match(bad((d) => { d.end_to_end.workers = 1e9; }), /^end_to_end\.workers is 1000000000; need the run's workers \(2\)/);
   assert.match(bad((d) => { d.end_to_end.scaling = {}; }), /^end_to_end\.scaling is \{\}; need an array/);
   assert.match(bad((d) => { delete d.variant; }), /^variant is undefined; need simd or scalar/);
+  // The ECDSA checks by key: optional (older measurements lack them), else counts that add up.
+  assert.equal(bad((d) => { delete d.blocks[1].workload.ecdsa_keys; }), null);
+  assert.match(bad((d) => { d.blocks[0].workload.ecdsa_keys.repeat = -1; }), /^blocks\[0\] \(height 170\)\.workload\.ecdsa_keys\.repeat is -1; need an integer/);
+  assert.match(bad((d) => { d.blocks[0].workload.ecdsa_keys.first_other = 'one'; }), /\.workload\.ecdsa_keys\.first_other is "one"/);
+  assert.match(bad((d) => { d.blocks[0].workload.ecdsa_keys = null; }), /\.workload\.ecdsa_keys is null; need \{first_compressed, first_other, repeat\}/);
+  assert.match(bad((d) => { d.blocks[0].workload.ecdsa_keys.repeat = 5; }), /\.workload\.ecdsa_keys adds up to 6, not the block's 1 ECDSA checks/);
 });
 
 test('bad input: a fixture block that did not load stops the census, naming it', async () => {

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BUILD_DIR } from '../../wasm/paths.mjs';
+import { ECDSA_KEY_CLASSES } from '../core/cost-model.mjs';
 import { INPUT_TYPES } from '../core/workload-model.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
 
@@ -170,6 +171,17 @@ export function measurementProblem(doc) {
     if (sum(w.inputs_by_type) !== w.inputs) return `${where}.workload.inputs_by_type adds up to ${sum(w.inputs_by_type)}, not the block's ${w.inputs} inputs`;
     const checks = w.checks.ecdsa_single + w.checks.ecdsa_multisig + w.checks.schnorr_keypath + w.checks.schnorr_scriptpath;
     if (sum(w.checks_by_type) !== checks) return `${where}.workload.checks_by_type adds up to ${sum(w.checks_by_type)}, not the block's ${checks} checks`;
+    // The ECDSA checks by key (a measurement older than them has none: one cost per check).
+    if (w.ecdsa_keys !== undefined) {
+      const keys = w.ecdsa_keys;
+      if (!keys || typeof keys !== 'object' || Array.isArray(keys)) return `${where}.workload.ecdsa_keys is ${JSON.stringify(keys)}; need {first_compressed, first_other, repeat}`;
+      for (const k2 of ECDSA_KEY_CLASSES) {
+        if (!count(keys[k2])) return `${where}.workload.ecdsa_keys.${k2} is ${JSON.stringify(keys[k2])}; need an integer from 0 to 2^53-1`;
+      }
+      const ecdsa = w.checks.ecdsa_single + w.checks.ecdsa_multisig;
+      const classes = ECDSA_KEY_CLASSES.reduce((n, k2) => n + keys[k2], 0);
+      if (classes !== ecdsa) return `${where}.workload.ecdsa_keys adds up to ${classes}, not the block's ${ecdsa} ECDSA checks`;
+    }
   }
   return null;
 }
