@@ -116,6 +116,12 @@ test('ECDSA checks priced by key class: first under a 33-byte key, first under a
   const check = predictBlocks(blocks, RATIO);
   assert.equal(check.trusted, true);
   for (const p of check.per_block) assert.ok(close(p.ratio, 1, 1e-6), `${p.height}: ${p.ratio}`);
+  // What the check does not judge, reported beside it: the same blocks at the mix's price per
+  // ECDSA check (a span's), block 1 (one key's 131 checks) over-predicted, block 2 under.
+  const atMix = check.per_block.filter((p) => p.judged).map((p) => p.ratio_at_mix);
+  assert.ok(check.per_block[1].ratio_at_mix > 1.05 && check.per_block[2].ratio_at_mix < 1, JSON.stringify(atMix));
+  assert.deepEqual({ min: check.at_mix.min, max: check.at_mix.max }, { min: Math.min(...atMix), max: Math.max(...atMix) });
+  for (const [k, v] of Object.entries(mix)) assert.ok(close(check.at_mix.mix[k], v), k);
   // A workload without the split (a span of the chain) is priced at the mix's cost per check.
   const { ecdsa_keys: _, ...span } = shapes[3];
   assert.ok(close(predictStages(fitted, span).verify, 1000 * perEcdsa, 1e-6));
@@ -124,6 +130,7 @@ test('ECDSA checks priced by key class: first under a 33-byte key, first under a
   const single = blocks.map((b) => { const { ecdsa_keys: __, ...w } = b.workload; return { ...b, workload: w }; });
   const one = predictBlocks(single, RATIO);
   assert.equal(one.trusted, false);
+  assert.equal(one.at_mix, null);
   assert.ok(one.misses.some((m) => m.height === 1), JSON.stringify(one.misses));
   // A measurement saved before the split (a block without ecdsa_keys): one cost per check, no by_key.
   const old = fitCosts([...blocks.slice(1), single[0]], RATIO);

@@ -1,6 +1,6 @@
 // Terminal rendering of the benchmark's result document (bench/core/run-core.mjs). Formatting only;
 // the numbers' words (int, countOf) come from the run core, which the page shares.
-import { amountsText, countOf, int, pairedEfficiencyText, verdictText } from '../core/format.mjs';
+import { amountsText, atMixLine, countOf, int, pairedEfficiencyText, verdictText } from '../core/format.mjs';
 import { noiseWarning, projectionOrderWarning, sampleWarnings } from '../core/warnings.mjs';
 import { chainShortfall } from '../core/run-core.mjs';
 
@@ -263,6 +263,7 @@ function modelLines(p) {
       : `  NOT trusted: ${m.misses.length ? `${m.misses.map((x) => `${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%` : m.untrusted_reason}` +
         `${m.misses.length && m.untrusted_reason !== 'blocks outside +-15%' ? `; ${m.untrusted_reason}` : ''}; the projection below is ` +
         `then only indicative${m.misses.length ? ' (other work on the machine makes the times of the blocks vary, some up and some down, more than the model allows: rerun on an idle one)' : ''}`,
+    ...(m.at_mix ? [atMixLine(m.at_mix)] : []),
     `  on ${countOf(m.workers, 'worker')} (each ${(m.efficiency * 100).toFixed(0)}% of the wall time in the engine, measured)${m.assumption ? `; ${m.assumption}` : ''}`,
     `projection, the whole chain (heights 0-${int(m.tip)}): ${hoursText(m.full_chain_hours)} to validate (parse, sighash, script, verify)`,
     `projection, after assumevalid (heights ${int(m.assumevalid.height + 1)}-${int(m.tip)}, the scripts Core checks by default): ${hoursText(m.after_assumevalid_hours)}`,

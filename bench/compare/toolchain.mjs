@@ -139,7 +139,7 @@ export function ensureBuild(name, variants, log) {
       what: `${b.eh} exception handling${b.defines ? ` and ${Object.entries(b.defines).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}` }, log);
     return null;
   }
-  if (b.make === 'present') return have() ? null : `${path.relative(REPO_ROOT, b.dir)} not built (${name.startsWith('dir:') ? 'build that checkout first: node scripts/setup.mjs --only wasm' : 'docs/build.md, "Measuring another Emscripten"'})`;
+  if (b.make === 'present') return have() ? null : `${name.startsWith('dir:') ? b.dir : path.relative(REPO_ROOT, b.dir)} not built (${name.startsWith('dir:') ? 'build that checkout first: node scripts/setup.mjs --only wasm' : 'docs/build.md, "Measuring another Emscripten"'})`;
   if (!existsSync(NPM_WASM_OPT)) return `${path.relative(REPO_ROOT, NPM_WASM_OPT)} missing (npm install --no-save binaryen@132.0.0)`;
   const why = ensureBuild(b.from, variants, log);
   if (why) return why;
@@ -196,9 +196,17 @@ async function contenderOf(variant, dir, work) {
   }
   const verifier = createBatchVerifier(await loadEngine(variant, { dir }));
   const pass = (i) => wasmPass(verifier, work.slices[i], work.batch);
+  const hex = (v) => Buffer.from(v).toString('hex');
   return {
-    verdicts: () => work.slices.map((_, i) => Buffer.from(pass(i).verdicts).toString('hex')),
-    time: (i) => pass(i).seconds,
+    verdicts: () => work.slices.map((_, i) => hex(pass(i).verdicts)),
+    // Every timed pass's verdicts are checked too (after its clock stops): the key cache carries
+    // over between passes, so a fault that shows only once it is warm is caught.
+    time: (i) => {
+      const p = pass(i);
+      const expected = work.expected.subarray(i * work.sliceRecords, i * work.sliceRecords + work.slices[i].walked.count);
+      if (Buffer.compare(Buffer.from(p.verdicts), Buffer.from(expected)) !== 0) work.timedDisagreements.add(`${unitName(work, i)} in a timed pass`);
+      return p.seconds;
+    },
     dispose: () => verifier.dispose(),
   };
 }
@@ -246,6 +254,7 @@ async function runVariant(variant, names, work, rounds, log) {
         });
       }
     }
+    if (work.kind === 'checks') work.timedDisagreements = new Set();
     for (let r = 0; r < rounds; r++) {
       // Interleaved unit by unit (block, or slice of checks), the builds' order rotating each
       // round: on a loaded machine the builds being compared then see the same load within
@@ -262,6 +271,7 @@ async function runVariant(variant, names, work, rounds, log) {
       }
       log(`${variant} round ${r + 1}/${rounds}: ${runners.map((c) => `${c.name} ${c.seconds[r].toFixed(3)} s`).join(', ')}`);
     }
+    for (const d of work.timedDisagreements ?? []) disagreements.push(`${variant}: ${d}: verdicts differ from the validation's`);
   } finally {
     for (const c of runners) c.runner.dispose();
   }
@@ -336,7 +346,12 @@ async function main() {
     if (why) skipped.push({ name: n, reason: why });
     else names.push(n);
   }
-  if (names.length === 0) throw new Error('no build to measure');
+  // Builds named with --builds are an A/B: one missing leaves nothing to compare it with, and
+  // a missing first one would silently change the baseline.
+  if (skipped.length && (values.builds || names.length === 0)) {
+    process.stderr.write(`toolchain: ${skipped.map((x) => `${x.name}: ${x.reason}`).join('; ')}\n`);
+    return 1;
+  }
   const dir = fixturesDir();
   const all = (await loadBlocks(dir)).filter((b) => !b.error);
   const blocks = values.quick ? all.filter((b) => QUICK_HEIGHTS.includes(b.height)) : all;

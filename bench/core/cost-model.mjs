@@ -398,9 +398,14 @@ export const stagesTotal = (s) => s.parse + s.sighash + s.script + s.verify;
  * @param {{minChecks?: number, tolerance?: number}} [options] the blocks judged: those with at
  *   least minChecks checks (default 100); trusted when every one is within +-tolerance (0.15)
  * @returns {{per_block: Array<{height, checks, predicted_ms, measured_ms, ratio, judged: boolean,
- *   within: boolean|null, pooled: string[]}>, trusted: boolean, misses: Array<{height, ratio}>}}
+ *   within: boolean|null, pooled: string[], ratio_at_mix: number|null}>, trusted: boolean,
+ *   misses: Array<{height, ratio}>, at_mix: {min, max, mix}|null}}
  *   ratio = predicted / measured; pooled: the block's sighash kinds and script types that no
- *   other block holds, predicted at the pooled cost (fitCostsLeaveOneOut)
+ *   other block holds, predicted at the pooled cost (fitCostsLeaveOneOut); ratio_at_mix: the
+ *   same prediction with every ECDSA check at per_ecdsa, the key classes' mix price a span of
+ *   the chain is priced at (null without the split); at_mix: its range over the judged blocks,
+ *   which `trusted` does not judge: it says how far a block whose key mix is not the fixtures'
+ *   lands at the span's price
  */
 export function predictBlocks(blocks, schnorrPerEcdsa, { minChecks = JUDGED.minChecks, tolerance = JUDGED.tolerance } = {}) {
   const leftOut = fitCostsLeaveOneOut(blocks, schnorrPerEcdsa);
@@ -413,9 +418,14 @@ export function predictBlocks(blocks, schnorrPerEcdsa, { minChecks = JUDGED.minC
     const checks = c.ecdsa_single + c.ecdsa_multisig + c.schnorr_keypath + c.schnorr_scriptpath;
     const judged = checks >= minChecks;
     const ratio = predicted / measured;
+    // The same costs with every ECDSA check at the mix's price, as a span of the chain is priced.
+    const v = leftOut[k].verify;
+    const atMix = v.by_key ? stagesTotal(predictStages({ ...leftOut[k], verify: { per_ecdsa: v.per_ecdsa, per_schnorr: v.per_schnorr } }, b.workload)) / measured : null;
     return { height: b.height, checks, predicted_ms: predicted, measured_ms: measured, ratio, judged,
-      within: judged ? Math.abs(ratio - 1) <= tolerance : null, pooled: leftOut[k].pooled };
+      within: judged ? Math.abs(ratio - 1) <= tolerance : null, pooled: leftOut[k].pooled, ratio_at_mix: atMix };
   });
   const misses = perBlock.filter((p) => p.judged && !p.within).map((p) => ({ height: p.height, ratio: p.ratio }));
-  return { per_block: perBlock, trusted: perBlock.some((p) => p.judged) && misses.length === 0, misses };
+  const atMix = perBlock.filter((p) => p.judged && p.ratio_at_mix !== null).map((p) => p.ratio_at_mix);
+  return { per_block: perBlock, trusted: perBlock.some((p) => p.judged) && misses.length === 0, misses,
+    at_mix: atMix.length ? { min: Math.min(...atMix), max: Math.max(...atMix), mix: leftOut[0].verify.mix } : null };
 }

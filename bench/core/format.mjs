@@ -53,3 +53,12 @@ export function amountsText(b) {
 export function verdictText(b) {
   return b.block_valid ? 'valid' : `INVALID in ${b.stage}: ${b.reject_message}`;
 }
+
+/** The cost model check's note on what it does not judge (cost-model.mjs predictBlocks'
+ *  `at_mix`): the price of an ECDSA check in a span of the chain, at the fixtures' key mix. */
+export function atMixLine(a) {
+  const pctOf = (r) => `${r >= 1 ? '+' : ''}${((r - 1) * 100).toFixed(1)}%`;
+  return `  the check prices each ECDSA check by its key's class (a key's first check in the block, 33-byte or other, or a recurring key); ` +
+    `a span of the chain, whose keys no table counts, at the fixtures' mix of them (${[a.mix.first_compressed, a.mix.first_other, a.mix.repeat].map((x) => `${(x * 100).toFixed(0)}%`).join(' / ')}), ` +
+    `which the check does not judge: at that price the judged blocks land at ${pctOf(a.min)} to ${pctOf(a.max)} (docs/workload.md)`;
+}

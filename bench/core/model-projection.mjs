@@ -241,6 +241,7 @@ export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, without
     per_block: check.per_block,
     trusted: check.trusted && enough,
     misses: check.misses,
+    at_mix: check.at_mix,
     rounds,
     untrusted_reason: !enough ? `each block's measured time is a median of ${countOf(rounds, 'round')}; the check needs ${MIN_ROUNDS} or more (--rounds; on the page, the Timed rounds box)`
       : check.trusted ? null : check.misses.length ? 'blocks outside +-15%' : 'no block with 100 or more checks',

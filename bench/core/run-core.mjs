@@ -403,7 +403,7 @@ function totalsOf(blocks, passes, workers) {
  *  table, on the run's worker count: {model: the whole result, contenders: the other engines'
  *  (contenders.mjs projectContenders, from `bench`: benchRatios' result of the last bench run;
  *  null without one)} plus its headline fields at the top (full_chain_hours,
- *  after_assumevalid_hours, per_block, trusted, eras); {model: null, model_error} without a
+ *  after_assumevalid_hours, per_block, trusted, at_mix, eras); {model: null, model_error} without a
  *  table or when it cannot be made. */
 function modelProjection(blocks, totals, endToEnd, table, bench, measuredOn = 'node') {
   if (!table) return { model: null, model_error: 'no workload table given (bench/workload/workload-table.json)' };
@@ -414,8 +414,8 @@ function modelProjection(blocks, totals, endToEnd, table, bench, measuredOn = 'n
     // The other engines, from the last bench run's ratios when the host has them.
     const contenders = bench ? { bench_run: bench.run, missing: bench.missing, engines: projectContenders(m, table, bench.ratios, { measuredOn }) } : null;
     return { model: m, contenders, full_chain_hours: m.full_chain_hours, after_assumevalid_hours: m.after_assumevalid_hours,
-      per_block: m.per_block.map(({ height, predicted_ms, measured_ms, ratio, judged, within, pooled }) => ({ height, predicted_ms, measured_ms, ratio, judged, within, pooled })),
-      trusted: m.trusted, eras: m.eras };
+      per_block: m.per_block.map(({ height, predicted_ms, measured_ms, ratio, judged, within, pooled, ratio_at_mix }) => ({ height, predicted_ms, measured_ms, ratio, judged, within, pooled, ratio_at_mix })),
+      trusted: m.trusted, at_mix: m.at_mix, eras: m.eras };
   } catch (err) {
     return { model: null, model_error: err.message };
   }

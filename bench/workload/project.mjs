@@ -23,6 +23,7 @@ import { loadEngine } from '../../wasm/engine.mjs';
 import { choiceFlag, NODE_SOURCE_FLAGS, nodeSourceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
 import { CENSUS_PATH, fixtureCensus, readCensus } from './census.mjs';
 import { contenderCosts, PUBLISHED } from '../core/contenders.mjs';
+import { atMixLine } from '../core/format.mjs';
 import { ASSUMEVALID, projectChain, schnorrPerEcdsaOf, spanHours, withoutKeyReuseOf } from '../core/model-projection.mjs';
 import { FIGURES, INPUT_TYPES, roundFigures, roundRange, totalChecks, workloadFor } from '../core/workload-model.mjs';
 import { REPO_ROOT } from '../../wasm/paths.mjs';
@@ -357,6 +358,7 @@ function projectionLines({ result: p, error }, from, to) {
     p.trusted ? `  model check: trusted, every measured block with 100+ checks predicted within +-15% from the others' costs`
       : `  model check: NOT trusted: ${p.misses.length ? `${p.misses.map((x) => `block ${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%` : p.untrusted_reason}; ` +
         `the hours above are then only indicative${p.misses.length ? ' (other work on the machine makes the times of the blocks vary, some up and some down, more than the model allows: measure on an idle one)' : ''}`,
+    ...(p.at_mix ? [atMixLine(p.at_mix)] : []),
     '  range: the workload\'s low and high at the fastest and slowest measured round\'s costs (docs/workload.md)',
     ...(p.contenders ? compareLines(p, h) : []),
   ];
