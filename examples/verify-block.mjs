@@ -12,10 +12,14 @@ if (!height) {
 const pool = createPool(); // one worker per core
 try {
   const r = await validateBlock(readFileSync(blockFile), readFileSync(spentFile, 'utf8'), { height: Number(height), pool });
-  if (r.valid === null) throw new Error(r.error); // not judged: the block or its spent outputs are unreadable
-  console.log(`block ${r.hash ?? r.blockHash}: ${r.valid ? 'valid' : `invalid, ${r.error}`}`);
-  if (r.ok) console.log(`${r.inputs} inputs (${r.failedInputs} failed), ${r.ecdsa} ECDSA and ${r.schnorr} Schnorr signature checks made (a failed CHECKMULTISIG trial among them is no failed input)`);
-  process.exitCode = r.valid ? 0 : 1;
+  if (r.valid === null) { // not judged: the block or its spent outputs are unreadable
+    console.error(`not validated: ${r.error}`);
+    process.exitCode = 2;
+  } else {
+    console.log(`block ${r.hash ?? r.blockHash}: ${r.valid ? 'valid' : `invalid, ${r.error}`}`);
+    if (r.ok) console.log(`${r.inputs} inputs (${r.failedInputs} failed), ${r.ecdsa} ECDSA and ${r.schnorr} Schnorr signature checks made (a failed CHECKMULTISIG trial among them is no failed input)`);
+    process.exitCode = r.valid ? 0 : 1;
+  }
 } finally {
   await pool.close();
 }

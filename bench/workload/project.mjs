@@ -130,7 +130,7 @@ function main() {
     if (values.fixtures !== undefined && !values.census && !values.measure) throw new UsageError('--fixtures needs --census or --measure (only they read the fixture blocks)');
     if (values.rounds !== undefined) values.rounds = numberFlag('rounds', values.rounds, { min: 1, max: 15 });
     const height = (name) => numberFlag(name, values[name], { max: 10_000_000,
-      message: (text) => `--${name} must be a block height (an integer from 0), got "${text}"` });
+      message: (text) => `--${name} must be a block height (an integer from 0 to 10,000,000; the table ends at its tip), got "${text}"` });
     if (values.from !== undefined) values.from = height('from');
     if (values.to !== undefined) values.to = height('to');
     if (values.workers !== undefined) values.workers = numberFlag('workers', values.workers, { min: 1, max: 64 });
@@ -357,7 +357,8 @@ function projectionLines({ result: p, error }, from, to) {
       (p.assumption ? `; ASSUMED: ${p.assumption}` : ''),
     p.trusted ? `  model check: trusted, every measured block with 100+ checks predicted within +-15% from the others' costs`
       : `  model check: NOT trusted: ${p.misses.length ? `${p.misses.map((x) => `block ${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%` : p.untrusted_reason}; ` +
-        `the hours above are then only indicative${p.misses.length ? ' (other work on the machine makes the times of the blocks vary, some up and some down, more than the model allows: measure on an idle one)' : ''}`,
+        `the hours above are then only indicative${!p.misses.length ? '' : p.blocks_fitted < 5 ? ` (${p.blocks_fitted - 1} other block${p.blocks_fitted === 2 ? '' : 's'} to fit each block's costs on: too few for costs of its own)`
+          : p.rounds < MIN_ROUNDS ? '' : ' (other work on the machine makes the times of the blocks vary, some up and some down, more than the model allows: measure on an idle one)'}`,
     ...(p.at_mix ? [atMixLine(p.at_mix)] : []),
     '  range: the workload\'s low and high at the fastest and slowest measured round\'s costs (docs/workload.md)',
     ...(p.contenders ? compareLines(p, h) : []),
