@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { ecdsaKeyMixOf, fitCosts, fitCostsLeaveOneOut, fitStage, fitStageLeaveOneOut, predictBlocks, predictStages, stagesTotal } from '../bench/core/cost-model.mjs';
 import { callsPerBlock, extremeMix, poolEfficiency, projectChain, spanHours, spanMs, withoutKeyReuseOf } from '../bench/core/model-projection.mjs';
 import { readCensus } from '../bench/workload/census.mjs';
+import { trimmedExtremes, warmBlockTimes } from '../bench/core/end-to-end.mjs';
 import { readWorkloadTable } from '../bench/workload/table.mjs';
 import { INPUT_TYPES, totalChecks, workloadFor } from '../bench/core/workload-model.mjs';
 import { benchRatios, contenderCosts } from '../bench/core/contenders.mjs';
@@ -296,6 +297,23 @@ test('projectChain: full chain, after assumevalid and per era from the saved tab
   const p3 = projectChain({ blocks: three, table, endToEnd: e2e, schnorrPerEcdsa: RATIO });
   assert.equal(p3.trusted, false);
   assert.match(p3.untrusted_reason, /median of 3 rounds; the check needs 5/);
+});
+
+test('the range leaves out the single fastest and slowest round from 5 rounds: one disturbed round does not set it', () => {
+  assert.deepEqual(trimmedExtremes([10, 11, 12, 13, 30]), { range_min: 11, range_max: 13 });
+  assert.deepEqual(trimmedExtremes([10, 30, 12, 13]), { range_min: 10, range_max: 30 }); // fewer than 5: the extremes
+  assert.deepEqual(trimmedExtremes([7]), { range_min: 7, range_max: 7 });
+  const warm = warmBlockTimes([1, 1.1, 0.9, 1, 2.2].map((f) => ({ parseMs: f, sighashMs: 0, scriptMs: 0, verifyMs: 0, sighashMsByKind: {}, scriptMsByType: {} })));
+  assert.deepEqual(warm.total, { median: 1, min: 0.9, max: 2.2, rounds: 5, range_min: 1, range_max: 1.1 });
+  // The projection's high end follows range_max, and a measurement without it (saved before)
+  // keeps min and max.
+  const { table, blocks, e2e } = censusRun();
+  const base = projectChain({ blocks, table, endToEnd: e2e, schnorrPerEcdsa: RATIO });
+  const spiked = blocks.map((b) => ({ ...b, engine_ms: { ...b.engine_ms, max: 3 * b.engine_ms.median, range_max: b.engine_ms.max, range_min: b.engine_ms.min } }));
+  const p = projectChain({ blocks: spiked, table, endToEnd: e2e, schnorrPerEcdsa: RATIO });
+  assert.ok(close(p.full_chain_hours.high, base.full_chain_hours.high, 1e-9), `${p.full_chain_hours.high} vs ${base.full_chain_hours.high}`);
+  const old = projectChain({ blocks: spiked.map(({ engine_ms: { range_min, range_max, ...m }, ...b }) => ({ ...b, engine_ms: m })), table, endToEnd: e2e, schnorrPerEcdsa: RATIO });
+  assert.ok(old.full_chain_hours.high > 2 * base.full_chain_hours.high);
 });
 
 test('without key reuse: the one-per-key passes\' prices raise the range\'s high end, and only it', () => {

@@ -229,6 +229,8 @@ test('bad input: a measurement the cost model cannot use is named by its field',
   assert.match(bad((d) => { d.end_to_end.stages.parse_s = 'x'; }), /^end_to_end\.stages\.parse_s is "x"/);
   assert.match(bad((d) => { d.blocks[1].stages_ms.verify = -5; }), /^blocks\[1\] \(height \d+\)\.stages_ms\.verify is -5/);
   assert.match(bad((d) => { delete d.blocks[0].engine_ms.max; }), /^blocks\[0\] .*\.engine_ms is .*min <= median <= max/);
+  assert.match(bad((d) => { Object.assign(d.blocks[0].engine_ms, { range_min: 0.35, range_max: 0.6 }); }), /\.engine_ms is .*need min <= range_min <= median <= range_max <= max/);
+  assert.equal(bad((d) => { Object.assign(d.blocks[0].engine_ms, { range_min: 0.35, range_max: 0.45 }); }), null);
   assert.match(bad((d) => { d.blocks[2] = structuredClone(d.blocks[0]); }), /^block height \d+ appears twice/);
   assert.match(bad((d) => { d.blocks[0].workload.inputs = -3; }), /\.workload\.inputs is -3/);
   assert.match(bad((d) => { d.workers = '2'; }), /^workers is "2"/);

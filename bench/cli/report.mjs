@@ -276,7 +276,7 @@ function modelLines(p) {
     `  on ${countOf(m.workers, 'worker')} (each ${(m.efficiency * 100).toFixed(0)}% of the wall time in the engine, measured)${m.assumption ? `; ${m.assumption}` : ''}`,
     `projection, the whole chain (heights 0-${int(m.tip)}): ${hoursText(m.full_chain_hours)} to validate (parse, sighash, script, verify)`,
     `projection, after assumevalid (heights ${int(m.assumevalid.height + 1)}-${int(m.tip)}, the scripts Core checks by default): ${hoursText(m.after_assumevalid_hours)}`,
-    `  range: the workload table's low and high (npm run project) under the fastest, median and slowest rounds' costs, the extremes; ${m.assumevalid.source}`,
+    `  range: the workload table's low and high (npm run project) under the fastest, median and slowest rounds' costs (from 5 rounds, one left out at each end), the extremes; ${m.assumevalid.source}`,
   ];
   return lines;
 }

@@ -99,8 +99,9 @@ function medianByKey(list) {
  * @param {Array<object|null>} list per round, the block's result `times`
  * @returns {{parseSighash: number, verify: number, stages: {parse, sighash, script, verify},
  *   parts: {sighash: {legacy, bip143, bip341}, script: {[type: string]: number}}, total: {median,
- *   min, max, rounds}}|null} ms, medians over the rounds (total: the four stages' sum: median,
- *   fastest and slowest round); null when a round failed or there was none
+ *   min, max, rounds, range_min, range_max}}|null} ms, medians over the rounds (total: the four
+ *   stages' sum: median, fastest and slowest round, and the rounds that set the projection's
+ *   range: trimmedExtremes); null when a round failed or there was none
  */
 export function warmBlockTimes(list) {
   if (list.length === 0 || list.some((t) => t === null)) return null;
@@ -111,8 +112,24 @@ export function warmBlockTimes(list) {
     stages: { parse: median(list.map((t) => t.parseMs)), sighash: median(list.map((t) => t.sighashMs)),
       script: median(list.map((t) => t.scriptMs)), verify: median(list.map((t) => t.verifyMs)) },
     parts: { sighash: medianByKey(list.map((t) => t.sighashMsByKind)), script: medianByKey(list.map((t) => t.scriptMsByType)) },
-    total: { median: median(total), min: Math.min(...total), max: Math.max(...total), rounds: total.length },
+    total: { median: median(total), min: Math.min(...total), max: Math.max(...total), rounds: total.length, ...trimmedExtremes(total) },
   };
+}
+
+/** Rounds from which the projection's range leaves out the single fastest and slowest round. */
+export const TRIM_FROM_ROUNDS = 5;
+
+/**
+ * The rounds the projection's range is set by: with TRIM_FROM_ROUNDS or more, the second fastest
+ * and second slowest (one round disturbed by the machine, a preemption or another process, does
+ * not set the range; a disturbance that recurs still does); with fewer, the fastest and slowest.
+ * @param {number[]} times ms per round
+ * @returns {{range_min: number, range_max: number}}
+ */
+export function trimmedExtremes(times) {
+  const sorted = [...times].sort((a, b) => a - b);
+  const k = sorted.length >= TRIM_FROM_ROUNDS ? 1 : 0;
+  return { range_min: sorted[k], range_max: sorted[sorted.length - 1 - k] };
 }
 
 /**

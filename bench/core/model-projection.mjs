@@ -205,9 +205,11 @@ export function projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, without
   const measured = blocks.filter((b) => b.workload && b.stages_ms && b.engine_ms && !b.error)
     .map((b) => ({ height: b.height, workload: b.workload, stages_ms: b.stages_ms, parts_ms: b.parts_ms ?? null, engine_ms: b.engine_ms }));
   if (measured.length < 2) throw new RangeError(`the cost model needs at least 2 measured blocks, got ${measured.length}`);
-  // The fastest and slowest rounds' costs: each block's stages scaled to its fastest / slowest round.
+  // The fastest and slowest rounds' costs: each block's stages scaled to its fastest / slowest
+  // round, leaving one round out at each end where there are enough (range_min, range_max:
+  // end-to-end.mjs trimmedExtremes; a measurement saved before them: min and max).
   const scaled = (which) => measured.map((b) => {
-    const f = b.engine_ms[which] / b.engine_ms.median;
+    const f = (b.engine_ms[`range_${which}`] ?? b.engine_ms[which]) / b.engine_ms.median;
     const scale = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v * f]));
     return { ...b, stages_ms: Object.fromEntries(STAGE_NAMES.map((s) => [s, b.stages_ms[s] * f])),
       parts_ms: b.parts_ms && { sighash: scale(b.parts_ms.sighash), script: scale(b.parts_ms.script) } };

@@ -142,6 +142,11 @@ export function measurementProblem(doc) {
     if (!num(m?.median) || m.median === 0 || !num(m.min) || !num(m.max) || !(m.min <= m.median && m.median <= m.max) || !Number.isInteger(m.rounds)) {
       return `${where}.engine_ms is ${JSON.stringify(m)}; need 0 <= min <= median <= max (ms, median > 0) and integer rounds`;
     }
+    // The rounds that set the range (a measurement older than them has none: min and max do).
+    if ((m.range_min !== undefined || m.range_max !== undefined) && !(num(m.range_min) && num(m.range_max) &&
+      m.min <= m.range_min && m.range_min <= m.median && m.median <= m.range_max && m.range_max <= m.max)) {
+      return `${where}.engine_ms is ${JSON.stringify(m)}; need min <= range_min <= median <= range_max <= max (ms)`;
+    }
     // The engine's whole call and the sum of its stages' medians differ by the rounds' noise and
     // what lies outside the stages, never by a factor of 2 beyond STAGES_SLACK_MS: on a small
     // block a few ms outside the stages (a preemption, a collection) can exceed the factor on a

@@ -360,7 +360,7 @@ function projectionLines({ result: p, error }, from, to) {
         `the hours above are then only indicative${!p.misses.length ? '' : p.blocks_fitted < 5 ? ` (${p.blocks_fitted - 1} other block${p.blocks_fitted === 2 ? '' : 's'} to fit each block's costs on: too few for costs of its own)`
           : p.rounds < MIN_ROUNDS ? '' : ' (other work on the machine makes the times of the blocks vary, some up and some down, more than the model allows: measure on an idle one)'}`,
     ...(p.at_mix ? [atMixLine(p.at_mix)] : []),
-    '  range: the workload\'s low and high at the fastest and slowest measured round\'s costs (docs/workload.md)',
+    '  range: the workload\'s low and high at the fastest and slowest measured round\'s costs (from 5 rounds, one left out at each end; docs/workload.md)',
     ...(p.contenders ? compareLines(p, h) : []),
   ];
 }
