@@ -112,6 +112,10 @@ test('npm run project projects from a saved measurement: 16 workers, a height ra
     for (const h of [p.range_hours, p.full_chain_hours, p.after_assumevalid_hours]) assert.ok(h.low <= h.value && h.value <= h.high);
     assert.ok(p.range_hours.value < p.full_chain_hours.value);
     assert.match(p.assumption, /^16 workers: beyond the 1 measured/);
+    // In words, only the eras the range touches: Taproot alone for 800,000-900,000.
+    const text = (await promisify(execFile)(process.execPath, [project, '--measurement', file, '--from', '800000', '--to', '900000'], { maxBuffer: 16 << 20 })).stdout;
+    const eraLines = text.split('\n').filter((l) => /, the whole era\): /.test(l));
+    assert.deepEqual(eraLines.map((l) => l.trim().split(' (heights')[0]), ['Nov 2021 - Feb 2026: Taproot']);
     // A file that is no measurement: exit 1, naming it.
     const bad = path.join(dir, 'bad.json');
     await writeFile(bad, '{"blocks": 5}');

@@ -352,7 +352,8 @@ function projectionLines({ result: p, error }, from, to) {
     ...(from === 0 && to === p.tip ? [] : [`  heights ${int(from)}-${int(to)}: ${h(p.range_hours)} to validate (parse, sighash, script, verify)`]),
     `  the whole chain, heights 0-${int(p.tip)}: ${h(p.full_chain_hours)}${from === 0 && to === p.tip ? ' to validate (parse, sighash, script, verify)' : ''}`,
     `  after assumevalid, heights ${int(p.assumevalid.height + 1)}-${int(p.tip)}: ${h(p.after_assumevalid_hours)} (${p.assumevalid.source})`,
-    ...p.eras.map((e) => `  ${e.name} (heights ${int(e.from)}-${int(e.to)}, the whole era): ${h(e.hours)}`),
+    // With --from/--to, the eras the range touches (each still priced whole, as labelled).
+    ...p.eras.filter((e) => e.to >= from && e.from <= to).map((e) => `  ${e.name} (heights ${int(e.from)}-${int(e.to)}, the whole era): ${h(e.hours)}`),
     `  each worker ${(p.efficiency * 100).toFixed(0)}% of the wall time in the engine (${p.efficiency_measured ? 'measured' : 'assumed'})` +
       (p.assumption ? `; ASSUMED: ${p.assumption}` : ''),
     p.trusted ? `  model check: trusted, every measured block with 100+ checks predicted within +-15% from the others' costs`
