@@ -178,12 +178,15 @@ function sliceChecks(set, batch) {
   return slices;
 }
 
+/** The validation's verdicts of slice i of a --checks set, hex: what every build must give. */
+const expectedOf = (work, i) => Buffer.from(work.expected.subarray(i * work.sliceRecords, i * work.sliceRecords + work.slices[i].walked.count)).toString('hex');
+
 /**
  * The contender of one build for the work: whole blocks (createWasmBlockRunner's pass per
  * block) or a check set's slices (verifyBatch, `work.batch` records per call).
- * @returns {Promise<{units: number, verdicts: () => string[], time: (i: number) => number,
- *   dispose: () => void}>} verdicts: one string per unit (a block's verdict or error, a slice's
- *   verdict bytes); time(i): one timed pass over unit i, s
+ * @returns {Promise<{verdicts: () => string[], time: (i: number) => number, dispose: () => void}>}
+ *   verdicts: one string per unit (a block's verdict or error, a slice's verdict bytes, hex);
+ *   time(i): one timed pass over unit i, s
  */
 async function contenderOf(variant, dir, work) {
   if (work.kind === 'blocks') {
@@ -203,8 +206,7 @@ async function contenderOf(variant, dir, work) {
     // over between passes, so a fault that shows only once it is warm is caught.
     time: (i) => {
       const p = pass(i);
-      const expected = work.expected.subarray(i * work.sliceRecords, i * work.sliceRecords + work.slices[i].walked.count);
-      if (Buffer.compare(Buffer.from(p.verdicts), Buffer.from(expected)) !== 0) work.timedDisagreements.add(`${unitName(work, i)} in a timed pass`);
+      if (hex(p.verdicts) !== expectedOf(work, i)) work.timedDisagreements.add(`${unitName(work, i)} in a timed pass`);
       return p.seconds;
     },
     dispose: () => verifier.dispose(),
@@ -247,14 +249,13 @@ async function runVariant(variant, names, work, rounds, log) {
       });
     }
     if (work.kind === 'checks') { // and every build's verdicts are the validation's
-      const expected = work.slices.map((_, i) => Buffer.from(work.expected.subarray(i * work.sliceRecords, i * work.sliceRecords + work.slices[i].walked.count)).toString('hex'));
       for (const c of runners) {
         c.verdicts.forEach((v, i) => {
-          if (v !== expected[i]) disagreements.push(`${variant} ${c.name} ${unitName(work, i)}: ${v} vs the validation's ${expected[i]}`);
+          if (v !== expectedOf(work, i)) disagreements.push(`${variant} ${c.name} ${unitName(work, i)}: ${v} vs the validation's ${expectedOf(work, i)}`);
         });
       }
+      work.timedDisagreements = new Set();
     }
-    if (work.kind === 'checks') work.timedDisagreements = new Set();
     for (let r = 0; r < rounds; r++) {
       // Interleaved unit by unit (block, or slice of checks), the builds' order rotating each
       // round: on a loaded machine the builds being compared then see the same load within
