@@ -1,7 +1,7 @@
 // Terminal rendering of the benchmark's result document (bench/core/run-core.mjs). Formatting only;
 // the numbers' words (int, countOf) come from the run core, which the page shares.
 import { MIN_ROUNDS } from '../core/model-projection.mjs';
-import { amountsText, atMixLine, countOf, int, pairedEfficiencyText, verdictText } from '../core/format.mjs';
+import { amountsText, atMixLine, countOf, missCause, int, pairedEfficiencyText, verdictText } from '../core/format.mjs';
 import { noiseWarning, projectionOrderWarning, sampleWarnings } from '../core/warnings.mjs';
 import { chainShortfall } from '../core/run-core.mjs';
 
@@ -250,14 +250,6 @@ function projectionLines(doc) {
 /** Hours with one decimal, and a {value, low, high} as "28.9 h (21.0-64.3 h)". */
 const hoursText = (h) => `${h.value.toFixed(1)} h (${h.low.toFixed(1)}-${h.high.toFixed(1)} h)`;
 
-/** Why blocks miss, as far as the run can tell: too few rounds or blocks to judge by, else the
- *  machine's other work. */
-function missCause(m) {
-  if (m.blocks_fitted < 5) return ` (${countOf(m.blocks_fitted - 1, 'other block')} to fit each block's costs on: too few for costs of its own)`;
-  if (m.rounds < MIN_ROUNDS) return ''; // the reason already says it
-  return ' (other work on the machine makes the times of the blocks vary, some up and some down, more than the model allows: rerun on an idle one)';
-}
-
 /** The cost model's projection (bench/core/model-projection.mjs): the per-block check, then the
  *  full-chain and after-assumevalid hours with their ranges, last, as `npm start` ends. */
 function modelLines(p) {
@@ -271,7 +263,7 @@ function modelLines(p) {
     m.trusted ? `  trusted: every block with 100 or more checks within +-15% (medians of ${m.rounds} rounds)`
       : `  NOT trusted: ${m.misses.length ? `${m.misses.map((x) => `${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%` : m.untrusted_reason}` +
         `${m.misses.length && m.untrusted_reason !== 'blocks outside +-15%' ? `; ${m.untrusted_reason}` : ''}; the projection below is ` +
-        `then only indicative${m.misses.length ? missCause(m) : ''}`,
+        `then only indicative${m.misses.length ? missCause(m, 'rerun', MIN_ROUNDS) : ''}`,
     ...(m.at_mix ? [atMixLine(m.at_mix)] : []),
     `  on ${countOf(m.workers, 'worker')} (each ${(m.efficiency * 100).toFixed(0)}% of the wall time in the engine, measured)${m.assumption ? `; ${m.assumption}` : ''}`,
     `projection, the whole chain (heights 0-${int(m.tip)}): ${hoursText(m.full_chain_hours)} to validate (parse, sighash, script, verify)`,

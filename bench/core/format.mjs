@@ -62,3 +62,17 @@ export function atMixLine(a) {
     `a span of the chain, whose keys no table counts, at the fixtures' mix of them (${[a.mix.first_compressed, a.mix.first_other, a.mix.repeat].map((x) => `${(x * 100).toFixed(0)}%`).join(' / ')}), ` +
     `which the check does not judge: at that price the judged blocks land at ${pctOf(a.min)} to ${pctOf(a.max)} (docs/workload.md)`;
 }
+
+/**
+ * Why the cost model check's blocks miss, as far as the run can tell (a parenthesis to append,
+ * or '' where the untrusted reason already says it): too few other blocks to fit on, too few
+ * rounds, else the machine's other work.
+ * @param {{blocks_fitted: number, rounds: number}} m the projection (model-projection.mjs)
+ * @param {string} verb what the user does again: 'rerun' (npm start) or 'measure' (npm run project)
+ * @param {number} minRounds the rounds the check needs (model-projection.mjs MIN_ROUNDS)
+ */
+export function missCause(m, verb, minRounds) {
+  if (m.blocks_fitted < 5) return ` (${countOf(m.blocks_fitted - 1, 'other block')} to fit each block's costs on: too few for costs of its own)`;
+  if (m.rounds < minRounds) return '';
+  return ` (other work on the machine makes the times of the blocks vary, some up and some down, more than the model allows: ${verb} on an idle one)`;
+}

@@ -23,7 +23,7 @@ import { loadEngine } from '../../wasm/engine.mjs';
 import { choiceFlag, NODE_SOURCE_FLAGS, nodeSourceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
 import { CENSUS_PATH, fixtureCensus, readCensus } from './census.mjs';
 import { contenderCosts, PUBLISHED } from '../core/contenders.mjs';
-import { atMixLine } from '../core/format.mjs';
+import { atMixLine, missCause } from '../core/format.mjs';
 import { ASSUMEVALID, projectChain, schnorrPerEcdsaOf, spanHours, withoutKeyReuseOf } from '../core/model-projection.mjs';
 import { FIGURES, INPUT_TYPES, roundFigures, roundRange, totalChecks, workloadFor } from '../core/workload-model.mjs';
 import { REPO_ROOT } from '../../wasm/paths.mjs';
@@ -358,8 +358,7 @@ function projectionLines({ result: p, error }, from, to) {
       (p.assumption ? `; ASSUMED: ${p.assumption}` : ''),
     p.trusted ? `  model check: trusted, every measured block with 100+ checks predicted within +-15% from the others' costs`
       : `  model check: NOT trusted: ${p.misses.length ? `${p.misses.map((x) => `block ${x.height} ${pct(x.ratio)}`).join(', ')} outside +-15%` : p.untrusted_reason}; ` +
-        `the hours above are then only indicative${!p.misses.length ? '' : p.blocks_fitted < 5 ? ` (${p.blocks_fitted - 1} other block${p.blocks_fitted === 2 ? '' : 's'} to fit each block's costs on: too few for costs of its own)`
-          : p.rounds < MIN_ROUNDS ? '' : ' (other work on the machine makes the times of the blocks vary, some up and some down, more than the model allows: measure on an idle one)'}`,
+        `the hours above are then only indicative${p.misses.length ? missCause(p, 'measure', MIN_ROUNDS) : ''}`,
     ...(p.at_mix ? [atMixLine(p.at_mix)] : []),
     '  range: the workload\'s low and high at the fastest and slowest measured round\'s costs (from 5 rounds, one left out at each end; docs/workload.md)',
     ...(p.contenders ? compareLines(p, h) : []),
