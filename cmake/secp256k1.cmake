@@ -1,6 +1,6 @@
 # libsecp256k1 compiled from source with CMake alone: one static library per build variant.
 #
-# ibd_add_secp256k1(<target> [WIDEMUL_INT64] [TABLES_AT_START] [COMPILE_OPTIONS <opt>...])
+# ibd_add_secp256k1(<target> [WIDEMUL_INT64 | FIELD_5X52_OUT_OF_LINE] [TABLES_AT_START] [COMPILE_OPTIONS <opt>...])
 #
 # Modules: ecdsa (always), extrakeys, schnorrsig. ECDH, recovery and ellswift are left out.
 #
@@ -15,6 +15,11 @@
 # library call (__multi3), about half of the run time. The 10x26 field needs only 32x32->64
 # multiplies, which wasm has natively; measured 3.1-3.5x faster verifies (../shared/DESIGN.md).
 # The native build keeps libsecp256k1's default (5x52 with __int128), as Bitcoin Core does.
+#
+# FIELD_5X52_OUT_OF_LINE keeps the 5x52 field and has its multiply and square called out of line
+# (IBD_FIELD_5X52_OUT_OF_LINE, native/secp256k1/secp256k1_ibd.c), for the 'wide' wasm variant,
+# whose link step replaces them and __multi3 with wasm's wide-arithmetic instructions
+# (wasm/wide-arithmetic/): there the 5x52 field is the faster one.
 #
 # IBD_ECMULT_WINDOW_SIZE sets libsecp256k1's ECMULT_WINDOW_SIZE: the window of the precomputed
 # table of multiples of G that verification uses, 2^(w-2) points per table, two tables of
@@ -35,7 +40,10 @@ if(NOT IBD_ECMULT_WINDOW_SIZE MATCHES "^[0-9]+$" OR IBD_ECMULT_WINDOW_SIZE LESS 
 endif()
 
 function(ibd_add_secp256k1 target)
-  cmake_parse_arguments(ARG "WIDEMUL_INT64;TABLES_AT_START" "" "COMPILE_OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "WIDEMUL_INT64;FIELD_5X52_OUT_OF_LINE;TABLES_AT_START" "" "COMPILE_OPTIONS" ${ARGN})
+  if(ARG_WIDEMUL_INT64 AND ARG_FIELD_5X52_OUT_OF_LINE)
+    message(FATAL_ERROR "ibd_add_secp256k1(${target}): WIDEMUL_INT64 (10x26) and FIELD_5X52_OUT_OF_LINE (5x52) exclude each other")
+  endif()
   set(src "${IBD_SECP256K1_DIR}/src")
   set(sources "${PROJECT_SOURCE_DIR}/native/secp256k1/secp256k1_ibd.c" "${src}/precomputed_ecmult_gen.c")
   if(NOT ARG_TABLES_AT_START)
@@ -50,6 +58,9 @@ function(ibd_add_secp256k1 target)
     ECMULT_WINDOW_SIZE=${IBD_ECMULT_WINDOW_SIZE})
   if(ARG_WIDEMUL_INT64)
     target_compile_definitions(${target} PRIVATE USE_FORCE_WIDEMUL_INT64=1)
+  endif()
+  if(ARG_FIELD_5X52_OUT_OF_LINE)
+    target_compile_definitions(${target} PRIVATE IBD_FIELD_5X52_OUT_OF_LINE=1)
   endif()
   if(ARG_TABLES_AT_START)
     target_compile_definitions(${target} PRIVATE IBD_ECMULT_TABLES_AT_START=1)

@@ -3,32 +3,12 @@
 // Vectors 15-18 sign messages of 0, 1, 17 and 100 bytes; BIP341/342 only ever verify 32-byte
 // sighashes and a check record carries msg32, so they are counted and left out.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { test } from 'node:test';
-import { fixturesDir } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 import { VARIANTS } from '../wasm/variants.mjs';
 import { CheckType, concatChecks, encodeCheck } from '../wasm/check-buffer.mjs';
+import { readVectors } from './support/vectors.mjs';
 import { verifyChecks } from './support/wasm.mjs';
-
-const CSV = path.join(fixturesDir(), 'vectors', 'bips', 'bip-0340-test-vectors.csv');
-
-function readVectors() {
-  const [header, ...lines] = readFileSync(CSV, 'utf8').trim().split(/\r?\n/);
-  assert.equal(header, 'index,secret key,public key,aux_rand,message,signature,verification result,comment');
-  return lines.map((line) => {
-    const [index, , pubkey, , message, signature, result, comment] = line.split(',');
-    return {
-      index: Number(index),
-      pubkey: Buffer.from(pubkey, 'hex'),
-      msg: Buffer.from(message, 'hex'),
-      sig: Buffer.from(signature, 'hex'),
-      valid: result === 'TRUE',
-      comment,
-    };
-  });
-}
 
 for (const variant of VARIANTS) {
   test(`BIP340 vectors with 32-byte messages verify as the BIP says (${variant})`, async () => {

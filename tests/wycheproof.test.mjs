@@ -14,41 +14,12 @@
 // script can push (MAX_SCRIPT_ELEMENT_SIZE) and no record can hold; they are counted and left out.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { test } from 'node:test';
-import { fixturesDir } from '../blocks-fixtures/loader.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 import { VARIANTS } from '../wasm/variants.mjs';
-import { CheckType, concatChecks, encodeCheck, MAX_ECDSA_SIG_LEN } from '../wasm/check-buffer.mjs';
-import { parseDerLax, parseStrictDer, SECP256K1_N, verifyNormalized } from '../bench/compare/peers/der.mjs';
+import { CheckType, concatChecks, encodeCheck } from '../wasm/check-buffer.mjs';
+import { classify } from './support/vectors.mjs';
 import { verifyChecks } from './support/wasm.mjs';
-
-const FILE = path.join(fixturesDir(), 'vectors', 'secp256k1-wycheproof', 'ecdsa_secp256k1_sha256_bitcoin_test.json');
-
-/** Every vector with its expected Core verdict and the class that decided it. */
-function classify() {
-  const doc = JSON.parse(readFileSync(FILE, 'utf8'));
-  const out = [];
-  for (const group of doc.testGroups) {
-    const pubkey = Buffer.from(group.publicKey.uncompressed, 'hex');
-    for (const t of group.tests) {
-      const sig = Buffer.from(t.sig, 'hex');
-      const msg = Buffer.from(t.msg, 'hex');
-      const wycheproofValid = t.result === 'valid';
-      const strict = parseStrictDer(sig);
-      const lax = strict ?? parseDerLax(sig);
-      const oracle = lax ? verifyNormalized(pubkey, msg, lax) : false;
-      let kind = 'as-wycheproof';
-      if (sig.length > MAX_ECDSA_SIG_LEN) kind = 'oversize';
-      else if (strict && strict.s > SECP256K1_N / 2n && oracle && !wycheproofValid) kind = 'high-s';
-      else if (!strict && oracle && !wycheproofValid) kind = 'lax-der';
-      out.push({ tcId: t.tcId, comment: t.comment, pubkey, sig, msg, wycheproofValid, oracle, kind,
-        expected: kind === 'as-wycheproof' ? wycheproofValid : oracle });
-    }
-  }
-  return out;
-}
 
 test('the oracle agrees with Wycheproof except on the documented classes', () => {
   const vectors = classify();

@@ -9,24 +9,12 @@
 import { guardEngine } from './engine-guard.mjs';
 import { checkVariant } from './variants.mjs';
 
-// The smallest module using a SIMD instruction: (func (result v128) i32.const 0 i8x16.splat
-// i8x16.popcnt). WebAssembly.validate accepts it only where wasm SIMD (simd128) is supported.
-const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
-]);
-
-/**
- * Whether this engine runs wasm SIMD, i.e. whether the 'simd' variant can load (otherwise use
- * 'scalar': Safari < 16.4).
- * @returns {boolean}
- */
-export function simdSupported() {
-  return WebAssembly.validate(SIMD_PROBE);
-}
+/** Feature probes, re-exported from variants.mjs where they live beside the variant list. */
+export { simdSupported, wideArithmeticSupported, bestVariant } from './variants.mjs';
 
 /**
  * Instantiates the engine's wasm module for `variant`.
- * @param {'simd'|'scalar'} [variant='simd']
+ * @param {'simd'|'scalar'|'wide'} [variant='simd']
  * @param {{baseUrl?: URL|string, wasmResponse?: Promise<Response>, wasmUrl?: URL|string,
  *   module?: WebAssembly.Module|Promise<WebAssembly.Module>,
  *   importGlue?: () => Promise<{default: Function}>}} [options] baseUrl: folder URL holding ibd-<variant>.mjs and .wasm
@@ -100,7 +88,7 @@ export async function loadWebEngine(variant = 'simd', { baseUrl = new URL(/* @vi
  * once so that each of its workers only instantiates the module (a WebAssembly.Module is posted
  * to a worker by reference, its compiled code shared; workers/web-host.mjs compileOnce).
  * Streamed (WebAssembly.compileStreaming) when the server says application/wasm.
- * @param {'simd'|'scalar'} [variant='simd']
+ * @param {'simd'|'scalar'|'wide'} [variant='simd']
  * @param {{baseUrl?: URL|string, wasmUrl?: URL|string}} [options] as loadWebEngine's
  * @returns {Promise<WebAssembly.Module>}
  * @throws (rejects) Error naming the variant when it is unknown, or naming the URL with the

@@ -5,13 +5,13 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { wasmDir } from './paths.mjs';
 import { guardEngine } from './engine-guard.mjs';
-import { checkVariant } from './variants.mjs';
+import { checkVariant, WIDE_VARIANT, wideArithmeticSupported } from './variants.mjs';
 
 const require = createRequire(import.meta.url);
 
 /**
  * Instantiates the engine's wasm module for `variant`.
- * @param {'simd'|'scalar'} [variant='simd']
+ * @param {'simd'|'scalar'|'wide'} [variant='simd']
  * @param {{dir?: string}} [options] folder holding ibd-<variant>.js/.wasm (default: wasmDir(),
  *   wasm/paths.mjs: IBD_WASM_DIR, else build/wasm).
  * @returns {Promise<object>} the Emscripten module: BlockValidation, verifyBatch, engineInfo,
@@ -67,7 +67,7 @@ function instantiateHook(module, wasmFile, onError = () => {}) {
  * returns (WebAssembly.Module and WebAssembly.Instance, through Emscripten's instantiateWasm
  * hook, which the 3.1.6 MODULARIZE glue completes synchronously on the object it is given).
  * What lets a synchronous call (the drop-in's verify) load the engine on first use under Node.
- * @param {'simd'|'scalar'} [variant='simd']
+ * @param {'simd'|'scalar'|'wide'} [variant='simd']
  * @param {{dir?: string}} [options] as loadEngine
  * @returns {object} the Emscripten module, as loadEngine's
  * @throws Error as loadEngine, a WebAssembly.CompileError / LinkError, or an Error when the glue
@@ -94,6 +94,10 @@ export function loadEngineSync(variant = 'simd', { dir = wasmDir() } = {}) {
 /** The variant's glue factory and file names in `dir`; throws naming a missing file. */
 function buildFiles(variant, dir) {
   checkVariant(variant);
+  if (variant === WIDE_VARIANT && !wideArithmeticSupported()) {
+    throw new Error(`the wasm variant "${WIDE_VARIANT}" needs wasm wide arithmetic (i64.mul_wide_u), which this engine ` +
+      `(Node ${process.versions.node}, V8 ${process.versions.v8}) does not run; use "simd" or "scalar"`);
+  }
   const jsFile = path.join(dir, `ibd-${variant}.js`);
   const wasmFile = path.join(dir, `ibd-${variant}.wasm`);
   for (const file of [jsFile, wasmFile]) {

@@ -17,13 +17,19 @@ export function browserUnavailable() {
   return existsSync(CHROMIUM) ? null : `${CHROMIUM} not found (scripts/setup.mjs installs Debian's chromium when run as root)`;
 }
 
+/** V8's flag that turns on the wide-arithmetic proposal in Chromium 156 (not on by default
+ *  there): what the 'wide' variant's tests and benchmark launch it with. */
+export const WIDE_ARITHMETIC_JS_FLAG = '--wasm-wide-arithmetic';
+
 /**
  * Launches headless Chromium with a fresh profile (a persistent context on a new folder).
+ * @param {{jsFlags?: string[]}} [options] jsFlags: V8 flags, passed as --js-flags (e.g.
+ *   WIDE_ARITHMETIC_JS_FLAG); none by default, as a user's browser runs
  * @returns {Promise<{context: import('playwright-core').BrowserContext, close: () => Promise<void>}>}
  *   context.newPage() opens a tab; close() stops the browser and deletes the profile.
  * @throws (rejects) Error naming the executable when it is missing or fails to start.
  */
-export async function launchChromium() {
+export async function launchChromium({ jsFlags = [] } = {}) {
   const missing = browserUnavailable();
   if (missing) throw new Error(missing);
   mkdirSync(BROWSER_ARTIFACTS, { recursive: true });
@@ -38,6 +44,7 @@ export async function launchChromium() {
       args: [
         '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
         '--disable-background-networking', '--disable-component-update',
+        ...(jsFlags.length ? [`--js-flags=${jsFlags.join(' ')}`] : []),
       ],
     });
   } catch (err) {

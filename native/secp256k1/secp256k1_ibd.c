@@ -25,6 +25,30 @@
 static int ibd_window_g = 0;
 #endif
 
+/* IBD_FIELD_5X52_OUT_OF_LINE (the 'wide' wasm variant): libsecp256k1's 5x52 field, whose
+ * multiply and square (secp256k1_fe_mul_inner, secp256k1_fe_sqr_inner of
+ * src/field_5x52_int128_impl.h, static inline there) are called through two functions kept out
+ * of line, ibd_fe_mul_inner and ibd_fe_sqr_inner. Compiled, each is the library's own inner
+ * function; after the link, wasm/wide-arithmetic/patch.mjs replaces their bodies, found by
+ * these names, with the same steps written in wasm's wide-arithmetic instructions
+ * (i64.mul_wide_u, i64.add128), which clang 14 cannot emit. The header is included first, so
+ * that its include guard keeps field_5x52_impl.h from including it again, and the two macros
+ * then send the library's calls to the wrappers. Nothing of the pinned source is modified. */
+#ifdef IBD_FIELD_5X52_OUT_OF_LINE
+#ifndef SECP256K1_BUILD
+#define SECP256K1_BUILD
+#endif
+#include "field_5x52_int128_impl.h"
+__attribute__((noinline)) static void ibd_fe_mul_inner(uint64_t *r, const uint64_t *a, const uint64_t * SECP256K1_RESTRICT b) {
+    secp256k1_fe_mul_inner(r, a, b);
+}
+__attribute__((noinline)) static void ibd_fe_sqr_inner(uint64_t *r, const uint64_t *a) {
+    secp256k1_fe_sqr_inner(r, a);
+}
+#define secp256k1_fe_mul_inner ibd_fe_mul_inner
+#define secp256k1_fe_sqr_inner ibd_fe_sqr_inner
+#endif
+
 #include "secp256k1.c"
 
 #ifdef IBD_ECMULT_TABLES_AT_START
