@@ -37,7 +37,7 @@ function countMismatches(verdicts, reference) {
  *   contender: {name, kind: 'wasm'|'native'|'native-stock'|'drop-in'|'peer', variant?, window?, batch_size?, version?,
  *   backend, types: string[], warm(type), pass(type) -> Promise<{seconds, verdicts?, verdictsSha256?}>}
  */
-async function buildContenders(sets, { batchSizes, extraBuilds }) {
+async function buildContenders(sets, { batchSizes, extraBuilds, select }) {
   const contenders = [];
   const skipped = [];
   const builds = [{ window: 15, dir: undefined, batchSizes }, ...extraBuilds.map((b) => ({ ...b, batchSizes: [b.batchSize] }))];
@@ -109,7 +109,7 @@ async function buildContenders(sets, { batchSizes, extraBuilds }) {
       pass: async (type) => peerPass(peer[type], decoded[type]),
     });
   }
-  return { contenders, skipped };
+  return { contenders: contenders.filter(select), skipped };
 }
 
 /**
@@ -128,8 +128,10 @@ export function rateSummary(checks, roundsSeconds) {
  * Runs the interleaved rounds.
  * @param {{ecdsa: object, schnorr: object}} sets bench/compare/compare-checks.mjs loadCheckSets().sets
  * @param {{rounds: number, batchSizes: number[], extraBuilds: Array<{window: number, dir: string,
- *   batchSize: number}>, log: (m: string) => void}} options extraBuilds: other wasm builds
- *   (ECMULT_WINDOW_SIZE settings) timed at one batch size
+ *   batchSize: number}>, extra?: object[], select?: (contender) => boolean, log: (m: string) => void}}
+ *   options extraBuilds: other wasm builds (ECMULT_WINDOW_SIZE settings) timed at one batch
+ *   size; extra: contenders built elsewhere (chromium-contenders.mjs), run in the same rounds;
+ *   select: keeps only the built contenders it returns true for (default: all)
  * @returns {Promise<{rows: object[], skipped: object[]}>} one row per contender and type:
  *   {name, kind, variant, window, batch_size, version, backend, type, checks, rounds_seconds
  *   (s, round order), sig_per_s (median over rounds), sig_per_s_min, sig_per_s_max,
@@ -137,8 +139,10 @@ export function rateSummary(checks, roundsSeconds) {
  *   tool when its verdict hash differs: it reports no per-record verdicts), verdicts_match}.
  *   Rates are signatures per second on one core.
  */
-export async function runSpeed(sets, { rounds, batchSizes, extraBuilds, log }) {
-  const { contenders, skipped } = await buildContenders(sets, { batchSizes, extraBuilds });
+export async function runSpeed(sets, { rounds, batchSizes, extraBuilds, extra = [], select = () => true, log }) {
+  const built = await buildContenders(sets, { batchSizes, extraBuilds, select });
+  const contenders = [...built.contenders, ...extra];
+  const { skipped } = built;
   const runs = contenders.flatMap((c) => c.types.map((type) => ({ c, type, rounds_seconds: [], mismatches: 0, match: true })));
   const refSha = Object.fromEntries(TYPES.map((t) => [t, verdictsSha256(sets[t].verdicts)]));
   for (const run of runs) await run.c.warm(run.type);
