@@ -275,3 +275,36 @@ test('Chromium: whole blocks in the wide variant equal Node\'s simd validation',
     assert.ok(unb64(r.verdicts).equals(expected.verdicts), `block ${job.height}: verdicts`);
   });
 });
+
+test('Chromium: the page picks the wide build where the browser has it and validates blocks with it', { skip, timeout: 240_000 }, async () => {
+  const tab = await browser.context.newPage();
+  const errors = [];
+  tab.on('pageerror', (err) => errors.push(err.message));
+  try {
+    await tab.goto(server.url);
+    await tab.locator('#blocks input').first().waitFor();
+    assert.equal(await tab.locator('[data-env="wide"]').innerText(), 'yes');
+    assert.equal(await tab.locator('#variant').inputValue(), 'wide');
+    await tab.selectOption('#workers', '2');
+    await tab.fill('#rounds', '1');
+    await tab.click('#blocks-none');
+    for (const h of [170, 866342]) await tab.check(`#blocks input[value="${h}"]`);
+    for (const box of ['#extra-scaling', '#extra-variants', '#extra-sweep']) await tab.setChecked(box, false);
+    await tab.click('#run');
+    await tab.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.run), null, { timeout: 200_000 });
+    const panels = await tab.locator('.error-panel').allInnerTexts();
+    assert.equal(await tab.evaluate(() => document.body.dataset.run), 'done', panels.join(' | '));
+    assert.deepEqual(panels, [], 'no variant fell back, no worker died');
+    const [download] = await Promise.all([tab.waitForEvent('download'), tab.click('#download')]);
+    const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    assert.equal(doc.variant, 'wide');
+    assert.equal(doc.environment.wide_arithmetic, true);
+    assert.deepEqual(doc.blocks.map((b) => [b.height, b.block_valid]), [[170, true], [866342, true]]);
+    assert.equal(doc.exit_code, 0);
+    assert.deepEqual(doc.disagreements, []);
+    assert.match(await tab.locator('[data-stat="overall-sub"]').innerText(), /wide arithmetic/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await tab.close();
+  }
+});

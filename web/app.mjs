@@ -62,6 +62,7 @@ function showEnvironment(transport) {
   put('cores', String(env.hardware_concurrency));
   put('isolated', env.cross_origin_isolated ? 'yes' : 'no', env.cross_origin_isolated);
   put('simd', env.simd ? 'yes' : 'no', env.simd);
+  put('wide', env.wide_arithmetic ? 'yes' : 'no', env.wide_arithmetic);
   const shared = transport ? transport === 'shared' : env.cross_origin_isolated;
   put('transport', shared ? 'shared memory' : 'transferable buffers', shared);
 }
@@ -74,6 +75,11 @@ function fillControls() {
   const batch = $('#batch-size');
   for (const n of BATCH_SIZES) batch.add(new Option(n.toLocaleString('en-US'), String(n)));
   batch.value = String(DEFAULT_BATCH_SIZE);
+  // The fastest build this browser runs: 'wide' (wasm wide arithmetic: Firefox >= 155), else
+  // SIMD, else scalar.
+  $('#variant').value = env.wide_arithmetic ? 'wide' : 'simd';
+  if (env.wide_arithmetic) $('#variant-note').textContent = 'wide arithmetic: 5x52 field';
+  if (!env.wide_arithmetic) $('#variant option[value="wide"]').disabled = true;
   if (!env.simd) {
     $('#variant option[value="simd"]').disabled = true;
     $('#variant').value = 'scalar';
@@ -377,6 +383,7 @@ async function run(event) {
     controls.classList.remove('busy');
     for (const el of controls.elements) el.disabled = false;
     if (!env.simd) $('#variant option[value="simd"]').disabled = true;
+    if (!env.wide_arithmetic) $('#variant option[value="wide"]').disabled = true;
     updateRunButton();
     showSource();
   }

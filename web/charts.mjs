@@ -157,8 +157,9 @@ function variantsChart(figure, doc) {
     checks_per_second_min: rows.map((v) => v.checks_per_second_min),
     checks_per_second_max: rows.map((v) => v.checks_per_second_max),
   };
-  const config = barConfig(series.variants.map((v) => (v === 'simd' ? 'SIMD' : v)), series.checks_per_second,
-    series.variants.map((v) => (v === 'simd' ? COLORS.primary : COLORS.secondary)), `wasm build, ${series.workers} workers`);
+  const label = { simd: 'SIMD', wide: 'wide arithmetic' };
+  const config = barConfig(series.variants.map((v) => label[v] ?? v), series.checks_per_second,
+    series.variants.map((v) => (v === 'scalar' ? COLORS.secondary : COLORS.primary)), `wasm build, ${series.workers} workers`);
   config.options.plugins.legend.display = false;
   draw('variants', figure, config);
   return series;

@@ -1,7 +1,7 @@
 // What the page runs on: the browser, its core count, cross-origin isolation and WebAssembly
 // SIMD, for the environment strip, the `machine` entry of the result document (the same
 // fields as Node's bench/shared/machine.mjs) and the page-only `environment` entry.
-import { simdSupported } from '../wasm/engine-web.mjs';
+import { simdSupported, wideArithmeticSupported } from '../wasm/engine-web.mjs';
 
 /** The browser's name and version from User-Agent Client Hints, else the user-agent string. */
 function browserName() {
@@ -17,9 +17,11 @@ function browserName() {
 /**
  * The page's environment.
  * @returns {{browser: string, user_agent: string, hardware_concurrency: number,
- *   cross_origin_isolated: boolean, simd: boolean, shared_array_buffer: boolean}}
+ *   cross_origin_isolated: boolean, simd: boolean, wide_arithmetic: boolean, shared_array_buffer: boolean}}
  *   hardware_concurrency: navigator.hardwareConcurrency (logical cores the browser reports, at
- *   least 1); simd: WebAssembly SIMD validates here (wasm/engine-web.mjs simdSupported).
+ *   least 1); simd: WebAssembly SIMD validates here (wasm/engine-web.mjs simdSupported);
+ *   wide_arithmetic: so do SIMD and the wide-arithmetic proposal, which the 'wide' variant needs
+ *   (wideArithmeticSupported).
  */
 export function detectEnvironment() {
   return {
@@ -28,6 +30,7 @@ export function detectEnvironment() {
     hardware_concurrency: Math.max(1, navigator.hardwareConcurrency || 1),
     cross_origin_isolated: globalThis.crossOriginIsolated === true,
     simd: simdSupported(),
+    wide_arithmetic: wideArithmeticSupported(),
     shared_array_buffer: typeof SharedArrayBuffer === 'function',
   };
 }

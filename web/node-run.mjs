@@ -88,7 +88,7 @@ async function open(picked, report) {
 /**
  * Validates a height range of the picked files in a Web Worker pool.
  * @param {Awaited<ReturnType<typeof import('./block-files.mjs').filesFromList>>} picked
- * @param {{workers: number|'auto', variant: 'simd'|'scalar', from: number|null, to: number|null}}
+ * @param {{workers: number|'auto', variant: 'wide'|'simd'|'scalar', from: number|null, to: number|null}}
  *   settings from the controls: workers 'auto' is every core (navigator.hardwareConcurrency);
  *   from / to null: the first height after genesis the files hold / the tip, as the CLI's
  *   defaults

@@ -4,6 +4,9 @@
 
 import { amountsText, countOf, int as coreInt, pairedEfficiencyText, verdictText } from '../bench/core/format.mjs';
 
+/** How the page names each wasm variant. */
+const VARIANT_LABELS = { wide: 'wide arithmetic', simd: 'SIMD', scalar: 'scalar' };
+
 /** The run core's integer format (12,152), with the page's '–' for null or undefined. */
 export const int = (n) => (n === null || n === undefined ? '–' : coreInt(n));
 /** "1 input", "2,048 inputs": the run core's countOf. */
@@ -43,7 +46,7 @@ export function renderHeadline(root, doc) {
   const t = doc.totals;
   set(root, 'overall', rate(t.checks_per_second), 'checks/s');
   const auto = doc.workers_auto ? ` (auto: fastest of 1–${doc.workers_auto.max_workers})` : '';
-  set(root, 'overall-sub', `${spread(t)} · ${plural(doc.workers, 'worker')}${auto}, ${doc.variant === 'simd' ? 'SIMD' : 'scalar'}, ` +
+  set(root, 'overall-sub', `${spread(t)} · ${plural(doc.workers, 'worker')}${auto}, ${VARIANT_LABELS[doc.variant] ?? doc.variant}, ` +
     `batch ${int(doc.batch_size)}`);
   set(root, 'per-worker', rate(t.per_worker), 'checks/s');
   set(root, 'per-worker-sub', `overall / ${plural(doc.workers, 'worker')}`);

@@ -13,15 +13,20 @@ import { fetchBlocks, fetchChain, fetchManifest } from './fixtures.mjs';
 
 /**
  * The wasm variant to run: `wanted` if this browser compiles it in a Web Worker (a one-worker
- * pool that is started, awaited and closed), else scalar. A variant that fails is reported by
- * name; SIMD is not tried where the browser lacks it.
+ * pool that is started, awaited and closed), else the next of wide, simd, scalar. A variant
+ * that fails is reported by name; SIMD is not tried where the browser lacks it, nor wide
+ * arithmetic.
  * @returns {Promise<string>} the variant
  * @throws Error when no variant compiles.
  * Also used by the node files' run (web/node-run.mjs).
  */
 export async function usableVariant(wanted, env, report) {
-  const order = wanted === 'simd' ? ['simd', 'scalar'] : [wanted];
-  if (wanted === 'simd' && !env.simd) {
+  const order = { wide: ['wide', 'simd', 'scalar'], simd: ['simd', 'scalar'] }[wanted] ?? [wanted];
+  if (order[0] === 'wide' && !env.wide_arithmetic) {
+    report.notice('This browser has no WebAssembly wide arithmetic: the SIMD build runs instead.');
+    order.shift();
+  }
+  if (order[0] === 'simd' && !env.simd) {
     report.notice('This browser has no WebAssembly SIMD: the scalar build runs instead.');
     order.shift();
   }
@@ -65,7 +70,7 @@ export function reportingHost(variant, report) {
 
 /**
  * Runs the benchmark.
- * @param {{workers: number|'auto', variant: 'simd'|'scalar', batchSize: number, rounds: number,
+ * @param {{workers: number|'auto', variant: 'wide'|'simd'|'scalar', batchSize: number, rounds: number,
  *   heights: number[], scaling: boolean, variants: boolean,
  *   batchSweep: {sizes: number[], rounds: number, checks: number}|null}} settings from the
  *   controls; workers 'auto' measures 1..navigator.hardwareConcurrency and keeps the fastest
@@ -123,7 +128,7 @@ export async function runInPage(settings, env, report) {
     batchSize: settings.batchSize,
     rounds: settings.rounds,
     scaling: settings.scaling,
-    variants: settings.variants ? ['simd', 'scalar'].filter((v) => v !== 'simd' || env.simd) : [],
+    variants: settings.variants ? ['wide', 'simd', 'scalar'].filter((v) => (v !== 'simd' || env.simd) && (v !== 'wide' || env.wide_arithmetic)) : [],
     batchSweep: settings.batchSweep,
   };
   const doc = await runBenchCore(options, host, report.log, report);

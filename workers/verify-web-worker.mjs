@@ -1,6 +1,6 @@
 // Module Web Worker entry of a verify worker (web-host.mjs starts it): loads its own wasm
 // instance and serves the pool's batch messages (protocol and memory: batch-handler.mjs).
-// Its URL carries the settings: ?variant=simd|scalar&base=<URL of the folder holding
+// Its URL carries the settings: ?variant=simd|scalar|wide&base=<URL of the folder holding
 // ibd-<variant>.mjs / .wasm>[&module=post]. With module=post the page compiles the .wasm once
 // for all its workers (web-host.mjs compileOnce): this worker, once it listens, posts
 // {type: 'module-request'} and the page answers {type: 'module', module: WebAssembly.Module},

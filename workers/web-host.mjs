@@ -15,7 +15,7 @@ export const WEB_WORKER_URL = new URL('./verify-web-worker.mjs', import.meta.url
 
 /**
  * A host that runs verify workers as module Web Workers.
- * @param {{variant?: 'simd'|'scalar', baseUrl?: URL|string, workerUrl?: URL|string,
+ * @param {{variant?: 'simd'|'scalar'|'wide', baseUrl?: URL|string, workerUrl?: URL|string,
  *   compileOnce?: boolean, createWorker?: (name: string) => Worker, settings?: object}} [options]
  *   variant: the wasm build each worker loads (default 'simd'); baseUrl: folder URL of the
  *   wasm build (default: wasm/engine-web.mjs's default, the folder of that loader), resolved

@@ -6,11 +6,12 @@ import { webHost } from './web-host.mjs';
 
 /**
  * Creates a pool and starts its workers (they load their wasm in the background).
- * @param {{workers?: number, variant?: 'simd'|'scalar', transport?: 'auto'|'shared'|'transfer',
+ * @param {{workers?: number, variant?: 'simd'|'scalar'|'wide', transport?: 'auto'|'shared'|'transfer',
  *   baseUrl?: URL|string, host?: object, batchTimeoutMs?: number, recordTimeoutMs?: number,
  *   maxAttempts?: number, stallFactor?: number, minStallMs?: number, loadTimeoutMs?: number}} [options]
  *   workers: 1..MAX_WORKERS, default navigator.hardwareConcurrency; variant: the wasm build
- *   each worker loads (default 'simd'; wasm/engine-web.mjs simdSupported() tells whether it can);
+ *   each worker loads (default 'simd'; wasm/engine-web.mjs simdSupported() and
+ *   wideArithmeticSupported() tell which this browser runs, bestVariant() picks the fastest);
  *   transport: 'auto' (default) batches through a SharedArrayBuffer ring when the page is
  *   cross-origin isolated, else as transferred ArrayBuffers; 'shared' / 'transfer' force one;
  *   baseUrl: folder URL of the wasm build (default /wasm/ as web/server.mjs serves it, i.e.
