@@ -4,7 +4,7 @@
 //
 // The package holds the two entries (workers/package/index-node.mjs, index-browser.mjs), every
 // module they import, found by following their relative imports (so a new import cannot be
-// left out), the wasm build of both variants (build/wasm/ibd-<variant>.js, .mjs, .wasm, and the
+// left out), the wasm build of every variant (build/wasm/ibd-<variant>.js, .mjs, .wasm, and the
 // package.json that makes the .js CommonJS) at the same relative paths as in the repo, the type
 // declarations, docs/package.md as its README and a package.json whose "exports" pick the entry
 // by condition ("node", else the browser one).
@@ -14,7 +14,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUILD_DIR, REPO_ROOT, WASM_BUILD_DIR } from '../wasm/paths.mjs';
-import { VARIANTS } from '../wasm/variants.mjs';
+import { ALL_VARIANTS } from '../wasm/variants.mjs';
 
 const ENTRIES = ['workers/package/index-node.mjs', 'workers/package/index-browser.mjs', 'workers/package/web-worker.mjs'];
 const TYPES = 'workers/package/index.d.ts';
@@ -67,7 +67,7 @@ export function packPackage({ out = BUILD_DIR } = {}) {
     files.push(to);
   };
   for (const file of closure()) put(path.join(REPO_ROOT, file), file);
-  for (const variant of VARIANTS) {
+  for (const variant of ALL_VARIANTS) {
     for (const ext of ['js', 'mjs', 'wasm']) {
       const built = path.join(WASM_BUILD_DIR, `ibd-${variant}.${ext}`);
       if (!existsSync(built)) throw new Error(`${built} is missing: build the wasm first (node scripts/setup.mjs)`);

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import sirv from 'sirv';
 import * as tiny from 'tiny-secp256k1';
-import { browserUnavailable, launchChromium } from '../bench/shared/chromium-launcher.mjs';
+import { browserUnavailable, launchChromium, WIDE_ARITHMETIC_JS_FLAG } from '../bench/shared/chromium-launcher.mjs';
 import { compactFromDer } from '../bench/compare/peers/decode.mjs';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { CheckType, walkChecks } from '../wasm/check-buffer.mjs';
@@ -115,7 +115,7 @@ test('the package from Node: the same verdicts as the repo engine in the thread 
   const got = JSON.parse(execFileSync(process.execPath, [script, path.join(work, 'fixture.json'), path.join(work, 'calls.json')],
     { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
   assert.deepEqual(got.exports, ['CheckType', 'VARIANTS', 'Verdict', 'createPool', 'encodeCheck', 'encodeSpentOutputs', 'init',
-    'isPoint', 'simdSupported', 'validateBlock', 'verify', 'verifyBatch', 'verifySchnorr']);
+    'isPoint', 'simdSupported', 'validateBlock', 'verify', 'verifyBatch', 'verifySchnorr', 'wideArithmeticSupported']);
   for (const k of ['local', 'pooled', 'afterKill']) assert.deepEqual(got[k], expected, k);
   assert.ok(got.replacements >= 1, `${got.replacements} replacements after a worker was killed`);
   assert.equal(got.batch, expected.verdicts);
@@ -275,9 +275,9 @@ async function serve(root, { isolated }) {
   return { url: `http://127.0.0.1:${server.address().port}/`, requests, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-/** Opens `url` in Chromium and waits for the app's summary (window.packageResult). */
-async function runPage(url) {
-  const browser = await launchChromium();
+/** Opens `url` in Chromium (launched with `jsFlags`) and waits for the app's summary (window.packageResult). */
+async function runPage(url, { jsFlags = [] } = {}) {
+  const browser = await launchChromium({ jsFlags });
   const errors = [];
   try {
     const page = await browser.context.newPage();
@@ -296,7 +296,7 @@ async function runPage(url) {
 function checkBrowserResult(got, { isolated }) {
   assert.equal(got.isolated, isolated);
   assert.match(got.before.error, /call `await init\(\)` once before verify/);
-  assert.equal(got.variant, got.simd ? 'simd' : 'scalar');
+  assert.equal(got.variant, got.wide ? 'wide' : got.simd ? 'simd' : 'scalar');
   assert.deepEqual(got.local, expected);
   assert.deepEqual(got.pooled, expected);
   assert.equal(got.batch, expected.verdicts);
@@ -363,6 +363,12 @@ test('the package in a Vite build: bundled with no configuration, offline, serve
   const server = await serve(path.join(app, 'dist'), { isolated: true });
   try {
     checkBrowserResult(await runPage(server.url), { isolated: true });
+    // Where the browser runs wasm wide arithmetic, the same app picks the wide build, which the
+    // bundler emitted beside the others.
+    const wide = await runPage(server.url, { jsFlags: [WIDE_ARITHMETIC_JS_FLAG] });
+    assert.deepEqual([wide.wide, wide.variant], [true, 'wide']);
+    checkBrowserResult(wide, { isolated: true });
+    assert.equal(assets.filter((f) => f.endsWith('.wasm')).length, 3, `the three builds are emitted assets: ${assets.join(', ')}`);
   } finally {
     await server.close();
   }

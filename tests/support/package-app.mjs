@@ -7,7 +7,7 @@
 // window.packageResult (or the error in window.packageError); in a worker it posts
 // {result} or {error}. ?wasm=<URL> in the page's (or worker's) URL loads the .wasm from there.
 
-import { createPool, init, isPoint, simdSupported, validateBlock, verify, verifyBatch, verifySchnorr } from 'ibd-wasm';
+import { createPool, init, isPoint, simdSupported, validateBlock, verify, verifyBatch, verifySchnorr, wideArithmeticSupported } from 'ibd-wasm';
 
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 const unhex = (s) => Uint8Array.from(s.match(/../g) ?? [], (h) => parseInt(h, 16));
@@ -63,7 +63,7 @@ async function run() {
   const fns = { verify, verifySchnorr, isPoint };
   const dropIn = calls.map(({ fn, args }) => outcome(() => fns[fn](...args.map((a) => (typeof a === 'string' ? unhex(a) : a)))));
   return {
-    simd: simdSupported(), variant: info.variant, before, isolated: globalThis.crossOriginIsolated === true,
+    simd: simdSupported(), wide: wideArithmeticSupported(), variant: info.variant, before, isolated: globalThis.crossOriginIsolated === true,
     local: await summary(local), pooled: await summary(pooled), batch: await digest(verifyBatch(local.checks)), poolVerify,
     submitted, expectedSubmitted: Array.from(local.verdicts.subarray(0, 50)).join(''), dropIn,
   };

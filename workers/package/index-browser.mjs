@@ -7,7 +7,7 @@
 // verifySchnorr, isPoint, verifyBatch); before it they throw an Error saying so. validateBlock
 // and the pools load what they need themselves.
 import { encodeCheck, CheckType, Verdict } from '../../wasm/check-buffer.mjs';
-import { simdSupported } from '../../wasm/engine-web.mjs';
+import { simdSupported, wideArithmeticSupported } from '../../wasm/engine-web.mjs';
 import { encodeSpentOutputs } from '../../wasm/spent-outputs.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
 import { VerifyPool } from '../verify-pool.mjs';
@@ -15,7 +15,7 @@ import { webHost } from '../web-host.mjs';
 import { engineSlot, packageApi } from './api.mjs';
 import { defaultVariant, loadPackageEngine } from './web-engine.mjs';
 
-export { encodeCheck, CheckType, Verdict, encodeSpentOutputs, simdSupported, VARIANTS };
+export { encodeCheck, CheckType, Verdict, encodeSpentOutputs, simdSupported, wideArithmeticSupported, VARIANTS };
 
 /** createPool's options. */
 const POOL_OPTIONS = ['workers', 'variant', 'wasmUrl', 'transport', 'batchTimeoutMs', 'recordTimeoutMs', 'stallFactor', 'minStallMs', 'maxAttempts', 'loadTimeoutMs'];

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { loadEngine, loadEngineSync } from '../../wasm/engine.mjs';
 import { wasmDir } from '../../wasm/paths.mjs';
-import { simdSupported } from '../../wasm/engine-web.mjs';
+import { bestVariant, simdSupported, wideArithmeticSupported } from '../../wasm/engine-web.mjs';
 import { encodeCheck, CheckType, Verdict } from '../../wasm/check-buffer.mjs';
 import { encodeSpentOutputs } from '../../wasm/spent-outputs.mjs';
 import { VARIANTS } from '../../wasm/variants.mjs';
@@ -16,10 +16,12 @@ import { nodeHost } from '../node-host.mjs';
 import { createPool as startNodePool } from '../pool.mjs';
 import { engineSlot, packageApi } from './api.mjs';
 
-export { encodeCheck, CheckType, Verdict, encodeSpentOutputs, simdSupported, VARIANTS };
+export { encodeCheck, CheckType, Verdict, encodeSpentOutputs, simdSupported, wideArithmeticSupported, VARIANTS };
 
-/** The variant a load uses when none is asked for: 'simd' where the host runs wasm SIMD. */
-const defaultVariant = () => (simdSupported() ? 'simd' : 'scalar');
+/** The variant a load uses when none is asked for: 'wide' where the host runs wasm wide
+ *  arithmetic (no Node release this package supports does), else 'simd' where it runs wasm SIMD,
+ *  else 'scalar' (variants.mjs bestVariant). */
+const defaultVariant = () => bestVariant();
 
 /** createPool's options. */
 const POOL_OPTIONS = ['workers', 'variant', 'wasmDir', 'transport', 'batchTimeoutMs', 'recordTimeoutMs', 'stallFactor', 'minStallMs', 'maxAttempts', 'loadTimeoutMs'];

@@ -3,11 +3,13 @@
 // (tests/package.test.mjs).
 
 /** The wasm builds: 'simd' (wasm SIMD) and 'scalar' (hosts without SIMD). */
-export type Variant = 'simd' | 'scalar';
+export type Variant = 'simd' | 'scalar' | 'wide';
 export declare const VARIANTS: readonly Variant[];
 
-/** Whether this host runs wasm SIMD (then the 'simd' build is the default). */
+/** Whether this host runs wasm SIMD (then the 'simd' build is the default, or 'wide' where wideArithmeticSupported()). */
 export declare function simdSupported(): boolean;
+/** Whether this host runs wasm SIMD and the wide-arithmetic proposal (the 'wide' build: Firefox >= 155). */
+export declare function wideArithmeticSupported(): boolean;
 
 /** What init() resolves to: the loaded engine's description. */
 export interface EngineInfo {

@@ -3,7 +3,7 @@
 // webpack 5, Rollup) recognize: `new URL('<file>', import.meta.url)` becomes the emitted asset's
 // URL, and `import('<file>')` a chunk of the app. Served as is (a plain page loading the package
 // from node_modules, a CDN), the same URLs point at the package's own build/wasm/ files.
-import { loadWebEngine, simdSupported } from '../../wasm/engine-web.mjs';
+import { bestVariant, loadWebEngine } from '../../wasm/engine-web.mjs';
 import { checkVariant } from '../../wasm/variants.mjs';
 
 const FILES = {
@@ -15,14 +15,19 @@ const FILES = {
     wasm: () => new URL('../../build/wasm/ibd-scalar.wasm', import.meta.url),
     glue: () => import('../../build/wasm/ibd-scalar.mjs'),
   },
+  wide: {
+    wasm: () => new URL('../../build/wasm/ibd-wide.wasm', import.meta.url),
+    glue: () => import('../../build/wasm/ibd-wide.mjs'),
+  },
 };
 
-/** The variant a load uses when none is asked for: 'simd' where wasm SIMD runs, else 'scalar'. */
-export const defaultVariant = () => (simdSupported() ? 'simd' : 'scalar');
+/** The variant a load uses when none is asked for: 'wide' where wasm wide arithmetic runs
+ *  (Firefox >= 155), else 'simd' where wasm SIMD runs, else 'scalar' (variants.mjs bestVariant). */
+export const defaultVariant = () => bestVariant();
 
 /**
  * Loads the package's engine for `variant`.
- * @param {{variant?: 'simd'|'scalar', wasmUrl?: string|URL}} [options] variant: default
+ * @param {{variant?: 'wide'|'simd'|'scalar', wasmUrl?: string|URL}} [options] variant: default
  *   defaultVariant(); wasmUrl: where to fetch ibd-<variant>.wasm instead of the package's own
  *   file (resolved against the document's or worker's location), e.g. a CDN
  * @returns {Promise<object>} the Emscripten module (wasm/API.md)
