@@ -40,7 +40,9 @@ test('the quick benchmark runs and prints a well-formed JSON document', { timeou
       assert.ok(r.sig_per_s > 0 && r.sig_per_s_min <= r.sig_per_s && r.sig_per_s <= r.sig_per_s_max, `${r.name} ${type} rates`);
     }
     // ibd-wasm must return the validation's verdicts; peers are reported, whatever they say.
-    for (const r of rows.filter((x) => x.kind === 'wasm')) assert.equal(r.mismatches, 0, `${r.name} batch ${r.batch_size} ${type}`);
+    for (const r of rows.filter((x) => x.kind === 'wasm' || x.kind === 'chromium-worker')) assert.equal(r.mismatches, 0, `${r.name} batch ${r.batch_size} ${type}`);
+    // The wide variant, in a Chromium launched with --wasm-wide-arithmetic, in the same rounds.
+    if (!browserUnavailable()) assert.ok(rows.some((r) => r.kind === 'chromium-worker' && r.variant === 'wide'), `${type}: the wide variant's row`);
   }
   for (const rs of Object.values(engines)) for (const r of rs) assert.equal(r.verdicts_match, true, `${r.engine} ${r.variant} ${r.type}`);
   assert.ok(doc.thresholds.find((x) => x.name === 'drop_in_vs_tiny_secp256k1').measured > 0, 'the drop-in measured against tiny-secp256k1');

@@ -10,12 +10,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO_ROOT } from '../../wasm/paths.mjs';
 import { numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
-import { browserUnavailable } from '../shared/chromium-launcher.mjs';
+import { browserUnavailable, WIDE_ARITHMETIC_JS_FLAG } from '../shared/chromium-launcher.mjs';
 import { loadEngine } from '../../wasm/engine.mjs';
-import { VARIANTS } from '../../wasm/variants.mjs';
+import { VARIANTS, WIDE_VARIANT } from '../../wasm/variants.mjs';
 import { formatComparison } from './compare-report.mjs';
 import { loadCheckSets } from './compare-checks.mjs';
 import { measureChromium } from './chromium.mjs';
+import { chromiumWorkerContenders } from './chromium-contenders.mjs';
 import { liftoffPasses } from './engine-liftoff.mjs';
 import { machineInfo } from '../shared/machine.mjs';
 import { verdictsSha256 } from './native-tool.mjs';
@@ -51,8 +52,8 @@ one variant or round with another); 2 bad command line.`;
 const FULL_BATCHES = Array.from({ length: 14 }, (_, i) => 2 ** i);
 /** What each mode measures. Sample sizes are records per type (evenly spaced over all). */
 const PLANS = {
-  full: { limits: { ecdsa: 8192, schnorr: Infinity }, batchSizes: FULL_BATCHES, engineBatch: 256, buildWindows: true },
-  quick: { limits: { ecdsa: 512, schnorr: 128 }, batchSizes: [1, 32, 256, 512], engineBatch: 256, buildWindows: false },
+  full: { limits: { ecdsa: 8192, schnorr: Infinity }, batchSizes: FULL_BATCHES, engineBatch: 256, engineBatchWide: 2048, buildWindows: true },
+  quick: { limits: { ecdsa: 512, schnorr: 128 }, batchSizes: [1, 32, 256, 512], engineBatch: 256, engineBatchWide: 512, buildWindows: false },
 };
 /** Where --readme saves the document docs/performance.md links to. */
 export const LATEST_JSON = path.join(REPO_ROOT, 'bench', 'compare', 'results', 'latest.json');
@@ -142,7 +143,20 @@ async function measure(plan, rounds, quick, sizes, loaded, errors, log) {
   const reference = { ecdsa: verdictsSha256(sets.ecdsa.verdicts), schnorr: verdictsSha256(sets.schnorr.verdicts) };
   const extraBuilds = WINDOW_BUILDS.slice(1).filter((b) => sizes.some((s) => s.window === b.window && !s.skipped))
     .map((b) => ({ ...b, batchSize: plan.engineBatch }));
-  const speed = await runSpeed(sets, { rounds, batchSizes: plan.batchSizes, extraBuilds, log });
+  // The wide variant where it runs: a Chromium launched with --wasm-wide-arithmetic (off by
+  // default in Chromium 156; Firefox 155 ships it), simd beside it in the same worker, timed in
+  // the same rounds as every other contender (chromium-contenders.mjs).
+  const noWideBrowser = browserUnavailable();
+  const wide = noWideBrowser ? null : await part('Chromium, wide arithmetic', errors, log, () => chromiumWorkerContenders(sets, {
+    variants: ['simd', WIDE_VARIANT], batchSize: plan.engineBatchWide, jsFlags: [WIDE_ARITHMETIC_JS_FLAG], label: 'Chromium Web Worker',
+  }));
+  let speed;
+  try {
+    speed = await runSpeed(sets, { rounds, batchSizes: plan.batchSizes, extraBuilds, extra: wide?.contenders ?? [], log });
+  } finally {
+    await wide?.close();
+  }
+  if (noWideBrowser) speed.skipped.push({ name: `ibd-wasm ${WIDE_VARIANT}, Chromium Web Worker`, reason: noWideBrowser });
 
   const engines = {
     v8_default: engineRows('V8 default (Liftoff, then TurboFan)', speed.rows

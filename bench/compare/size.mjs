@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { BUILD_DIR, REPO_ROOT, WASM_BUILD_DIR } from '../../wasm/paths.mjs';
-import { VARIANTS } from '../../wasm/variants.mjs';
+import { ALL_VARIANTS, VARIANTS } from '../../wasm/variants.mjs';
 
 /** The default build (window 15) and the smaller-table build the full run adds. */
 export const WINDOW_BUILDS = Object.freeze([
@@ -57,7 +57,7 @@ export function ensureWindowBuild({ window, dir }, log) {
 
 /** wasm-opt's feature flags per variant: the emitted .wasm carries no target_features
  *  section, so binaryen's defaults apply and SIMD must be enabled by hand for 'simd'. */
-const WASM_OPT_FEATURES = { simd: ['--enable-simd'], scalar: [] };
+const WASM_OPT_FEATURES = { simd: ['--enable-simd'], scalar: [], wide: ['--enable-simd'] };
 
 /**
  * Measures one .wasm file.
@@ -104,7 +104,8 @@ function windowSizes(wb, { build, log, scratch }) {
   if (build) {
     try { ensureWindowBuild(wb, log); } catch (err) { skipped = err.message; }
   }
-  return VARIANTS.map((variant) => {
+  // The wide variant is built in the default build only (window 15).
+  return (wb.window === 15 ? ALL_VARIANTS : VARIANTS).map((variant) => {
     const file = path.join(wb.dir, `ibd-${variant}.wasm`);
     const base = { variant, window: wb.window, dir: path.relative(REPO_ROOT, wb.dir) };
     if (!existsSync(file)) return { ...base, skipped: skipped ?? `${path.relative(REPO_ROOT, file)} not built (the full run builds it)` };
