@@ -241,6 +241,7 @@ test('Chromium: the wide variant gives simd\'s verdicts on every fixture check, 
   const r = await page.evaluate(verifyInPage, { variants: ['simd', 'wide'], buffers: inputs.map(b64) });
   assert.equal(r.wide, true, 'Chromium with --wasm-wide-arithmetic validates the probe');
   assert.equal(r.best, 'wide');
+  assert.equal(r.field, '5x52-wide', 'engineInfo().field of the wide variant');
   const [simd, wide] = [r.verdicts.simd, r.verdicts.wide].map((list) => list.map(unb64));
   for (let i = 0; i < inputs.length; i++) assert.ok(wide[i].equals(simd[i]), `buffer ${i}: wide's verdicts equal simd's`);
   assert.ok(wide[0].equals(Buffer.from(sets.sets.ecdsa.verdicts)), 'ECDSA: the validation\'s verdicts');
