@@ -110,7 +110,7 @@ export function pageVariantsReport(res) {
   const lines = [
     `the benchmark page's own run, per wasm variant, in Chromium ${res.browser} with --js-flags=${WIDE_ARITHMETIC_JS_FLAG}`,
     `command: ${res.command}`,
-    `machine: ${res.machine.cpu}, ${res.machine.cores} cores; ${res.workers} Web Workers, ${res.rounds} timed round${res.rounds === 1 ? "" : "s"} per run, every fixture block`,
+    `machine: ${res.machine.cpu}, ${res.machine.cores} cores; ${res.workers} Web Workers, ${res.rounds} timed round${res.rounds === 1 ? '' : 's'} per run, every fixture block`,
     '',
   ];
   const table = [['run', 'variant', 'checks/s', 'per worker', 'whole chain', 'after assumevalid', 'model check', 'blocks valid'],
