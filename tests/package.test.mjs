@@ -144,7 +144,7 @@ test('the package from Node: the same verdicts as the repo engine in the thread 
   assert.match(got.bad.poolOption, /^TypeError: createPool: unknown option "wrokers"/);
   // createPool checks the load options as init does, at the call.
   assert.equal(got.bad.poolEmptyDir, 'TypeError: createPool: wasmDir must be a folder path (a non-empty string), got ""');
-  assert.equal(got.bad.poolVariantType, "TypeError: createPool: variant must be 'simd' or 'scalar', got 5");
+  assert.equal(got.bad.poolVariantType, "TypeError: createPool: variant must be 'simd', 'scalar' or 'wide', got 5");
   assert.match(got.bad.initOption, /^TypeError: init: unknown option "wasmdir"/);
   assert.match(got.bad.notJson, /^SyntaxError: spentOutputs of the block at height 866342: not JSON/);
   assert.match(got.bad.camelCase, /spent_outputs\[0\]\.script_pubkey: missing \(the field is script_pubkey, not scriptPubKey\)/);

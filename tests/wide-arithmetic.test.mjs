@@ -84,6 +84,8 @@ test('the link step names what it cannot find or what has another type', () => {
   assert.throws(() => readSections(m.subarray(0, m.length - 3), 'cut.wasm'), /cut\.wasm: section 0 .* runs past the end/);
   assert.throws(() => readSections(Uint8Array.of(0, 0x61, 0x73, 0x6d, 2, 0, 0, 0)), /not a version-1 wasm module .* at byte offset 4/);
   assert.throws(() => replaceBodies(m, new Map([[99, [0, 0x0b]]])), /replaced 0 of 1 function bodies/);
+  assert.throws(() => patchWide(namedModule({ rename: { __multi3: 'ibd_fe_mul_inner' } }), 'dup.wasm'),
+    /dup\.wasm: more than one function is named ibd_fe_mul_inner/);
 });
 
 test('the built wide variant carries its replacements and no names; the other variants are untouched by a no-op rewrite', () => {
@@ -92,6 +94,9 @@ test('the built wide variant carries its replacements and no names; the other va
   const count = (bytes, a, b) => { let n = 0; for (let i = 0; i + 1 < bytes.length; i++) if (bytes[i] === a && bytes[i + 1] === b) n++; return n; };
   const perBody = REPLACEMENTS.reduce((n, r) => n + count(r.body(), 0xfc, 0x16), 0);
   assert.ok(count(wide, 0xfc, 0x16) >= perBody, 'every i64.mul_wide_u of the three bodies is in the module');
+  // The bodies the generator makes now, byte for byte: a generator change that did not reach the
+  // built module fails here.
+  for (const r of REPLACEMENTS) assert.ok(wide.includes(Buffer.from(r.body())), `${r.name}: the shipped module holds the generator's body`);
   const simd = readFileSync(path.join(wasmDir(), 'ibd-simd.wasm'));
   const rewritten = replaceBodies(new Uint8Array(simd), new Map());
   assert.ok(WebAssembly.validate(rewritten), 'a rewrite with no replacement still validates');
@@ -99,7 +104,7 @@ test('the built wide variant carries its replacements and no names; the other va
 });
 
 test('under Node without wide arithmetic, the loader refuses the wide variant and says why', { skip: wideArithmeticSupported() && 'this Node runs wide arithmetic' }, async () => {
-  await assert.rejects(loadEngine('wide'), /the wasm variant "wide" needs wasm wide arithmetic \(i64\.mul_wide_u\), which this engine \(Node [^)]*\) does not run; use "simd" or "scalar"/);
+  await assert.rejects(loadEngine('wide'), /the wasm variant "wide" needs wasm wide arithmetic \(i64\.mul_wide_u, i64\.add128\), which this engine \(Node [^)]*\) does not run .*; use "simd" or "scalar"/);
 });
 
 // ---- Chromium with wide arithmetic on
@@ -307,5 +312,26 @@ test('Chromium: the page picks the wide build where the browser has it and valid
     assert.deepEqual(errors, []);
   } finally {
     await tab.close();
+  }
+});
+
+test('Chromium without the flag: bestVariant is simd, and a forced wide load is refused before any fetch, saying why', { skip }, async () => {
+  const plain = await launchChromium();
+  try {
+    const tab = await plain.context.newPage();
+    const requests = [];
+    tab.on('request', (r) => requests.push(r.url()));
+    await tab.goto(`${server.url}fixtures/manifest.json`);
+    const r = await tab.evaluate(async () => {
+      const { loadWebEngine, bestVariant, wideArithmeticSupported } = await import('/wasm/engine-web.mjs');
+      let error = null;
+      try { await loadWebEngine('wide', { baseUrl: '/wasm/' }); } catch (e) { error = e.message; }
+      return { best: bestVariant(), wide: wideArithmeticSupported(), error };
+    });
+    assert.deepEqual([r.best, r.wide], ['simd', false]);
+    assert.match(r.error, /^the wasm variant "wide" needs wasm wide arithmetic \(i64\.mul_wide_u, i64\.add128\), which this browser does not run .*; use "simd" or "scalar"$/);
+    assert.ok(!requests.some((u) => u.endsWith('ibd-wide.wasm')), 'the wide .wasm was not fetched');
+  } finally {
+    await plain.close();
   }
 });

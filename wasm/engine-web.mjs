@@ -7,7 +7,7 @@
 // HTTP response, so that later loads (each verify worker, the next visit) skip compiling. The
 // factory instantiates that module (Emscripten's instantiateWasm hook).
 import { guardEngine } from './engine-guard.mjs';
-import { checkVariant } from './variants.mjs';
+import { checkHostRuns, checkVariant } from './variants.mjs';
 
 /** Feature probes, re-exported from variants.mjs where they live beside the variant list. */
 export { simdSupported, wideArithmeticSupported, bestVariant } from './variants.mjs';
@@ -38,6 +38,7 @@ export { simdSupported, wideArithmeticSupported, bestVariant } from './variants.
  */
 export async function loadWebEngine(variant = 'simd', { baseUrl = new URL(/* @vite-ignore */ './', import.meta.url), wasmResponse, wasmUrl: wasmAt, module: compiled, importGlue } = {}) {
   checkVariant(variant);
+  checkHostRuns(variant, 'this browser');
   const base = new URL(baseUrl, globalThis.location?.href);
   const wasmUrl = new URL(wasmAt ?? `ibd-${variant}.wasm`, base).href;
   const glueUrl = importGlue ? `the ${variant} glue module` : new URL(`ibd-${variant}.mjs`, base).href;
@@ -96,6 +97,7 @@ export async function loadWebEngine(variant = 'simd', { baseUrl = new URL(/* @vi
  */
 export async function compileWebModule(variant = 'simd', { baseUrl = new URL(/* @vite-ignore */ './', import.meta.url), wasmUrl: wasmAt } = {}) {
   checkVariant(variant);
+  checkHostRuns(variant, 'this browser');
   const wasmUrl = new URL(wasmAt ?? `ibd-${variant}.wasm`, new URL(baseUrl, globalThis.location?.href)).href;
   return fetchAndCompile(wasmUrl);
 }

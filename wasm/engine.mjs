@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { wasmDir } from './paths.mjs';
 import { guardEngine } from './engine-guard.mjs';
-import { checkVariant, WIDE_VARIANT, wideArithmeticSupported } from './variants.mjs';
+import { checkHostRuns, checkVariant } from './variants.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -94,10 +94,7 @@ export function loadEngineSync(variant = 'simd', { dir = wasmDir() } = {}) {
 /** The variant's glue factory and file names in `dir`; throws naming a missing file. */
 function buildFiles(variant, dir) {
   checkVariant(variant);
-  if (variant === WIDE_VARIANT && !wideArithmeticSupported()) {
-    throw new Error(`the wasm variant "${WIDE_VARIANT}" needs wasm wide arithmetic (i64.mul_wide_u), which this engine ` +
-      `(Node ${process.versions.node}, V8 ${process.versions.v8}) does not run; use "simd" or "scalar"`);
-  }
+  checkHostRuns(variant, `this engine (Node ${process.versions.node}, V8 ${process.versions.v8})`);
   const jsFile = path.join(dir, `ibd-${variant}.js`);
   const wasmFile = path.join(dir, `ibd-${variant}.wasm`);
   for (const file of [jsFile, wasmFile]) {

@@ -23,11 +23,12 @@ const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
 ]);
 
-// (func (param i64 i64) (result i64) local.get 0 local.get 1 i64.mul_wide_u drop): validates
-// only where the wide-arithmetic proposal is on.
+// (func (param i64 i64) (result i64) local.get 0 local.get 1 i64.mul_wide_u local.get 0
+// local.get 1 i64.add128 drop): both instructions the 'wide' variant uses; validates only where
+// the wide-arithmetic proposal is on.
 const WIDE_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 126, 126, 1, 126, 3, 2, 1, 0,
-  10, 11, 1, 9, 0, 32, 0, 32, 1, 252, 22, 26, 11,
+  10, 17, 1, 15, 0, 32, 0, 32, 1, 252, 22, 32, 0, 32, 1, 252, 19, 26, 11,
 ]);
 
 /**
@@ -57,6 +58,20 @@ export function wideArithmeticSupported() {
 export function bestVariant({ wide = true } = {}) {
   if (wide && wideArithmeticSupported()) return WIDE_VARIANT;
   return simdSupported() ? 'simd' : 'scalar';
+}
+
+/**
+ * Checks that this engine runs `variant` before a loader fetches or compiles it: 'wide' needs
+ * wide arithmetic (and SIMD).
+ * @param {string} variant a checked variant name
+ * @param {string} [engine] names the engine in the message (e.g. "Node 20.20.2, V8 11.3")
+ * @throws Error saying what the variant needs and which variants to use instead.
+ */
+export function checkHostRuns(variant, engine = 'this engine') {
+  if (variant === WIDE_VARIANT && !wideArithmeticSupported()) {
+    throw new Error(`the wasm variant "${WIDE_VARIANT}" needs wasm wide arithmetic (i64.mul_wide_u, i64.add128), which ${engine} ` +
+      'does not run (Firefox 155 and later do; Chromium only with --js-flags=--wasm-wide-arithmetic); use "simd" or "scalar"');
+  }
 }
 
 /**

@@ -9,10 +9,11 @@ import { functionIndex, functionTypes, replaceBodies } from './wasm-binary.mjs';
  * @param {string} [what] names the module in errors
  * @returns {Uint8Array}
  * @throws Error naming `what` when the module has no "name" section (already patched, or linked
- *   without --profiling-funcs), a function is missing, or its type is not the expected one.
+ *   without --profiling-funcs), a function is missing or named twice, or its type is not the
+ *   expected one.
  */
 export function patchWide(bytes, what = 'wasm module') {
-  const { names, importedFunctions } = functionIndex(bytes, what);
+  const { names, duplicates, importedFunctions } = functionIndex(bytes, what);
   if (names.size === 0) {
     throw new Error(`${what}: no function names (a "name" section): already patched, or linked without --profiling-funcs`);
   }
@@ -21,6 +22,7 @@ export function patchWide(bytes, what = 'wasm module') {
   for (const r of REPLACEMENTS) {
     const index = names.get(r.name);
     if (index === undefined) throw new Error(`${what}: no function named ${r.name} (inlined or renamed by the link?)`);
+    if (duplicates.has(r.name)) throw new Error(`${what}: more than one function is named ${r.name}: which to replace is ambiguous`);
     if (index < importedFunctions) throw new Error(`${what}: ${r.name} is imported, not defined`);
     const type = types[index - importedFunctions];
     if (type.params.join() !== r.params.join() || type.results.length !== 0) {

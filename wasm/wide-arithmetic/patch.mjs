@@ -8,8 +8,11 @@
 // compiler-rt's __multi3 with wide-arithmetic code (field-5x52.mjs), found by their names in the
 // "name" section (emcc --profiling-funcs), which it then drops: the shipped .wasm carries no
 // names, as the other variants. Checks first that each function exists once, with the expected
-// parameters and no results. Exit 0; 1 naming the file and what is missing or malformed.
-import { readFileSync, writeFileSync } from 'node:fs';
+// parameters and no results. The patched module is written beside the file and renamed over it;
+// when the patch fails, the linked file is deleted, so that no unpatched module (or one whose
+// glue is from an earlier build) is left to be served or packed. Exit 0; 1 naming the file and
+// what is missing or malformed.
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { patchWide } from './patch-module.mjs';
 
 const file = process.argv[2];
@@ -20,8 +23,11 @@ if (!file || process.argv.length > 3) {
 try {
   const before = readFileSync(file);
   const after = patchWide(new Uint8Array(before.buffer, before.byteOffset, before.length), file);
-  writeFileSync(file, after);
+  writeFileSync(`${file}.patching`, after);
+  renameSync(`${file}.patching`, file);
 } catch (err) {
-  console.error(`patch.mjs: ${err.message}`);
+  rmSync(file, { force: true });
+  rmSync(`${file}.patching`, { force: true });
+  console.error(`patch.mjs: ${err.message} (${file} deleted: rebuild after fixing this)`);
   process.exit(1);
 }

@@ -86,11 +86,14 @@ export function readSections(bytes, what = 'wasm module') {
  * come first in the function index space).
  * @param {Uint8Array} bytes
  * @param {string} [what]
- * @returns {{names: Map<string, number>, importedFunctions: number, definedFunctions: number}}
+ * @returns {{names: Map<string, number>, duplicates: Set<string>, importedFunctions: number,
+ *   definedFunctions: number}} duplicates: names that more than one function has (names keeps
+ *   the last)
  * @throws Error when a section is malformed.
  */
 export function functionIndex(bytes, what = 'wasm module') {
   const names = new Map();
+  const duplicates = new Set();
   let importedFunctions = 0;
   let definedFunctions = 0;
   for (const s of readSections(bytes, what)) {
@@ -116,13 +119,18 @@ export function functionIndex(bytes, what = 'wasm module') {
         const next = r.pos + size;
         if (sub === 1) {
           const count = r.u32();
-          for (let i = 0; i < count; i++) { const index = r.u32(); names.set(r.name(), index); }
+          for (let i = 0; i < count; i++) {
+            const index = r.u32();
+            const name = r.name();
+            if (names.has(name)) duplicates.add(name);
+            names.set(name, index);
+          }
         }
         r.pos = next;
       }
     }
   }
-  return { names, importedFunctions, definedFunctions };
+  return { names, duplicates, importedFunctions, definedFunctions };
 }
 
 /**

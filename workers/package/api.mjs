@@ -160,7 +160,7 @@ export function engineSlot({ key, checkLocation, where, defaultVariant, load, lo
    *  `what` and the option. */
   const checkLoadOptions = (what, options) => {
     if (options[key] !== undefined) checkLocation(options[key], what);
-    if (options.variant !== undefined && typeof options.variant !== 'string') throw new TypeError(`${what}: variant must be 'simd' or 'scalar', got ${JSON.stringify(options.variant) ?? typeof options.variant}`);
+    if (options.variant !== undefined && typeof options.variant !== 'string') throw new TypeError(`${what}: variant must be 'simd', 'scalar' or 'wide', got ${JSON.stringify(options.variant) ?? typeof options.variant}`);
   };
   let settings = {};   // the options of the next load (init's, or none)
   let loaded = null;   // {variant, [key]} the engine was loaded with
