@@ -390,6 +390,26 @@ test('contenders: measured in a browser, the measured projection is named after 
     ['ibd-wasm: ibd-wasm simd, Firefox 133 Web Workers (measured)', 'tiny: tiny-secp256k1 per call']);
 });
 
+test('contenders: a run of the wide (or scalar) variant is named so, and the others are derived from simd\'s costs by that variant\'s ratio', () => {
+  const costs = { median: COSTS, fast: COSTS, slow: COSTS };
+  const ratios = { wide: { ecdsa: 0.5, schnorr: 0.8 }, tiny: { ecdsa: 3, schnorr: 4 }, native_whole_block: 0.5 };
+  const names = (list) => list.map((c) => `${c.key}: ${c.name}`);
+  // A simd run: the wide variant is a contender at its ratio.
+  const simd = contenderCosts(costs, ratios);
+  assert.deepEqual(simd.map((c) => c.key), ['ibd-wasm', 'wide', 'tiny', 'native']);
+  assert.equal(simd[1].costs.median.verify.per_ecdsa, 0.05 * 0.5);
+  // A wide run: measured as wide; tiny's verify is simd's (wide's / 0.5) times 3; no wide contender.
+  const wide = contenderCosts(costs, ratios, { measuredOn: 'Firefox 155', variant: 'wide' });
+  assert.deepEqual(names(wide), ['ibd-wasm: ibd-wasm wide, Firefox 155 Web Workers (measured)', 'tiny: tiny-secp256k1 per call',
+    'native: native build of the same engine (a stand-in for Core\'s script and signature work)']);
+  assert.ok(close(wide[1].costs.median.verify.per_ecdsa, (0.05 / 0.5) * 3, 1e-12));
+  assert.ok(close(wide[1].costs.median.verify.per_schnorr, (0.035 / 0.8) * 4, 1e-12));
+  assert.ok(close(wide[2].costs.median.verify.per_ecdsa, (0.05 / 0.5) * 0.5, 1e-12));
+  // Without the variant's ratio nothing can be derived from its costs.
+  assert.deepEqual(names(contenderCosts(costs, { tiny: { ecdsa: 3, schnorr: 4 } }, { variant: 'wide' })),
+    ['ibd-wasm: ibd-wasm wide, Node worker_threads (measured)']);
+});
+
 test('bench ratios from a bench results document, within its one run', () => {
   const speed = (name, type, rate, batch = null) => ({ name, type, sig_per_s: rate, batch_size: batch });
   const doc = {
@@ -412,6 +432,10 @@ test('bench ratios from a bench results document, within its one run', () => {
   assert.deepEqual(ratios.chromium_worker, { ecdsa: 1.1, schnorr: 1 });
   assert.equal(ratios.native_whole_block, 3 / 6); // medians 2 and 4 against 1 and 2
   assert.deepEqual(missing, ['noble']);
+  assert.equal(ratios.wide, undefined, 'no wide rows: no wide ratio, and it is not listed as missing (it needs a browser with the proposal)');
+  doc.results.speed.push(...[['simd', 'ecdsa', 130], ['simd', 'schnorr', 400], ['wide', 'ecdsa', 195], ['wide', 'schnorr', 500]]
+    .map(([v, type, rate]) => ({ ...speed(`ibd-wasm ${v}, Chromium Web Worker`, type, rate, 2048), kind: 'chromium-worker' })));
+  assert.deepEqual(benchRatios(doc).ratios.wide, { ecdsa: 130 / 195, schnorr: 400 / 500 });
 });
 
 test('leave-one-out from the sums equals fitting the others again, block by block', () => {

@@ -291,7 +291,7 @@ function projectionView(doc, workers) {
   const p = workers === m.workers ? m : projectChain({ blocks: doc.blocks, table: inputs.table, endToEnd: doc.end_to_end,
     schnorrPerEcdsa: m.schnorr_per_ecdsa, workers });
   return { workers, assumption: p.assumption, full_chain_hours: p.full_chain_hours, after_assumevalid_hours: p.after_assumevalid_hours,
-    engines: projectContenders(p, inputs.table, inputs.bench?.ratios ?? {}, { measuredOn: inputs.measuredOn }) };
+    engines: projectContenders(p, inputs.table, inputs.bench?.ratios ?? {}, { measuredOn: inputs.measuredOn, variant: doc.variant }) };
 }
 
 /** Draws the projection chart for the worker count in its control, and says what it shows. */

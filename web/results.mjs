@@ -109,8 +109,10 @@ export function renderCaptions(figures, doc) {
   const v = doc.variants?.filter((r) => r.checks_per_second !== null) ?? [];
   const simd = v.find((r) => r.variant === 'simd');
   const scalar = v.find((r) => r.variant === 'scalar');
+  const wide = v.find((r) => r.variant === 'wide');
   caption(figures.variants, v.length
     ? `${checks} on ${plural(v[0].workers, 'worker')}, ${rounds} each` +
+      (wide && simd ? `; wide arithmetic / SIMD = ${(wide.checks_per_second / simd.checks_per_second).toFixed(2)}×` : '') +
       (simd && scalar ? `; SIMD / scalar = ${(simd.checks_per_second / scalar.checks_per_second).toFixed(2)}×` : '')
     : '');
   caption(figures.byType, `ECDSA and Schnorr in separate passes, then all together; ${rounds}`);

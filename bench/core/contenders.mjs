@@ -30,7 +30,11 @@ const scaleAll = (costs, f) => Object.fromEntries(Object.entries(costs).map(([st
  * @param {object} ratios per contender key (chromium_worker, scalar, no_batch, tiny, noble):
  *   {ecdsa, schnorr}, ibd-wasm simd's verify rate over the contender's in one bench run (> 1:
  *   the contender is slower); native_whole_block: native time over ibd-wasm's for whole blocks
- * @param {{measuredOn?: string}} [options] where `costs` were measured: 'node' (default: Node
+ * @param {{measuredOn?: string, variant?: string}} [options] variant: the wasm variant `costs`
+ *   were measured with (default 'simd'). The ratios are relative to simd, so for another variant
+ *   the contenders are derived from its costs converted to simd's by the bench run's ratio of
+ *   that variant (`scalar`, `wide`), and its own contender is left out; without that ratio only
+ *   the measured curve is given. measuredOn: where `costs` were measured: 'node' (default: Node
  *   worker_threads; the Chromium Web Worker contender is derived from the bench run's Chromium
  *   over Node ratio), or a browser's name (the page: "Chromium 156", "Firefox 133"), whose Web
  *   Workers the measured contender is named after. In a Chromium-based browser (Chrome, Edge,
@@ -40,23 +44,28 @@ const scaleAll = (costs, f) => Object.fromEntries(Object.entries(costs).map(([st
  * @returns {Array<{key: string, name: string, costs: {median, fast, slow}, derivation: string}>}
  *   ibd-wasm as measured first, then each contender whose ratios are given
  */
-export function contenderCosts(costs, ratios, { measuredOn = 'node' } = {}) {
+export function contenderCosts(measured, ratios, { measuredOn = 'node', variant = 'simd' } = {}) {
   const inNode = measuredOn === 'node';
   const inChromium = !inNode && /chrom|edge|opera|brave/i.test(measuredOn); // V8 in Chromium's Web Workers
   const host = inNode ? 'Node worker_threads' : `${measuredOn} Web Workers`;
-  const out = [{ key: 'ibd-wasm', name: `ibd-wasm simd, ${host} (measured)`, costs, derivation: 'the cost model as measured' }];
+  const out = [{ key: 'ibd-wasm', name: `ibd-wasm ${variant}, ${host} (measured)`, costs: measured, derivation: 'the cost model as measured' }];
   const invert = (r) => r && { ecdsa: 1 / r.ecdsa, schnorr: 1 / r.schnorr };
+  if (variant !== 'simd' && !ratios[variant]) return out; // nothing relates this variant to the ratios' simd
+  // simd's costs: the measured ones, or another variant's with its verify costs at simd's rates.
+  const costs = variant === 'simd' ? measured : verifyScaled(measured, invert(ratios[variant]));
   const rates = { ...ratios, chromium_worker: inNode ? ratios.chromium_worker : undefined,
     node_worker: inChromium ? invert(ratios.chromium_worker) : undefined };
   const verifyOnly = [
     ['chromium_worker', 'ibd-wasm simd, Chromium Web Workers', 'verify at the Chromium Web Worker\'s rates relative to Node\'s'],
     ['node_worker', 'ibd-wasm simd, Node worker_threads', 'verify at Node\'s rates relative to the Chromium Web Worker\'s'],
+    ['wide', 'ibd-wasm wide (wasm wide arithmetic: Firefox 155+, Chromium with a flag)', 'verify at the wide variant\'s rates relative to simd\'s, both in one Chromium Web Worker with --wasm-wide-arithmetic'],
     ['scalar', 'ibd-wasm scalar (no SIMD)', 'verify at the scalar variant\'s rates'],
     ['no_batch', 'ibd-wasm simd, Schnorr checks one at a time', 'verify at single verification\'s rates (no BIP340 batch; ECDSA at batch size 1 too)'],
     ['tiny', 'tiny-secp256k1 per call', 'verify at tiny-secp256k1\'s rates, a call per signature; the rest ibd-wasm\'s'],
     ['noble', '@noble/secp256k1 (pure JS)', 'verify at @noble/secp256k1\'s rates; the rest ibd-wasm\'s'],
   ];
   for (const [key, name, derivation] of verifyOnly) {
+    if (key === variant) continue; // the measured curve
     const r = rates[key];
     if (r) out.push({ key, name, costs: verifyScaled(costs, r), derivation: `${derivation} (x${r.ecdsa.toFixed(2)} ECDSA, x${r.schnorr.toFixed(2)} Schnorr)` });
   }
@@ -112,6 +121,15 @@ export function benchRatios(doc) {
     }
   };
   vs('scalar', { ecdsa: best('ibd-wasm scalar', 'ecdsa'), schnorr: best('ibd-wasm scalar', 'schnorr') });
+  // The wide variant: only where the run had a browser with wasm wide arithmetic (npm run bench
+  // launches Chromium with --wasm-wide-arithmetic), against simd in the same Web Worker; optional,
+  // so not listed as missing.
+  const inWorker = (v, type) => best(`ibd-wasm ${v}, Chromium Web Worker`, type, (x) => x.kind === 'chromium-worker');
+  const wide = { ecdsa: inWorker('wide', 'ecdsa'), schnorr: inWorker('wide', 'schnorr') };
+  const simdWorker = { ecdsa: inWorker('simd', 'ecdsa'), schnorr: inWorker('simd', 'schnorr') };
+  if (wide.ecdsa > 0 && wide.schnorr > 0 && simdWorker.ecdsa > 0 && simdWorker.schnorr > 0) {
+    ratios.wide = { ecdsa: simdWorker.ecdsa / wide.ecdsa, schnorr: simdWorker.schnorr / wide.schnorr };
+  }
   vs('no_batch', { ecdsa: best('ibd-wasm simd', 'ecdsa', (x) => x.batch_size === 1), schnorr: best('ibd-wasm simd', 'schnorr', (x) => x.batch_size === 1) });
   vs('tiny', { ecdsa: best('tiny-secp256k1', 'ecdsa'), schnorr: best('tiny-secp256k1', 'schnorr') });
   vs('noble', { ecdsa: best('@noble/secp256k1', 'ecdsa'), schnorr: best('@noble/secp256k1', 'schnorr') });
@@ -146,17 +164,17 @@ export function benchRatios(doc) {
  * @param {object} p projectChain's result (its costs, workers and efficiency)
  * @param {object} table workloadFor's model (the saved workload table)
  * @param {object} ratios benchRatios' ratios
- * @param {{step?: number, measuredOn?: string}} [options] the curve's spacing in blocks (default
- *   25,000; the tip last); measuredOn: as contenderCosts'
+ * @param {{step?: number, measuredOn?: string, variant?: string}} [options] the curve's spacing in
+ *   blocks (default 25,000; the tip last); measuredOn, variant: as contenderCosts'
  * @returns {Array<{key, name, derivation, full_chain_hours, after_assumevalid_hours,
  *   curve: Array<{height: number, hours: number, low: number, high: number}>}>}
  */
-export function projectContenders(p, table, ratios, { step = 25000, measuredOn = 'node' } = {}) {
+export function projectContenders(p, table, ratios, { step = 25000, measuredOn = 'node', variant = 'simd' } = {}) {
   const heights = [];
   for (let h = step; h < table.tip; h += step) heights.push(h);
   heights.push(table.tip);
   const at = (costs, from, to) => spanHours({ costs, table, efficiency: p.efficiency, workers: p.workers, from, to });
-  return contenderCosts(p.costs, ratios, { measuredOn }).map((c) => ({
+  return contenderCosts(p.costs, ratios, { measuredOn, variant }).map((c) => ({
     key: c.key, name: c.name, derivation: c.derivation,
     full_chain_hours: at(c.costs, 0, table.tip),
     after_assumevalid_hours: at(c.costs, ASSUMEVALID.height + 1, table.tip),

@@ -210,7 +210,7 @@ export async function runBenchCore(options, host, log, progress) {
       totals,
       projection: {
         ...projection(totals, ok.filter((b) => !b.rejected), host.fixtureBlocks, workers, endToEnd),
-        ...modelProjection(blocks, totals, endToEnd, host.workloadTable, host.benchRatios, host.measuredOn),
+        ...modelProjection(blocks, totals, endToEnd, host.workloadTable, host.benchRatios, host.measuredOn, options.variant),
       },
       end_to_end: endToEnd,
       chain,
@@ -405,14 +405,14 @@ function totalsOf(blocks, passes, workers) {
  *  null without one)} plus its headline fields at the top (full_chain_hours,
  *  after_assumevalid_hours, per_block, trusted, at_mix, eras); {model: null, model_error} without a
  *  table or when it cannot be made. */
-function modelProjection(blocks, totals, endToEnd, table, bench, measuredOn = 'node') {
+function modelProjection(blocks, totals, endToEnd, table, bench, measuredOn = 'node', variant = 'simd') {
   if (!table) return { model: null, model_error: 'no workload table given (bench/workload/workload-table.json)' };
   try {
     const schnorrPerEcdsa = schnorrPerEcdsaOf(totals) ?? 1;
     const m = projectChain({ blocks, table, endToEnd, schnorrPerEcdsa, withoutKeyReuse: withoutKeyReuseOf(totals) });
     m.schnorr_per_ecdsa = schnorrPerEcdsa;
     // The other engines, from the last bench run's ratios when the host has them.
-    const contenders = bench ? { bench_run: bench.run, missing: bench.missing, engines: projectContenders(m, table, bench.ratios, { measuredOn }) } : null;
+    const contenders = bench ? { bench_run: bench.run, missing: bench.missing, engines: projectContenders(m, table, bench.ratios, { measuredOn, variant }) } : null;
     return { model: m, contenders, full_chain_hours: m.full_chain_hours, after_assumevalid_hours: m.after_assumevalid_hours,
       per_block: m.per_block.map(({ height, predicted_ms, measured_ms, ratio, judged, within, pooled, ratio_at_mix }) => ({ height, predicted_ms, measured_ms, ratio, judged, within, pooled, ratio_at_mix })),
       trusted: m.trusted, at_mix: m.at_mix, eras: m.eras };
