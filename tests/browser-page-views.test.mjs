@@ -154,7 +154,7 @@ test('the projection chart\'s legend: at 360 to 1920 px and on 1, 2 and 16 worke
       const at = `${width} px, ${workers} workers`;
       assert.match(await figure.locator('[data-caption]').innerText(), new RegExp(`^On ${workers} workers?: `), at);
       const l = await layout();
-      assert.equal(l.engines.length, 7, at);
+      assert.equal(l.engines.length, 8, at); // measured, Node, wide, scalar, no batch, tiny, noble, native
       assert.deepEqual(l.items.map((i) => i.text), l.engines, at);
       assert.equal(l.canvasLegend, 0, `${at}: the legend drawn twice`);
       assert.deepEqual(l.overlaps, [], at);

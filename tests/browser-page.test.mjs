@@ -189,7 +189,7 @@ test('isolated: 2 workers via the controls, every block valid, counts equal the 
     const proj = doc.charts.projection;
     assert.equal(proj.workers, 2);
     // Measured here in Chromium's Web Workers; Node's derived from the bench run's ratio.
-    assert.deepEqual(proj.engines.map((e) => e.key), ['ibd-wasm', 'node_worker', 'scalar', 'no_batch', 'tiny', 'noble', 'native']);
+    assert.deepEqual(proj.engines.map((e) => e.key), ['ibd-wasm', 'node_worker', 'wide', 'scalar', 'no_batch', 'tiny', 'noble', 'native']);
     assert.match(proj.engines[0].name, /^ibd-wasm simd, \S*Chrom\S* \d+ Web Workers \(measured\)$/);
     assert.equal(proj.engines[1].name, 'ibd-wasm simd, Node worker_threads');
     assert.equal(proj.heights[proj.heights.length - 1], 938343);
