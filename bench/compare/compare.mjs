@@ -146,8 +146,8 @@ async function measure(plan, rounds, quick, sizes, loaded, errors, log) {
   // The wide variant where it runs: a Chromium launched with --wasm-wide-arithmetic (off by
   // default in Chromium 156; Firefox 155 ships it), simd beside it in the same worker, timed in
   // the same rounds as every other contender (chromium-contenders.mjs).
-  const noWideBrowser = browserUnavailable();
-  const wide = noWideBrowser ? null : await part('Chromium, wide arithmetic', errors, log, () => chromiumWorkerContenders(sets, {
+  const noBrowser = browserUnavailable();
+  const wide = noBrowser ? null : await part('Chromium, wide arithmetic', errors, log, () => chromiumWorkerContenders(sets, {
     variants: ['simd', WIDE_VARIANT], batchSize: plan.engineBatchWide, jsFlags: [WIDE_ARITHMETIC_JS_FLAG], label: 'Chromium Web Worker',
   }));
   let speed;
@@ -156,7 +156,7 @@ async function measure(plan, rounds, quick, sizes, loaded, errors, log) {
   } finally {
     await wide?.close();
   }
-  if (noWideBrowser) speed.skipped.push({ name: `ibd-wasm ${WIDE_VARIANT}, Chromium Web Worker`, reason: noWideBrowser });
+  if (noBrowser) speed.skipped.push({ name: `ibd-wasm ${WIDE_VARIANT}, Chromium Web Worker`, reason: noBrowser });
 
   const engines = {
     v8_default: engineRows('V8 default (Liftoff, then TurboFan)', speed.rows
@@ -166,7 +166,6 @@ async function measure(plan, rounds, quick, sizes, loaded, errors, log) {
   const liftoff = await part('V8 Liftoff only', errors, log, () => liftoffPasses({ variants: VARIANTS, files, batchSize: plan.engineBatch, rounds }));
   if (liftoff) engines.v8_liftoff = engineRows(`V8 ${liftoff.flags.join(' ')}`, liftoff.results, reference);
   const startupRounds = rounds;
-  const noBrowser = browserUnavailable();
   if (noBrowser) speed.skipped.push({ name: 'Chromium', reason: noBrowser });
   const chromium = noBrowser ? null : await part('Chromium', errors, log, () => measureChromium({
     variants: VARIANTS, sets, batchSize: plan.engineBatch, rounds, startupRounds, log,
