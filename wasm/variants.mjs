@@ -52,11 +52,10 @@ export function wideArithmeticSupported() {
 /**
  * The fastest variant this engine runs: 'wide' where it has wide arithmetic (and SIMD), else
  * 'simd' where it has SIMD, else 'scalar'.
- * @param {{wide?: boolean}} [options] wide: false leaves 'wide' out (a build without it)
  * @returns {'wide'|'simd'|'scalar'}
  */
-export function bestVariant({ wide = true } = {}) {
-  if (wide && wideArithmeticSupported()) return WIDE_VARIANT;
+export function bestVariant() {
+  if (wideArithmeticSupported()) return WIDE_VARIANT;
   return simdSupported() ? 'simd' : 'scalar';
 }
 
