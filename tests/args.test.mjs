@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { parseOptions } from '../bench/cli/options.mjs';
 import { numberFlag, parseFlags, UsageError } from '../bench/shared/args.mjs';
 import { REPO_ROOT } from '../wasm/paths.mjs';
+import { wideArithmeticSupported } from '../wasm/variants.mjs';
 
 const OPTIONS = { workers: { type: 'string' }, heights: { type: 'string' }, json: { type: 'boolean' } };
 const refused = (args, message) => assert.throws(() => parseFlags(args, OPTIONS), (err) => {
@@ -54,6 +55,21 @@ test('npm start --web refuses the run flags the page would ignore; --fixtures an
   for (const extra of [['--json'], ['--rounds', '3'], ['--workers', '1'], ['--heights', '170'], ['--scaling'], ['--variant', 'scalar']]) {
     assert.throws(() => parseOptions(['--web', ...extra]), (err) => err instanceof UsageError &&
       err.message.startsWith(`--web serves the page, whose own controls set the run: ${extra[0]} would be ignored`), extra.join(' '));
+  }
+});
+
+test('npm start --variant: the three builds are names it knows; wide is refused in one line where this Node cannot run it', () => {
+  assert.equal(parseOptions(['--variant', 'scalar']).variant, 'scalar');
+  assert.throws(() => parseOptions(['--variant', 'avx']), (err) => err instanceof UsageError && /--variant/.test(err.message) && /wide/.test(err.message));
+  if (wideArithmeticSupported()) {
+    assert.equal(parseOptions(['--variant', 'wide']).variant, 'wide');
+  } else { // Node 20: the proposal is not there
+    assert.throws(() => parseOptions(['--variant', 'wide']), (err) => {
+      assert.ok(err instanceof UsageError, `${err}`);
+      assert.match(err.message, new RegExp(`^--variant: the wasm variant "wide" needs wasm wide arithmetic .* which Node ${process.version.replaceAll('.', '\\.')} .* use "simd" or "scalar"$`));
+      assert.ok(!err.message.includes('\n'));
+      return true;
+    });
   }
 });
 

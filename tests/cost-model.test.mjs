@@ -410,6 +410,21 @@ test('contenders: a run of the wide (or scalar) variant is named so, and the oth
     ['ibd-wasm: ibd-wasm wide, Node worker_threads (measured)']);
 });
 
+test('contenders: from Node\'s costs, the wide line is wide in a Chromium Web Worker (its ratio to simd times Chromium\'s to Node)', () => {
+  const costs = { median: COSTS, fast: COSTS, slow: COSTS };
+  const ratios = { wide: { ecdsa: 0.7, schnorr: 0.75 }, chromium_worker: { ecdsa: 1.1, schnorr: 1.2 } };
+  const fromNode = contenderCosts(costs, ratios);
+  const wide = fromNode.find((c) => c.key === 'wide');
+  assert.match(wide.name, /^ibd-wasm wide, Chromium Web Workers/);
+  assert.ok(close(wide.costs.median.verify.per_ecdsa, 0.05 * 0.7 * 1.1, 1e-12));
+  assert.ok(close(wide.costs.median.verify.per_schnorr, 0.035 * 0.75 * 1.2, 1e-12));
+  assert.match(wide.derivation, /times the Chromium Web Worker's relative to Node's \(x0\.77 ECDSA, x0\.90 Schnorr\)/);
+  // Measured in Chromium (the page), the wide ratio applies alone: both are Chromium's.
+  const onPage = contenderCosts(costs, ratios, { measuredOn: 'Chromium 156' }).find((c) => c.key === 'wide');
+  assert.ok(close(onPage.costs.median.verify.per_ecdsa, 0.05 * 0.7, 1e-12));
+  assert.doesNotMatch(onPage.name, /Chromium Web Workers/);
+});
+
 test('bench ratios from a bench results document, within its one run', () => {
   const speed = (name, type, rate, batch = null) => ({ name, type, sig_per_s: rate, batch_size: batch });
   const doc = {

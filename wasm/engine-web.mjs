@@ -7,14 +7,15 @@
 // HTTP response, so that later loads (each verify worker, the next visit) skip compiling. The
 // factory instantiates that module (Emscripten's instantiateWasm hook).
 import { guardEngine } from './engine-guard.mjs';
-import { checkHostRuns, checkVariant } from './variants.mjs';
+import { bestVariant, checkHostRuns, checkVariant } from './variants.mjs';
 
 /** Feature probes, re-exported from variants.mjs where they live beside the variant list. */
 export { simdSupported, wideArithmeticSupported, bestVariant } from './variants.mjs';
 
 /**
  * Instantiates the engine's wasm module for `variant`.
- * @param {'simd'|'scalar'|'wide'} [variant='simd']
+ * @param {'simd'|'scalar'|'wide'} [variant=bestVariant()] the wasm build; by default the fastest
+ *   this host runs (variants.mjs bestVariant)
  * @param {{baseUrl?: URL|string, wasmResponse?: Promise<Response>, wasmUrl?: URL|string,
  *   module?: WebAssembly.Module|Promise<WebAssembly.Module>,
  *   importGlue?: () => Promise<{default: Function}>}} [options] baseUrl: folder URL holding ibd-<variant>.mjs and .wasm
@@ -36,7 +37,7 @@ export { simdSupported, wideArithmeticSupported, bestVariant } from './variants.
  * @throws (rejects) Error naming the variant when it is unknown, or naming the URL with the
  *   HTTP status, network error, import error or WebAssembly compile error.
  */
-export async function loadWebEngine(variant = 'simd', { baseUrl = new URL(/* @vite-ignore */ './', import.meta.url), wasmResponse, wasmUrl: wasmAt, module: compiled, importGlue } = {}) {
+export async function loadWebEngine(variant = bestVariant(), { baseUrl = new URL(/* @vite-ignore */ './', import.meta.url), wasmResponse, wasmUrl: wasmAt, module: compiled, importGlue } = {}) {
   checkVariant(variant);
   checkHostRuns(variant, 'this browser');
   const base = new URL(baseUrl, globalThis.location?.href);
@@ -89,13 +90,14 @@ export async function loadWebEngine(variant = 'simd', { baseUrl = new URL(/* @vi
  * once so that each of its workers only instantiates the module (a WebAssembly.Module is posted
  * to a worker by reference, its compiled code shared; workers/web-host.mjs compileOnce).
  * Streamed (WebAssembly.compileStreaming) when the server says application/wasm.
- * @param {'simd'|'scalar'|'wide'} [variant='simd']
+ * @param {'simd'|'scalar'|'wide'} [variant=bestVariant()] the wasm build; by default the fastest
+ *   this host runs (variants.mjs bestVariant)
  * @param {{baseUrl?: URL|string, wasmUrl?: URL|string}} [options] as loadWebEngine's
  * @returns {Promise<WebAssembly.Module>}
  * @throws (rejects) Error naming the variant when it is unknown, or naming the URL with the
  *   HTTP status, network error or WebAssembly compile error.
  */
-export async function compileWebModule(variant = 'simd', { baseUrl = new URL(/* @vite-ignore */ './', import.meta.url), wasmUrl: wasmAt } = {}) {
+export async function compileWebModule(variant = bestVariant(), { baseUrl = new URL(/* @vite-ignore */ './', import.meta.url), wasmUrl: wasmAt } = {}) {
   checkVariant(variant);
   checkHostRuns(variant, 'this browser');
   const wasmUrl = new URL(wasmAt ?? `ibd-${variant}.wasm`, new URL(baseUrl, globalThis.location?.href)).href;

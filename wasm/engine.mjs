@@ -5,13 +5,14 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { wasmDir } from './paths.mjs';
 import { guardEngine } from './engine-guard.mjs';
-import { checkHostRuns, checkVariant } from './variants.mjs';
+import { bestVariant, checkHostRuns, checkVariant } from './variants.mjs';
 
 const require = createRequire(import.meta.url);
 
 /**
  * Instantiates the engine's wasm module for `variant`.
- * @param {'simd'|'scalar'|'wide'} [variant='simd']
+ * @param {'simd'|'scalar'|'wide'} [variant=bestVariant()] the wasm build; by default the fastest
+ *   this host runs (variants.mjs bestVariant)
  * @param {{dir?: string}} [options] folder holding ibd-<variant>.js/.wasm (default: wasmDir(),
  *   wasm/paths.mjs: IBD_WASM_DIR, else build/wasm).
  * @returns {Promise<object>} the Emscripten module: BlockValidation, verifyBatch, engineInfo,
@@ -20,7 +21,7 @@ const require = createRequire(import.meta.url);
  * @throws Error naming the variant or the missing file (with the command that builds it), or
  *   naming the .wasm that does not compile or link (the CompileError / LinkError as its cause).
  */
-export async function loadEngine(variant = 'simd', { dir = wasmDir() } = {}) {
+export async function loadEngine(variant = bestVariant(), { dir = wasmDir() } = {}) {
   const { factory, wasmFile } = buildFiles(variant, dir);
   let module;
   try {
@@ -67,13 +68,14 @@ function instantiateHook(module, wasmFile, onError = () => {}) {
  * returns (WebAssembly.Module and WebAssembly.Instance, through Emscripten's instantiateWasm
  * hook, which the 3.1.6 MODULARIZE glue completes synchronously on the object it is given).
  * What lets a synchronous call (the drop-in's verify) load the engine on first use under Node.
- * @param {'simd'|'scalar'|'wide'} [variant='simd']
+ * @param {'simd'|'scalar'|'wide'} [variant=bestVariant()] the wasm build; by default the fastest
+ *   this host runs (variants.mjs bestVariant)
  * @param {{dir?: string}} [options] as loadEngine
  * @returns {object} the Emscripten module, as loadEngine's
  * @throws Error as loadEngine, a WebAssembly.CompileError / LinkError, or an Error when the glue
  *   did not finish the start-up synchronously (a different Emscripten).
  */
-export function loadEngineSync(variant = 'simd', { dir = wasmDir() } = {}) {
+export function loadEngineSync(variant = bestVariant(), { dir = wasmDir() } = {}) {
   const { factory, jsFile, wasmFile } = buildFiles(variant, dir);
   let module;
   try {

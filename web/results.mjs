@@ -221,7 +221,7 @@ function projectionText(p) {
 
 /** 'trusted', or 'not trusted: ' and why, naming each block outside the tolerance with its
  *  measured time's deviation from the prediction (the terminal report's model check). */
-function trustText(m) {
+export function trustText(m) {
   const pctOf = (r) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
   // What the check does not judge: the chain's ECDSA checks priced at the fixtures' key mix.
   const mix = m.at_mix ? ` (each block's ECDSA checks priced by its keys; at the chain's price per check, the fixtures' key mix, ` +
@@ -229,7 +229,9 @@ function trustText(m) {
   if (m.trusted) return `trusted${mix}`;
   const pct = (r) => `${r >= 1 ? '+' : '−'}${(Math.abs(r - 1) * 100).toFixed(1)}%`;
   const misses = (m.misses ?? []).map((x) => `${int(x.height)} ${pct(x.ratio)}`).join(', ');
-  return misses ? `not trusted: blocks ${misses} outside ±15%${mix}` : `not trusted: ${m.untrusted_reason}`;
+  // As the terminal report: the misses, and the other reason too when there is one (too few rounds).
+  const also = misses && m.untrusted_reason && m.untrusted_reason !== 'blocks outside +-15%' ? `; ${m.untrusted_reason}` : '';
+  return misses ? `not trusted: blocks ${misses} outside ±15%${also}${mix}` : `not trusted: ${m.untrusted_reason}`;
 }
 
 /** The chain pass in one sentence (bench/core/chain-pass.mjs; the terminal report's chain lines). */

@@ -8,7 +8,7 @@
 // the reason instead of hanging. Errors inside a loaded worker arrive as ErrorEvents and are
 // reported with their message and location.
 
-import { compileWebModule } from '../wasm/engine-web.mjs';
+import { bestVariant, compileWebModule } from '../wasm/engine-web.mjs';
 
 /** The verify worker's script (a module worker). */
 export const WEB_WORKER_URL = new URL('./verify-web-worker.mjs', import.meta.url);
@@ -17,7 +17,8 @@ export const WEB_WORKER_URL = new URL('./verify-web-worker.mjs', import.meta.url
  * A host that runs verify workers as module Web Workers.
  * @param {{variant?: 'simd'|'scalar'|'wide', baseUrl?: URL|string, workerUrl?: URL|string,
  *   compileOnce?: boolean, createWorker?: (name: string) => Worker, settings?: object}} [options]
- *   variant: the wasm build each worker loads (default 'simd'); baseUrl: folder URL of the
+ *   variant: the wasm build each worker loads (default: bestVariant(), the fastest this
+ *   browser runs); baseUrl: folder URL of the
  *   wasm build (default: wasm/engine-web.mjs's default, the folder of that loader), resolved
  *   against the document's location; both travel in the worker script's URL (?variant=&base=);
  *   compileOnce (default true; not with createWorker): the host fetches and compiles the
@@ -37,7 +38,7 @@ export const WEB_WORKER_URL = new URL('./verify-web-worker.mjs', import.meta.url
  *   listed buffers, ref()/unref() do nothing (browsers have no such notion), terminate() stops
  *   the worker at once.
  */
-export function webHost({ variant = 'simd', baseUrl = new URL(/* @vite-ignore */ '../wasm/', import.meta.url), workerUrl = WEB_WORKER_URL,
+export function webHost({ variant = bestVariant(), baseUrl = new URL(/* @vite-ignore */ '../wasm/', import.meta.url), workerUrl = WEB_WORKER_URL,
   compileOnce = true, createWorker, settings } = {}) {
   const script = new URL(workerUrl, globalThis.location?.href);
   const share = compileOnce && !createWorker;

@@ -1,7 +1,7 @@
 // Command line of the benchmark (bench/cli/main.mjs): parsing and validation, nothing else.
 import os from 'node:os';
 import { choiceFlag, NODE_SOURCE_FLAGS, nodeSourceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
-import { VARIANTS } from '../../wasm/variants.mjs';
+import { ALL_VARIANTS, checkHostRuns } from '../../wasm/variants.mjs';
 import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MAX_WORKERS } from '../../workers/pool.mjs';
 import { DEFAULT_PORT } from '../../web/server.mjs';
 
@@ -39,7 +39,8 @@ IBD: parse, sighash, scripts, signatures; not the download or the coins on disk)
                      after genesis the source holds, to the tip)
   --heights LIST     only these block heights, comma-separated (e.g. 170,866342)
   --workers N        workers (each validates whole blocks and verifies signatures), 1..${MAX_WORKERS} (default: available parallelism, ${os.availableParallelism()} here)
-  --variant NAME     wasm build: ${VARIANTS.join(' | ')} (default: simd)
+  --variant NAME     wasm build: ${ALL_VARIANTS.join(' | ')} (default: simd; wide needs a Node with wasm
+                     wide arithmetic, which Node 20 lacks)
   --batch-size N     checks per worker message (default: ${DEFAULT_BATCH_SIZE})
   --rounds N         timed rounds, each an ECDSA, a Schnorr and a combined pass;
                      throughput is the median timed round (default: ${DEFAULT_ROUNDS})
@@ -82,7 +83,7 @@ function integerFlag(name, text, min, max) {
  * Parses and validates the benchmark's arguments.
  * @param {string[]} argv arguments after the script name
  * @returns {{help: boolean, fixtures?: string, heights?: number[], workers: number,
- *   variant: 'simd'|'scalar', batchSize: number, rounds: number, json: boolean,
+ *   variant: 'simd'|'scalar'|'wide', batchSize: number, rounds: number, json: boolean,
  *   scaling: boolean, maxWorkers?: number, web: boolean, port?: number,
  *   skipProofOfWork: boolean}} maxWorkers: set with
  *   --scaling only; port: with --web only (the page server's TCP port).
@@ -108,7 +109,7 @@ export function parseOptions(argv) {
     port: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   });
-  choiceFlag('variant', values.variant, VARIANTS);
+  choiceFlag('variant', values.variant, ALL_VARIANTS);
   if (values.port !== undefined && !values.web) {
     throw new UsageError('--port needs --web');
   }
@@ -122,6 +123,8 @@ export function parseOptions(argv) {
         `would be ignored (of the other flags only --fixtures and --port apply)`);
     }
   }
+  // 'wide' where this Node cannot run it: refused here, before any worker starts.
+  try { checkHostRuns(values.variant, `Node ${process.version} (V8 ${process.versions.v8})`); } catch (err) { throw new UsageError(`--variant: ${err.message}`); }
   const source = nodeSourceFlag(values);
   const node = source?.kind ?? null;
   for (const flag of ['from', 'to']) {

@@ -5,7 +5,7 @@
 // Measures nothing unless --measure (the main job, run in a child process, saves a new
 // measurement) or --census (the fixture census, rewritten).
 //
-//   npm run project -- [--workers N] [--variant simd|scalar] [--from H1] [--to H2] [--json]
+//   npm run project -- [--workers N] [--variant simd|scalar|wide] [--from H1] [--to H2] [--json]
 //                      [--measure] [--table] [--census] [--fixtures DIR] [--workload DIR]
 //   npm run project -- --check --datadir PATH | --rest URL | --rpc URL [--rpc-cookie FILE]
 //                      [--from H1] [--to H2] [--rounds N] [--measure] [--json]
@@ -27,7 +27,7 @@ import { atMixLine, missCause } from '../core/format.mjs';
 import { ASSUMEVALID, projectChain, schnorrPerEcdsaOf, spanHours, withoutKeyReuseOf } from '../core/model-projection.mjs';
 import { FIGURES, INPUT_TYPES, roundFigures, roundRange, totalChecks, workloadFor } from '../core/workload-model.mjs';
 import { REPO_ROOT } from '../../wasm/paths.mjs';
-import { VARIANTS } from '../../wasm/variants.mjs';
+import { ALL_VARIANTS } from '../../wasm/variants.mjs';
 import { BENCH_RESULTS, readBenchRatios } from './bench-ratios.mjs';
 import { measurementPath, readMeasurement } from './measurement.mjs';
 import { buildTable, loadWorkloadModel, TABLE_PATH } from './table.mjs';
@@ -40,7 +40,7 @@ const int = (n) => Math.round(n).toLocaleString('en-US');
 const USAGE = `usage: npm run project -- [options]
   --workers N  workers to project for, 1..64 (default: the measurement's; past the counts it
                measured, each worker is assumed as busy as at the largest, and the output says so)
-  --variant V  the wasm variant whose measurement to use: ${VARIANTS.join(' | ')} (default simd)
+  --variant V  the wasm variant whose measurement to use: ${ALL_VARIANTS.join(' | ')} (default simd)
   --measure    measure again first: npm start -- --scaling --rounds 5 --variant V in a child process, which
                saves the measurement (build/project/measurement-V.json) that this reads
   --measurement FILE  project from this saved measurement (a main job's --json document) instead
@@ -135,7 +135,7 @@ function main() {
     if (values.to !== undefined) values.to = height('to');
     if (values.workers !== undefined) values.workers = numberFlag('workers', values.workers, { min: 1, max: 64 });
     values.explicitVariant = values.variant !== undefined;
-    values.variant = choiceFlag('variant', values.variant ?? 'simd', VARIANTS);
+    values.variant = choiceFlag('variant', values.variant ?? 'simd', ALL_VARIANTS);
     if (values.measure && values.measurement !== undefined) {
       throw new UsageError('--measure and --measurement exclude each other: --measure projects from the measurement it takes');
     }

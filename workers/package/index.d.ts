@@ -2,7 +2,7 @@
 // is documented in docs/package.md). Checked by `tsc --noEmit` on an example in npm test
 // (tests/package.test.mjs).
 
-/** The wasm builds: 'simd' (wasm SIMD) and 'scalar' (hosts without SIMD). */
+/** The wasm builds: 'wide' (wasm SIMD and wide arithmetic), 'simd' (wasm SIMD) and 'scalar' (hosts without SIMD). */
 export type Variant = 'simd' | 'scalar' | 'wide';
 export declare const VARIANTS: readonly Variant[];
 
@@ -18,7 +18,7 @@ export interface EngineInfo {
 }
 
 export interface InitOptions {
-  /** Default: 'simd' where the host runs wasm SIMD, else 'scalar'. */
+  /** Default: 'wide' where the host runs wasm wide arithmetic, else 'simd' where it runs wasm SIMD, else 'scalar'. */
   variant?: Variant;
   /** Node: the folder holding ibd-<variant>.js and .wasm (default IBD_WASM_DIR, else the package's). */
   wasmDir?: string;
