@@ -10,6 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '../wasm/paths.mjs';
+import { wideArithmeticSupported } from '../wasm/variants.mjs';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { formatReport } from '../bench/cli/report.mjs';
 import { warningsOf } from '../bench/core/warnings.mjs';
@@ -122,6 +123,44 @@ test('npm run project projects from a saved measurement: 16 workers, a height ra
     const r = await promisify(execFile)(process.execPath, [project, '--measurement', bad]).catch((e) => e);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /bad\.json is no usable measurement \(a main job.s --json document\): no blocks array/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('npm run project and the wide build: a browser\'s wide measurement projects under its own name; what this Node cannot run is refused, saying why', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'ibd-project-wide-'));
+  const project = path.join(REPO_ROOT, 'bench', 'workload', 'project.mjs');
+  const run = (args) => promisify(execFile)(process.execPath, [project, ...args], { maxBuffer: 16 << 20 }).catch((e) => e);
+  try {
+    // As the page saves it (Download JSON): the build and the browser that ran it.
+    const file = path.join(dir, 'wide.json');
+    await writeFile(file, JSON.stringify({ ...subsetDoc, variant: 'wide', environment: { browser: 'Chromium 156' } }));
+    const out = await run(['--measurement', file, '--variant', 'wide', '--compare', '--json']);
+    assert.equal(out.code, undefined, out.stderr);
+    const p = JSON.parse(out.stdout).projection;
+    assert.equal(p.variant, 'wide');
+    const engines = p.contenders.engines;
+    assert.equal(engines[0].name, 'ibd-wasm wide, Chromium 156 Web Workers (measured)');
+    assert.ok(!engines.some((e) => e.key === 'wide'), 'the measured build is not derived again');
+    assert.ok(engines.some((e) => e.key === 'node_worker'), 'in Chromium, Node worker_threads is the derived host');
+    if (!wideArithmeticSupported()) { // Node 20
+      // --check validates with the measurement's build: refused before any source is opened.
+      const c = await run(['--check', '--rest', 'http://127.0.0.1:9', '--measurement', file]);
+      assert.equal(c.code, 1);
+      assert.match(c.stderr, /^project: --check validates with the measurement's build \(.*wide\.json\): the wasm variant "wide" needs wasm wide arithmetic/);
+      assert.equal(c.stderr.trim().split('\n').length, 1, c.stderr);
+      // --measure would run it here: one line, exit 2, no child started.
+      const m = await run(['--measure', '--variant', 'wide']);
+      assert.equal(m.code, 2);
+      assert.match(m.stderr, /^project: --measure --variant wide: the wasm variant "wide" needs wasm wide arithmetic .*\n\(npm run project -- --help/);
+      assert.doesNotMatch(m.stderr, /measuring/);
+      // No measurement: the advice is one this Node can follow.
+      const none = await run(['--variant', 'wide']);
+      assert.equal(none.code, undefined, none.stderr);
+      assert.match(none.stdout, /^Projection: none \(no saved measurement for variant wide \(.*\): this Node \(v[\d.]+\) cannot run the wide build .*Download JSON\), for --measurement FILE\)$/m);
+      assert.doesNotMatch(none.stdout, /npm start -- --variant wide/);
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

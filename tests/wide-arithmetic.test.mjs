@@ -34,6 +34,7 @@ import { REPLACEMENTS, standaloneModule } from '../wasm/wide-arithmetic/field-5x
 import { patchWide } from '../wasm/wide-arithmetic/patch-module.mjs';
 import { functionIndex, readSections, replaceBodies, SECTION, uleb } from '../wasm/wide-arithmetic/wasm-binary.mjs';
 import { startServer } from '../web/server.mjs';
+import { measurementProblem } from '../bench/workload/measurement.mjs';
 import { classify, readVectors } from './support/vectors.mjs';
 import { verifyChecks } from './support/wasm.mjs';
 
@@ -282,6 +283,49 @@ test('Chromium: whole blocks in the wide variant equal Node\'s simd validation',
   });
 });
 
+/** In the page: the loaders and the pools with no variant given, on `checks` (base64). */
+async function defaultsInPage({ checks }) {
+  const { loadWebEngine, compileWebModule } = await import('/wasm/engine-web.mjs');
+  const { createWebPool } = await import('/workers/web-pool.mjs');
+  const { webHost } = await import('/workers/web-host.mjs');
+  const bytes = Uint8Array.from(atob(checks), (c) => c.charCodeAt(0));
+  const engine = await loadWebEngine(undefined, { baseUrl: '/wasm/' });
+  const compiled = await compileWebModule(undefined, { baseUrl: '/wasm/' });
+  const fromModule = await loadWebEngine(undefined, { baseUrl: '/wasm/', module: compiled });
+  const pools = [];
+  for (const options of [{ workers: 1 }, { workers: 1, host: webHost() }]) {
+    const pool = createWebPool(options);
+    try {
+      const infos = await pool.ready();
+      const verdicts = await pool.verify(bytes, { batchSize: 512 });
+      let out = '';
+      for (const v of verdicts) out += String.fromCharCode(v);
+      pools.push({ variants: infos.map((i) => i.variant), verdicts: btoa(out) });
+    } finally {
+      await pool.close();
+    }
+  }
+  return { loader: engine.engineInfo().variant, fromModule: fromModule.engineInfo().variant, pools };
+}
+
+test('Chromium: with no variant given, the loaders and the pools load the wide build, and verify with it', { skip }, async () => {
+  const tab = await browser.context.newPage();
+  const wasm = [];
+  tab.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(path.basename(new URL(r.url()).pathname)); });
+  try {
+    await tab.goto(`${server.url}fixtures/manifest.json`);
+    const r = await tab.evaluate(defaultsInPage, { checks: b64(vectorChecks.checks) });
+    assert.deepEqual([r.loader, r.fromModule], ['wide', 'wide']);
+    for (const pool of r.pools) {
+      assert.deepEqual(pool.variants, ['wide']);
+      assert.ok(unb64(pool.verdicts).equals(Buffer.from(vectorChecks.expected)), 'Wycheproof and BIP340: the expected verdicts');
+    }
+    assert.ok(wasm.length > 0 && wasm.every((f) => f === 'ibd-wide.wasm'), `fetched: ${wasm.join(', ')}`);
+  } finally {
+    await tab.close();
+  }
+});
+
 test('Chromium: the page picks the wide build where the browser has it and validates blocks with it', { skip, timeout: 240_000 }, async () => {
   const tab = await browser.context.newPage();
   const errors = [];
@@ -305,6 +349,9 @@ test('Chromium: the page picks the wide build where the browser has it and valid
     const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
     assert.equal(doc.variant, 'wide');
     assert.equal(doc.environment.wide_arithmetic, true);
+    // The downloaded document is a measurement npm run project reads (--measurement FILE).
+    assert.equal(measurementProblem(doc), null);
+    assert.match(doc.environment.browser, /^Chromium \d+/);
     assert.deepEqual(doc.blocks.map((b) => [b.height, b.block_valid]), [[170, true], [866342, true]]);
     assert.equal(doc.exit_code, 0);
     assert.deepEqual(doc.disagreements, []);

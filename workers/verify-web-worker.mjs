@@ -16,7 +16,7 @@
 // handler) instead of one module-graph level after another (docs/performance.md, "Download and
 // start-up").
 const params = new URL(self.location.href).searchParams;
-const variant = params.get('variant') ?? 'simd';
+const variant = params.get('variant') ?? 'simd'; // web-host.mjs always sets it (its default: bestVariant())
 const baseUrl = new URL(params.get('base'));
 let module;
 let wasmResponse;

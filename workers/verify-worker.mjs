@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { serveVerifyWorker } from './batch-handler.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 
-await serveVerifyWorker(() => loadEngine(workerData?.variant ?? 'simd', workerData?.wasmDir ? { dir: workerData.wasmDir } : undefined), {
+await serveVerifyWorker(() => loadEngine(workerData?.variant, workerData?.wasmDir ? { dir: workerData.wasmDir } : undefined), {
   post: (msg, transfer) => parentPort.postMessage(msg, transfer),
   listen: (onMessage) => parentPort.on('message', onMessage),
 });

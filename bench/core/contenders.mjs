@@ -56,10 +56,12 @@ export function contenderCosts(measured, ratios, { measuredOn = 'node', variant 
   // The wide variant runs in browsers only (Node 20 lacks the proposal) and its ratio is to simd
   // in the same Chromium Web Worker: from Node's costs it is reached through Chromium's ratio to
   // Node as well, so that the line is wide in a Chromium Web Worker, not wide at Node's speed.
+  // Without that ratio there is no wide line from Node's costs.
   const wideViaChromium = inNode && ratios.wide && ratios.chromium_worker;
   const rates = { ...ratios, chromium_worker: inNode ? ratios.chromium_worker : undefined,
     node_worker: inChromium ? invert(ratios.chromium_worker) : undefined,
-    wide: wideViaChromium ? { ecdsa: ratios.wide.ecdsa * ratios.chromium_worker.ecdsa, schnorr: ratios.wide.schnorr * ratios.chromium_worker.schnorr } : ratios.wide };
+    wide: !inNode ? ratios.wide
+      : wideViaChromium ? { ecdsa: ratios.wide.ecdsa * ratios.chromium_worker.ecdsa, schnorr: ratios.wide.schnorr * ratios.chromium_worker.schnorr } : undefined };
   const verifyOnly = [
     ['chromium_worker', 'ibd-wasm simd, Chromium Web Workers', 'verify at the Chromium Web Worker\'s rates relative to Node\'s'],
     ['node_worker', 'ibd-wasm simd, Node worker_threads', 'verify at Node\'s rates relative to the Chromium Web Worker\'s'],

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { BUILD_DIR } from '../../wasm/paths.mjs';
 import { ECDSA_KEY_CLASSES } from '../core/cost-model.mjs';
 import { INPUT_TYPES } from '../core/workload-model.mjs';
-import { VARIANTS } from '../../wasm/variants.mjs';
+import { ALL_VARIANTS, WIDE_VARIANT, wideArithmeticSupported } from '../../wasm/variants.mjs';
 
 /** Where the measurements are kept: IBD_MEASUREMENT_DIR, else build/project (`npm test` points
  *  it at a temporary folder, so that its runs of the main job leave the user's alone). */
@@ -88,7 +88,7 @@ function byTypeProblem(obj, where, what, isValue = count) {
 export function measurementProblem(doc) {
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return 'not a JSON object';
   if (!Array.isArray(doc.blocks)) return 'no blocks array';
-  if (!VARIANTS.includes(doc.variant)) return `variant is ${JSON.stringify(doc.variant)}; need ${VARIANTS.join(' or ')}`;
+  if (!ALL_VARIANTS.includes(doc.variant)) return `variant is ${JSON.stringify(doc.variant)}; need ${ALL_VARIANTS.join(', ')}`;
   if (!Number.isInteger(doc.workers) || doc.workers < 1 || doc.workers > 256) return `workers is ${JSON.stringify(doc.workers)}; need an integer from 1 to 256`;
   const e = doc.end_to_end;
   if (!e || typeof e !== 'object') return 'no end_to_end object';
@@ -206,8 +206,12 @@ export function readMeasurement(variant, file, { explicitVariant = false } = {})
   if (file !== undefined && !existsSync(file)) throw new Error(`${file} does not exist (--measurement names a measurement file: one npm start saved, or a main job's --json document)`);
   file ??= measurementPath(variant);
   if (!existsSync(file)) {
-    const err = new Error(`no saved measurement for variant ${variant} (${file} does not exist): ` +
-      `run npm start -- --variant ${variant}, or npm run project -- --measure --variant ${variant}`);
+    // A build this Node cannot run is measured elsewhere: the page, in a browser that runs it.
+    const how = variant === WIDE_VARIANT && !wideArithmeticSupported()
+      ? `this Node (${process.version}) cannot run the ${variant} build (it lacks wasm wide arithmetic), so npm start saves none; ` +
+        'the page run with that build in a browser that has it gives one (Download JSON), for --measurement FILE'
+      : `run npm start -- --variant ${variant}, or npm run project -- --measure --variant ${variant}`;
+    const err = new Error(`no saved measurement for variant ${variant} (${file} does not exist): ${how}`);
     err.missing = true;
     throw err;
   }

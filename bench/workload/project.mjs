@@ -27,7 +27,7 @@ import { atMixLine, missCause } from '../core/format.mjs';
 import { ASSUMEVALID, projectChain, schnorrPerEcdsaOf, spanHours, withoutKeyReuseOf } from '../core/model-projection.mjs';
 import { FIGURES, INPUT_TYPES, roundFigures, roundRange, totalChecks, workloadFor } from '../core/workload-model.mjs';
 import { REPO_ROOT } from '../../wasm/paths.mjs';
-import { ALL_VARIANTS } from '../../wasm/variants.mjs';
+import { ALL_VARIANTS, checkHostRuns } from '../../wasm/variants.mjs';
 import { BENCH_RESULTS, readBenchRatios } from './bench-ratios.mjs';
 import { measurementPath, readMeasurement } from './measurement.mjs';
 import { buildTable, loadWorkloadModel, TABLE_PATH } from './table.mjs';
@@ -136,6 +136,10 @@ function main() {
     if (values.workers !== undefined) values.workers = numberFlag('workers', values.workers, { min: 1, max: 64 });
     values.explicitVariant = values.variant !== undefined;
     values.variant = choiceFlag('variant', values.variant ?? 'simd', ALL_VARIANTS);
+    // --measure runs the build here: one this Node cannot run is refused before any child starts.
+    if (values.measure) {
+      try { checkHostRuns(values.variant, `Node ${process.version} (V8 ${process.versions.v8})`); } catch (err) { throw new UsageError(`--measure --variant ${values.variant}: ${err.message}`); }
+    }
     if (values.measure && values.measurement !== undefined) {
       throw new UsageError('--measure and --measurement exclude each other: --measure projects from the measurement it takes');
     }
@@ -303,7 +307,8 @@ function projection(values, model, from, to) {
       withoutKeyReuse: withoutKeyReuseOf(doc.totals), workers: values.workers ?? doc.workers, from, to });
     const result = { ...p, variant: doc.variant, measured_at: doc.saved_at ?? doc.generated_at ?? 'an unknown time (the document has neither saved_at nor generated_at)', measured_workers: doc.workers, machine: doc.machine,
       measurement: file };
-    if (values.compare) result.contenders = compare(p, model, from, to);
+    // The measurement's own build and host (a page run's document names its browser).
+    if (values.compare) result.contenders = compare(p, model, from, to, { variant: doc.variant, measuredOn: doc.environment?.browser ?? 'node' });
     return { result };
   } catch (err) {
     console.error(`project: cannot project from ${file}: ${err.message}`);
@@ -313,10 +318,10 @@ function projection(values, model, from, to) {
 
 /**
  * Every contender's hours (bench/core/contenders.mjs) on the projection's workers and efficiency,
- * over the range, the whole chain and after assumevalid, and to the published figures' heights.
- * Exits 1 when the bench run cannot be read.
+ * over the range, the whole chain and after assumevalid, and to the published figures' heights;
+ * variant, measuredOn: the measurement's build and where it ran (contenderCosts'). Exits 1 when the bench run cannot be read.
  */
-function compare(p, model, from, to) {
+function compare(p, model, from, to, { variant, measuredOn }) {
   let bench;
   try {
     bench = readBenchRatios();
@@ -329,7 +334,7 @@ function compare(p, model, from, to) {
     bench_run: bench.run,
     bench_file: BENCH_RESULTS,
     missing: bench.missing,
-    engines: contenderCosts(p.costs, bench.ratios).map((c) => ({
+    engines: contenderCosts(p.costs, bench.ratios, { variant, measuredOn }).map((c) => ({
       key: c.key, name: c.name, derivation: c.derivation,
       range_hours: at(c.costs, from, to), full_chain_hours: at(c.costs, 0, model.tip),
       after_assumevalid_hours: at(c.costs, ASSUMEVALID.height + 1, model.tip),

@@ -6,6 +6,7 @@
 // (bench/core/range-check.mjs).
 import { openNodeSource, rangeOf } from '../../blocks-fixtures/node-source.mjs';
 import { createPool } from '../../workers/pool.mjs';
+import { checkHostRuns } from '../../wasm/variants.mjs';
 import { countOf, int } from '../core/format.mjs';
 import { MIN_ROUNDS } from '../core/model-projection.mjs';
 import { checkRange } from '../core/range-check.mjs';
@@ -30,9 +31,13 @@ export const DEFAULT_CHECK_BLOCKS = 1000;
  *   warm times); check: checkRange's result, or null with check_error saying why (no block
  *   timed: the range held only genesis, or every block failed)
  * @throws Error when the source cannot be opened (folder, file and byte offset, or URL, named),
- *   or --from is above --to
+ *   --from is above --to, or this Node cannot run the measurement's build ('wide' in Node 20)
  */
 export async function runRangeCheck({ source: sourceOptions, from: fromFlag, to: toFlag, workers: workersFlag, rounds = MIN_ROUNDS }, measurement, table, log) {
+  // The range is validated with the measurement's build, so this Node must run it.
+  try { checkHostRuns(measurement.doc.variant, `Node ${process.version} (V8 ${process.versions.v8})`); } catch (err) {
+    throw new Error(`--check validates with the measurement's build (${measurement.file}): ${err.message}`);
+  }
   const opened = await openNodeSource(sourceOptions, log);
   try {
     const { from, to } = rangeOf(opened, fromFlag, toFlag, { span: DEFAULT_CHECK_BLOCKS });
