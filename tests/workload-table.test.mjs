@@ -253,7 +253,7 @@ test('bad input: a measurement the cost model cannot use is named by its field',
   assert.match(bad((d) => { d.end_to_end.seconds = 1e308; }), /end_to_end\.stages add up to .* need at least 1% of the wall time x workers/);
   assert.match(bad((d) => { d.end_to_end.workers = 1e9; }), /^end_to_end\.workers is 1000000000; need the run's workers \(2\)/);
   assert.match(bad((d) => { d.end_to_end.scaling = {}; }), /^end_to_end\.scaling is \{\}; need an array/);
-  assert.match(bad((d) => { delete d.variant; }), /^variant is undefined; need simd or scalar/);
+  assert.match(bad((d) => { delete d.variant; }), /^variant is undefined; need simd, scalar, wide$/);
   // The ECDSA checks by key: optional (older measurements lack them), else counts that add up.
   assert.equal(bad((d) => { delete d.blocks[1].workload.ecdsa_keys; }), null);
   assert.match(bad((d) => { d.blocks[0].workload.ecdsa_keys.repeat = -1; }), /^blocks\[0\] \(height 170\)\.workload\.ecdsa_keys\.repeat is -1; need an integer/);
