@@ -7,7 +7,7 @@
 //   2. libsecp256k1 v0.5.0 source into build/deps/, checked by SHA-256 before use
 //      (see scripts/secp256k1-source.mjs for where it comes from).
 //   3. npm dependencies (npm ci) when node_modules is missing or stale.
-//   4. The native build (build/native) and the wasm build (build/wasm, variants simd and scalar),
+//   4. The native build (build/native) and the wasm build (build/wasm, variants simd, scalar and wide),
 //      then the page's verify worker bundled into build/web (scripts/bundle-web-worker.mjs).
 //
 // Flags: --skip-build (steps 1-3 only), --only native|wasm, --quiet.
@@ -93,7 +93,8 @@ function ensureNpmDependencies() {
   const lock = path.join(ROOT, 'package-lock.json');
   const installed = path.join(ROOT, 'node_modules', '.package-lock.json');
   if (existsSync(installed) && existsSync(lock) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
-  log('installing npm dependencies (npm ci)');
+  // Said even with --quiet: the first install takes a while, and nothing else shows it.
+  say('installing npm dependencies (npm ci)');
   // With --quiet its output is shown only if it fails, as the builds'.
   run('npm', existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'], { capture: opts.quiet });
 }
@@ -123,8 +124,8 @@ async function main() {
   // Said before a build of minutes, not after it: npm start and npm test read the fixtures.
   const fixtures = fixturesDir();
   if (!existsSync(fixtures)) {
-    process.stderr.write(`[setup] warning: no fixture set at ${fixtures}; npm start and npm test will need one ` +
-      '(set IBD_FIXTURES=DIR, or pass --fixtures DIR to npm start); building anyway\n');
+    const how = process.env.IBD_FIXTURES ? 'IBD_FIXTURES names a folder that does not exist' : 'set IBD_FIXTURES=DIR, or pass --fixtures DIR to npm start';
+    process.stderr.write(`[setup] warning: no fixture set at ${fixtures}; npm start and npm test will need one (${how}); building anyway\n`);
   }
   ensureDebianPackages();
   const secpDir = await ensureSecp256k1Source(path.join(BUILD, 'deps'), log, say);

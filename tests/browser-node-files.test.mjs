@@ -325,6 +325,9 @@ test('bad input: a damaged undo record stops the range there, the blocks before 
   assert.match(await page.locator('.error-panel').innerText(), /^Block files\s+2 files: no blk\?\?\?\?\?\.dat among 2 files: pick a Bitcoin Core datadir, its blocks\/ folder, or its blk/);
   await page.click('#run');
   assert.match(await page.locator('.error-panel').last().innerText(), /^Settings\s+pick your node's blocks\/ folder/);
+  // Run again: the same two panels, the Settings one not stacked twice.
+  await page.click('#run');
+  assert.deepEqual((await page.locator('.error-panel strong').allInnerTexts()), ['Block files', 'Settings']);
   assert.deepEqual(page.pageErrors, []);
   await page.close();
 

@@ -342,7 +342,10 @@ async function run(event) {
   try {
     settings = readSettings();
   } catch (err) {
-    showError(errorsFor(source), 'Settings', err.message);
+    // Beside the panels that say why (a pick that held no blk file), once: a second Run replaces it.
+    const box = errorsFor(source);
+    for (const old of box.querySelectorAll('.error-panel[data-what="Settings"]')) old.remove();
+    showError(box, 'Settings', err.message);
     return;
   }
   errorsFor(source).replaceChildren();

@@ -292,6 +292,7 @@ export function showNotice(container, message, id) {
 export function showError(container, what, message) {
   const div = document.createElement('div');
   div.className = 'error-panel';
+  div.dataset.what = what;
   div.setAttribute('role', 'alert');
   const strong = document.createElement('strong');
   strong.textContent = what;

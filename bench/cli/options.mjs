@@ -52,7 +52,7 @@ IBD: parse, sighash, scripts, signatures; not the download or the coins on disk)
                      parallelism, ${os.availableParallelism()} here)
   --web              instead of running here, serve the benchmark page (web/) on localhost,
                      cross-origin isolated, and print its URL to open in a browser (of the
-                     other flags only --fixtures applies: the page has its own controls)
+                     other flags only --fixtures and --port apply: the page has its own controls)
   --port N           with --web: TCP port (default: ${DEFAULT_PORT}; 0 picks a free one)
   --skip-proof-of-work
                      do not check each header's hash against its own nBits target
