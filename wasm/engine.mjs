@@ -93,6 +93,16 @@ export function loadEngineSync(variant = bestVariant(), { dir = wasmDir() } = {}
   return guardEngine(engine, wasmFile);
 }
 
+/**
+ * Checks, before a command starts any work, that this Node runs `variant`: 'wide' needs wasm wide
+ * arithmetic, which Node 20 lacks (variants.mjs checkHostRuns, naming this Node and its V8).
+ * @param {string} variant a known variant name
+ * @throws Error saying what the variant needs and which variants to use instead.
+ */
+export function checkNodeRuns(variant) {
+  checkHostRuns(variant, `Node ${process.version} (V8 ${process.versions.v8})`);
+}
+
 /** The variant's glue factory and file names in `dir`; throws naming a missing file. */
 function buildFiles(variant, dir) {
   checkVariant(variant);

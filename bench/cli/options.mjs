@@ -1,7 +1,8 @@
 // Command line of the benchmark (bench/cli/main.mjs): parsing and validation, nothing else.
 import os from 'node:os';
 import { choiceFlag, NODE_SOURCE_FLAGS, nodeSourceFlag, numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
-import { ALL_VARIANTS, checkHostRuns } from '../../wasm/variants.mjs';
+import { ALL_VARIANTS } from '../../wasm/variants.mjs';
+import { checkNodeRuns } from '../../wasm/engine.mjs';
 import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE, MAX_WORKERS } from '../../workers/pool.mjs';
 import { DEFAULT_PORT } from '../../web/server.mjs';
 
@@ -124,7 +125,7 @@ export function parseOptions(argv) {
     }
   }
   // 'wide' where this Node cannot run it: refused here, before any worker starts.
-  try { checkHostRuns(values.variant, `Node ${process.version} (V8 ${process.versions.v8})`); } catch (err) { throw new UsageError(`--variant: ${err.message}`); }
+  try { checkNodeRuns(values.variant); } catch (err) { throw new UsageError(`--variant: ${err.message}`); }
   const source = nodeSourceFlag(values);
   const node = source?.kind ?? null;
   for (const flag of ['from', 'to']) {

@@ -27,7 +27,8 @@ import { atMixLine, missCause } from '../core/format.mjs';
 import { ASSUMEVALID, projectChain, schnorrPerEcdsaOf, spanHours, withoutKeyReuseOf } from '../core/model-projection.mjs';
 import { FIGURES, INPUT_TYPES, roundFigures, roundRange, totalChecks, workloadFor } from '../core/workload-model.mjs';
 import { REPO_ROOT } from '../../wasm/paths.mjs';
-import { ALL_VARIANTS, checkHostRuns } from '../../wasm/variants.mjs';
+import { ALL_VARIANTS } from '../../wasm/variants.mjs';
+import { checkNodeRuns } from '../../wasm/engine.mjs';
 import { BENCH_RESULTS, readBenchRatios } from './bench-ratios.mjs';
 import { measurementPath, readMeasurement } from './measurement.mjs';
 import { buildTable, loadWorkloadModel, TABLE_PATH } from './table.mjs';
@@ -138,7 +139,7 @@ function main() {
     values.variant = choiceFlag('variant', values.variant ?? 'simd', ALL_VARIANTS);
     // --measure runs the build here: one this Node cannot run is refused before any child starts.
     if (values.measure) {
-      try { checkHostRuns(values.variant, `Node ${process.version} (V8 ${process.versions.v8})`); } catch (err) { throw new UsageError(`--measure --variant ${values.variant}: ${err.message}`); }
+      try { checkNodeRuns(values.variant); } catch (err) { throw new UsageError(`--measure --variant ${values.variant}: ${err.message}`); }
     }
     if (values.measure && values.measurement !== undefined) {
       throw new UsageError('--measure and --measurement exclude each other: --measure projects from the measurement it takes');

@@ -6,7 +6,7 @@
 // (bench/core/range-check.mjs).
 import { openNodeSource, rangeOf } from '../../blocks-fixtures/node-source.mjs';
 import { createPool } from '../../workers/pool.mjs';
-import { checkHostRuns } from '../../wasm/variants.mjs';
+import { checkNodeRuns } from '../../wasm/engine.mjs';
 import { countOf, int } from '../core/format.mjs';
 import { MIN_ROUNDS } from '../core/model-projection.mjs';
 import { checkRange } from '../core/range-check.mjs';
@@ -35,7 +35,7 @@ export const DEFAULT_CHECK_BLOCKS = 1000;
  */
 export async function runRangeCheck({ source: sourceOptions, from: fromFlag, to: toFlag, workers: workersFlag, rounds = MIN_ROUNDS }, measurement, table, log) {
   // The range is validated with the measurement's build, so this Node must run it.
-  try { checkHostRuns(measurement.doc.variant, `Node ${process.version} (V8 ${process.versions.v8})`); } catch (err) {
+  try { checkNodeRuns(measurement.doc.variant); } catch (err) {
     throw new Error(`--check validates with the measurement's build (${measurement.file}): ${err.message}`);
   }
   const opened = await openNodeSource(sourceOptions, log);
