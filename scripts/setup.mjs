@@ -27,6 +27,7 @@ const DEBIAN_PACKAGES = [
   'libgtest-dev', 'libbenchmark-dev',
   'clang', 'libclang-rt-14-dev',  // scripts/fuzz.mjs: libFuzzer, ASan and UBSan runtimes
   'chromium',                     // browser tests and bench (bench/shared/chromium-launcher.mjs), never a downloaded browser
+  'firefox-esr',                  // the same in SpiderMonkey (bench/shared/firefox-launcher.mjs, driven by puppeteer-core)
   'binaryen',                     // wasm-opt -Oz size figures (npm run bench)
 ];
 

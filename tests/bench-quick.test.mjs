@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { browserUnavailable } from '../bench/shared/chromium-launcher.mjs';
+import { firefoxUnavailable } from '../bench/shared/firefox-launcher.mjs';
 
 const COMPARE = new URL('../bench/compare/compare.mjs', import.meta.url).pathname;
 const THRESHOLDS = new URL('../bench/compare/thresholds.json', import.meta.url).pathname;
@@ -105,4 +106,30 @@ test('the quick benchmark runs and prints a well-formed JSON document', { timeou
 
 test('outside --quick, fewer than 5 rounds is a usage error (exit 2)', async () => {
   await assert.rejects(run(['--rounds', '3']), (err) => err.code === 2 && /--rounds/.test(err.stderr));
+});
+
+// bench/compare/browsers.mjs: ibd-wasm per build in Node, Chromium and Firefox ESR Web Workers in
+// the same rounds. Shapes and verdicts only.
+const BROWSERS = new URL('../bench/compare/browsers.mjs', import.meta.url).pathname;
+const browsersMissing = browserUnavailable() ?? firefoxUnavailable() ?? false;
+
+test('the per-engine benchmark runs every build in every engine, each with the validation\'s verdicts', { skip: browsersMissing, timeout: 300_000 }, async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, [BROWSERS, '--quick', '--rounds', '1', '--json'], { timeout: 300_000, maxBuffer: 64 << 20 });
+  const doc = JSON.parse(stdout);
+  assert.match(doc.browsers.firefox, /^firefox\/\d+/);
+  assert.deepEqual(doc.mismatched, []);
+  for (const type of ['ecdsa', 'schnorr']) {
+    const names = doc.rows.filter((r) => r.type === type).map((r) => `${r.kind}/${r.variant ?? '-'}`).sort();
+    for (const want of ['wasm/simd', 'wasm/scalar', 'chromium-worker/simd', 'chromium-worker/scalar', 'chromium-worker/wide',
+      'firefox-worker/simd', 'firefox-worker/scalar', 'firefox-worker/wide']) assert.ok(names.includes(want), `${type}: ${want} in ${names}`);
+    for (const r of doc.rows.filter((x) => x.type === type)) {
+      assert.equal(r.verdicts_match, true, `${r.name}: the validation's verdicts`);
+      assert.ok(r.sig_per_s > 0, `${r.name}: a rate`);
+    }
+    const q = doc.ratios[type];
+    for (const span of [q.browser_over_node.Chromium, q.browser_over_node['Firefox ESR'], q.simd_over_scalar.Node,
+      q.simd_over_scalar.Chromium, q.simd_over_scalar['Firefox ESR'], q.wide_over_simd.Chromium, q.wide_over_simd['Firefox ESR']]) {
+      assert.ok(span.min <= span.median && span.median <= span.max && span.min > 0, JSON.stringify(span));
+    }
+  }
 });

@@ -8,13 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { REPO_ROOT, WASM_BUILD_DIR } from '../wasm/paths.mjs';
-import { loadEngine } from '../wasm/engine.mjs';
-import { concatChecks, walkChecks } from '../wasm/check-buffer.mjs';
+import { walkChecks } from '../wasm/check-buffer.mjs';
 import { startServer } from '../web/server.mjs';
 import { browserUnavailable, launchChromium } from '../bench/shared/chromium-launcher.mjs';
-import { validateFixture, verifyChecks } from './support/wasm.mjs';
+import { fixtureChecksWithVerdicts } from './support/wasm.mjs';
 
 const HEIGHTS = [403200, 866342]; // p2sh multisig (with invalid CHECKMULTISIG trials), segwit + taproot
 const skip = browserUnavailable() ?? false;
@@ -24,13 +22,7 @@ let checks; // final checks of HEIGHTS, packed
 let expected; // Node single-threaded verdicts
 before(async () => {
   if (skip) return;
-  const engine = await loadEngine('simd');
-  const blocks = await loadBlocks(fixturesDir(), { heights: HEIGHTS });
-  const results = [];
-  for (const block of blocks) results.push(await validateFixture(engine, block));
-  checks = concatChecks(results.map((r) => r.checks));
-  expected = verifyChecks(engine, checks);
-  assert.ok(expected.includes(0) && expected.includes(1), 'the fixture checks hold valid and invalid ones');
+  ({ checks, expected } = await fixtureChecksWithVerdicts(HEIGHTS));
   browser = await launchChromium();
 });
 after(() => browser?.close());

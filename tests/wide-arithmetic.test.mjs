@@ -6,7 +6,9 @@
 // name and type, the name section dropped, errors that name what is missing), the built module
 // carrying no names, and the Node loader refusing the variant with the reason.
 //
-// In Chromium with --js-flags=--wasm-wide-arithmetic (off by default there):
+// In Chromium with --js-flags=--wasm-wide-arithmetic (off by default there) and in Firefox ESR
+// with javascript.options.wasm_wide_arithmetic (SpiderMonkey, the engine that ships the proposal
+// by default from Firefox 155; off in ESR 153), each of 1-3 and the defaults of 4:
 //   1. the three replacement bodies, in a module of their own, against BigInt: field products
 //      and squares of random and edge-case limbs up to magnitude 8, each equal to a*b mod p and
 //      within libsecp256k1's magnitude-1 bounds; __multi3 as the low 128 bits of the product;
@@ -16,14 +18,16 @@
 //      the validation's (or the vectors' expected ones);
 //   3. validateBlock of blocks 170, 57,043 and 866,342 in the wide variant equal to Node's simd
 //      result (verdict, reason, final checks, verdicts);
-//   4. the web loader picks 'wide' where the host has it, and the page's pool runs it.
+//   4. the web loader picks 'wide' where the host has it, and the page's pool runs it (the page's
+//      own run: Chromium only, through playwright's controls).
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { fixturesDir, loadBlocks } from '../blocks-fixtures/loader.mjs';
 import { browserUnavailable, launchChromium, WIDE_ARITHMETIC_JS_FLAG } from '../bench/shared/chromium-launcher.mjs';
+import { firefoxUnavailable, launchFirefox, WIDE_ARITHMETIC_FIREFOX_PREF } from '../bench/shared/firefox-launcher.mjs';
 import { loadCheckSets } from '../bench/compare/compare-checks.mjs';
 import { CheckType, concatChecks, encodeCheck } from '../wasm/check-buffer.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
@@ -108,17 +112,15 @@ test('under Node without wide arithmetic, the loader refuses the wide variant an
   await assert.rejects(loadEngine('wide'), /the wasm variant "wide" needs wasm wide arithmetic \(i64\.mul_wide_u, i64\.add128\), which this engine \(Node [^)]*\) does not run .*; use "simd" or "scalar"/);
 });
 
-// ---- Chromium with wide arithmetic on
+// ---- Browsers with wide arithmetic on
 
 const skip = browserUnavailable() ?? false;
-let browser;
-let server;
-let page;
+const skipFirefox = firefoxUnavailable() ?? false;
 let sets; // loadCheckSets: every final check of the fixture blocks, by type
 let vectorChecks; // {checks, expected} for Wycheproof and BIP340
 let blocks; // base64 jobs and Node's simd results
 before(async () => {
-  if (skip) return;
+  if (skip && skipFirefox) return;
   sets = await loadCheckSets({ limits: { ecdsa: Infinity, schnorr: Infinity }, log: () => {} });
   const wy = classify().filter((v) => v.kind !== 'oversize');
   const msg32 = (m) => createHash('sha256').update(m).digest();
@@ -139,16 +141,16 @@ before(async () => {
     blocks.push({ job: { block: Buffer.from(b.block).toString('base64'), spent: Buffer.from(spent).toString('base64'), hash: b.hash, height: b.height },
       expected: { valid: r.valid, rejectReason: r.rejectReason, checks: Buffer.from(r.checks), verdicts: Buffer.from(r.verdicts) } });
   }
-  server = await startServer({ port: 0 });
-  browser = await launchChromium({ jsFlags: [WIDE_ARITHMETIC_JS_FLAG] });
-  page = await browser.context.newPage();
-  await page.goto(`${server.url}fixtures/manifest.json`);
 });
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  sets?.dispose();
-});
+after(() => sets?.dispose());
+
+// The engines the browser tests run in, each with the proposal turned on: Chromium's V8 with its
+// flag, and Firefox ESR's SpiderMonkey (the engine that ships the proposal by default from Firefox
+// 155) with its preference. Each suite launches its browser and one page on a fresh server.
+const ENGINES = [
+  { name: 'Chromium', skip, launch: () => launchChromium({ jsFlags: [WIDE_ARITHMETIC_JS_FLAG] }) },
+  { name: 'Firefox ESR', skip: skipFirefox, launch: () => launchFirefox({ prefs: { [WIDE_ARITHMETIC_FIREFOX_PREF]: true } }) },
+];
 
 const b64 = (bytes) => Buffer.from(bytes).toString('base64');
 const unb64 = (s) => Buffer.from(s, 'base64');
@@ -192,27 +194,6 @@ async function runFieldModule({ module, cases, wide }) {
   return { out, products };
 }
 
-test('Chromium: the replacement field multiply, square and __multi3 agree with BigInt', { skip }, async () => {
-  const cases = fieldCases();
-  const wide = Array.from({ length: 2000 }, (_, i) => [randomBytes(16), randomBytes(16)].map((b) =>
-    (i % 10 === 0 ? (1n << 128n) - 1n - BigInt(i) : BigInt('0x' + b.toString('hex'))).toString()));
-  const { out, products } = await page.evaluate(runFieldModule,
-    { module: b64(standaloneModule()), cases: cases.map(([a, b]) => [a.map(String), b.map(String)]), wide });
-  const bad = [];
-  const bounded = (r) => r.slice(0, 4).every((x) => x <= MASK52) && r[4] <= 2n * ((1n << 48n) - 1n);
-  cases.forEach(([a, b], i) => {
-    const m = out[i].m.map(BigInt);
-    const s = out[i].s.map(BigInt);
-    if (limbsValue(m) % P !== (limbsValue(a) * limbsValue(b)) % P || !bounded(m)) bad.push(`mul case ${i}: ${a} * ${b} -> ${m}`);
-    if (limbsValue(s) % P !== (limbsValue(a) ** 2n) % P || !bounded(s)) bad.push(`sqr case ${i}: ${a}^2 -> ${s}`);
-  });
-  wide.forEach(([a, b], i) => {
-    if (BigInt(products[i]) !== (BigInt(a) * BigInt(b)) % (1n << 128n)) bad.push(`__multi3 case ${i}: ${a} * ${b} -> ${products[i]}`);
-  });
-  assert.deepEqual(bad.slice(0, 5), []);
-  assert.equal(cases.length, 100 + 4000);
-});
-
 /** In the page: verdicts of each base64 check buffer through each variant's verifyBatch. */
 async function verifyInPage({ variants, buffers }) {
   const { loadWebEngine, wideArithmeticSupported, bestVariant } = await import('/wasm/engine-web.mjs');
@@ -235,31 +216,6 @@ async function verifyInPage({ variants, buffers }) {
   return out;
 }
 
-test('Chromium: the wide variant gives simd\'s verdicts on every fixture check, tampered copies and the vectors', { skip }, async () => {
-  const { walkChecks } = await import('../wasm/check-buffer.mjs');
-  const tampered = (checks) => {
-    const copy = checks.slice();
-    const { offsets, count } = walkChecks(copy);
-    for (let i = 2; i < count; i += 5) copy[offsets[i] + 4] ^= 0x01; // msg32's first byte
-    return copy;
-  };
-  const inputs = [sets.sets.ecdsa.checks, sets.sets.schnorr.checks, tampered(sets.sets.ecdsa.checks), tampered(sets.sets.schnorr.checks), vectorChecks.checks];
-  const r = await page.evaluate(verifyInPage, { variants: ['simd', 'wide'], buffers: inputs.map(b64) });
-  assert.equal(r.wide, true, 'Chromium with --wasm-wide-arithmetic validates the probe');
-  assert.equal(r.best, 'wide');
-  assert.equal(r.field, '5x52-wide', 'engineInfo().field of the wide variant');
-  const [simd, wide] = [r.verdicts.simd, r.verdicts.wide].map((list) => list.map(unb64));
-  for (let i = 0; i < inputs.length; i++) assert.ok(wide[i].equals(simd[i]), `buffer ${i}: wide's verdicts equal simd's`);
-  assert.ok(wide[0].equals(Buffer.from(sets.sets.ecdsa.verdicts)), 'ECDSA: the validation\'s verdicts');
-  assert.ok(wide[1].equals(Buffer.from(sets.sets.schnorr.verdicts)), 'Schnorr: the validation\'s verdicts');
-  assert.ok(wide[4].equals(Buffer.from(vectorChecks.expected)), 'Wycheproof and BIP340: the expected verdicts');
-  const node = await loadEngine('simd');
-  assert.ok(wide[2].equals(Buffer.from(verifyChecks(node, inputs[2]))), 'tampered ECDSA: Node simd\'s verdicts');
-  assert.ok(wide[3].equals(Buffer.from(verifyChecks(node, inputs[3]))), 'tampered Schnorr: Node simd\'s verdicts');
-  assert.ok(wide[2].includes(0) && wide[3].includes(0), 'tampering made some checks invalid');
-  assert.equal(sets.sets.ecdsa.walked.count + sets.sets.schnorr.walked.count, 14527);
-});
-
 /** In the page: validateBlock of each job in the wide variant. */
 async function validateInPage({ jobs }) {
   const { loadWebEngine } = await import('/wasm/engine-web.mjs');
@@ -271,17 +227,6 @@ async function validateInPage({ jobs }) {
     return { ok: r.ok, error: r.error, valid: r.valid, rejectReason: r.rejectReason, checks: enc(r.checks), verdicts: enc(r.verdicts) };
   });
 }
-
-test('Chromium: whole blocks in the wide variant equal Node\'s simd validation', { skip }, async () => {
-  const results = await page.evaluate(validateInPage, { jobs: blocks.map((b) => b.job) });
-  results.forEach((r, i) => {
-    const { expected, job } = blocks[i];
-    assert.equal(r.ok, true, `${job.height}: ${r.error}`);
-    assert.deepEqual([r.valid, r.rejectReason], [expected.valid, expected.rejectReason], `block ${job.height}`);
-    assert.ok(unb64(r.checks).equals(expected.checks), `block ${job.height}: final checks`);
-    assert.ok(unb64(r.verdicts).equals(expected.verdicts), `block ${job.height}: verdicts`);
-  });
-});
 
 /** In the page: the loaders and the pools with no variant given, on `checks` (base64). */
 async function defaultsInPage({ checks }) {
@@ -308,77 +253,154 @@ async function defaultsInPage({ checks }) {
   return { loader: engine.engineInfo().variant, fromModule: fromModule.engineInfo().variant, pools };
 }
 
-test('Chromium: with no variant given, the loaders and the pools load the wide build, and verify with it', { skip }, async () => {
-  const tab = await browser.context.newPage();
-  const wasm = [];
-  tab.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(path.basename(new URL(r.url()).pathname)); });
-  try {
-    await tab.goto(`${server.url}fixtures/manifest.json`);
-    const r = await tab.evaluate(defaultsInPage, { checks: b64(vectorChecks.checks) });
-    assert.deepEqual([r.loader, r.fromModule], ['wide', 'wide']);
-    for (const pool of r.pools) {
-      assert.deepEqual(pool.variants, ['wide']);
-      assert.ok(unb64(pool.verdicts).equals(Buffer.from(vectorChecks.expected)), 'Wycheproof and BIP340: the expected verdicts');
-    }
-    assert.ok(wasm.length > 0 && wasm.every((f) => f === 'ibd-wide.wasm'), `fetched: ${wasm.join(', ')}`);
-  } finally {
-    await tab.close();
-  }
-});
-
-test('Chromium: the page picks the wide build where the browser has it and validates blocks with it', { skip, timeout: 240_000 }, async () => {
-  const tab = await browser.context.newPage();
-  const errors = [];
-  tab.on('pageerror', (err) => errors.push(err.message));
-  try {
-    await tab.goto(server.url);
-    await tab.locator('#blocks input').first().waitFor();
-    assert.equal(await tab.locator('[data-env="wide"]').innerText(), 'yes');
-    assert.equal(await tab.locator('#variant').inputValue(), 'wide');
-    await tab.selectOption('#workers', '2');
-    await tab.fill('#rounds', '1');
-    await tab.click('#blocks-none');
-    for (const h of [170, 866342]) await tab.check(`#blocks input[value="${h}"]`);
-    for (const box of ['#extra-scaling', '#extra-variants', '#extra-sweep']) await tab.setChecked(box, false);
-    await tab.click('#run');
-    await tab.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.run), null, { timeout: 200_000 });
-    const panels = await tab.locator('.error-panel').allInnerTexts();
-    assert.equal(await tab.evaluate(() => document.body.dataset.run), 'done', panels.join(' | '));
-    assert.deepEqual(panels, [], 'no variant fell back, no worker died');
-    const [download] = await Promise.all([tab.waitForEvent('download'), tab.click('#download')]);
-    const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
-    assert.equal(doc.variant, 'wide');
-    assert.equal(doc.environment.wide_arithmetic, true);
-    // The downloaded document is a measurement npm run project reads (--measurement FILE).
-    assert.equal(measurementProblem(doc), null);
-    assert.match(doc.environment.browser, /^Chromium \d+/);
-    assert.deepEqual(doc.blocks.map((b) => [b.height, b.block_valid]), [[170, true], [866342, true]]);
-    assert.equal(doc.exit_code, 0);
-    assert.deepEqual(doc.disagreements, []);
-    assert.match(await tab.locator('[data-stat="overall-sub"]').innerText(), /wide arithmetic/);
-    assert.deepEqual(errors, []);
-  } finally {
-    await tab.close();
-  }
-});
-
-test('Chromium without the flag: bestVariant is simd, and a forced wide load is refused before any fetch, saying why', { skip }, async () => {
-  const plain = await launchChromium();
-  try {
-    const tab = await plain.context.newPage();
-    const requests = [];
-    tab.on('request', (r) => requests.push(r.url()));
-    await tab.goto(`${server.url}fixtures/manifest.json`);
-    const r = await tab.evaluate(async () => {
-      const { loadWebEngine, bestVariant, wideArithmeticSupported } = await import('/wasm/engine-web.mjs');
-      let error = null;
-      try { await loadWebEngine('wide', { baseUrl: '/wasm/' }); } catch (e) { error = e.message; }
-      return { best: bestVariant(), wide: wideArithmeticSupported(), error };
+for (const e of ENGINES) {
+  describe(`${e.name} with wide arithmetic turned on`, { skip: e.skip }, () => {
+    let browser;
+    let server;
+    let page;
+    before(async () => {
+      server = await startServer({ port: 0 });
+      browser = await e.launch();
+      page = await browser.context.newPage();
+      await page.goto(`${server.url}fixtures/manifest.json`);
     });
-    assert.deepEqual([r.best, r.wide], ['simd', false]);
-    assert.match(r.error, /^the wasm variant "wide" needs wasm wide arithmetic \(i64\.mul_wide_u, i64\.add128\), which this browser does not run .*; use "simd" or "scalar"$/);
-    assert.ok(!requests.some((u) => u.endsWith('ibd-wide.wasm')), 'the wide .wasm was not fetched');
-  } finally {
-    await plain.close();
-  }
-});
+    after(async () => {
+      await browser?.close();
+      await server?.close();
+    });
+
+    test(`${e.name}: the replacement field multiply, square and __multi3 agree with BigInt`, async () => {
+      const cases = fieldCases();
+      const wide = Array.from({ length: 2000 }, (_, i) => [randomBytes(16), randomBytes(16)].map((b) =>
+        (i % 10 === 0 ? (1n << 128n) - 1n - BigInt(i) : BigInt('0x' + b.toString('hex'))).toString()));
+      const { out, products } = await page.evaluate(runFieldModule,
+        { module: b64(standaloneModule()), cases: cases.map(([a, b]) => [a.map(String), b.map(String)]), wide });
+      const bad = [];
+      const bounded = (r) => r.slice(0, 4).every((x) => x <= MASK52) && r[4] <= 2n * ((1n << 48n) - 1n);
+      cases.forEach(([a, b], i) => {
+        const m = out[i].m.map(BigInt);
+        const s = out[i].s.map(BigInt);
+        if (limbsValue(m) % P !== (limbsValue(a) * limbsValue(b)) % P || !bounded(m)) bad.push(`mul case ${i}: ${a} * ${b} -> ${m}`);
+        if (limbsValue(s) % P !== (limbsValue(a) ** 2n) % P || !bounded(s)) bad.push(`sqr case ${i}: ${a}^2 -> ${s}`);
+      });
+      wide.forEach(([a, b], i) => {
+        if (BigInt(products[i]) !== (BigInt(a) * BigInt(b)) % (1n << 128n)) bad.push(`__multi3 case ${i}: ${a} * ${b} -> ${products[i]}`);
+      });
+      assert.deepEqual(bad.slice(0, 5), []);
+      assert.equal(cases.length, 100 + 4000);
+    });
+
+    test(`${e.name}: the wide variant gives simd's verdicts on every fixture check, tampered copies and the vectors`, async () => {
+      const { walkChecks } = await import('../wasm/check-buffer.mjs');
+      const tampered = (checks) => {
+        const copy = checks.slice();
+        const { offsets, count } = walkChecks(copy);
+        for (let i = 2; i < count; i += 5) copy[offsets[i] + 4] ^= 0x01; // msg32's first byte
+        return copy;
+      };
+      const inputs = [sets.sets.ecdsa.checks, sets.sets.schnorr.checks, tampered(sets.sets.ecdsa.checks), tampered(sets.sets.schnorr.checks), vectorChecks.checks];
+      const r = await page.evaluate(verifyInPage, { variants: ['simd', 'wide'], buffers: inputs.map(b64) });
+      assert.equal(r.wide, true, 'the engine with the proposal turned on validates the probe');
+      assert.equal(r.best, 'wide');
+      assert.equal(r.field, '5x52-wide', 'engineInfo().field of the wide variant');
+      const [simd, wide] = [r.verdicts.simd, r.verdicts.wide].map((list) => list.map(unb64));
+      for (let i = 0; i < inputs.length; i++) assert.ok(wide[i].equals(simd[i]), `buffer ${i}: wide's verdicts equal simd's`);
+      assert.ok(wide[0].equals(Buffer.from(sets.sets.ecdsa.verdicts)), 'ECDSA: the validation\'s verdicts');
+      assert.ok(wide[1].equals(Buffer.from(sets.sets.schnorr.verdicts)), 'Schnorr: the validation\'s verdicts');
+      assert.ok(wide[4].equals(Buffer.from(vectorChecks.expected)), 'Wycheproof and BIP340: the expected verdicts');
+      const node = await loadEngine('simd');
+      assert.ok(wide[2].equals(Buffer.from(verifyChecks(node, inputs[2]))), 'tampered ECDSA: Node simd\'s verdicts');
+      assert.ok(wide[3].equals(Buffer.from(verifyChecks(node, inputs[3]))), 'tampered Schnorr: Node simd\'s verdicts');
+      assert.ok(wide[2].includes(0) && wide[3].includes(0), 'tampering made some checks invalid');
+      assert.equal(sets.sets.ecdsa.walked.count + sets.sets.schnorr.walked.count, 14527);
+    });
+
+    test(`${e.name}: whole blocks in the wide variant equal Node's simd validation`, async () => {
+      const results = await page.evaluate(validateInPage, { jobs: blocks.map((b) => b.job) });
+      results.forEach((r, i) => {
+        const { expected, job } = blocks[i];
+        assert.equal(r.ok, true, `${job.height}: ${r.error}`);
+        assert.deepEqual([r.valid, r.rejectReason], [expected.valid, expected.rejectReason], `block ${job.height}`);
+        assert.ok(unb64(r.checks).equals(expected.checks), `block ${job.height}: final checks`);
+        assert.ok(unb64(r.verdicts).equals(expected.verdicts), `block ${job.height}: verdicts`);
+      });
+    });
+
+    test(`${e.name}: with no variant given, the loaders and the pools load the wide build, and verify with it`, async () => {
+      const tab = await browser.context.newPage();
+      const wasm = [];
+      tab.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(path.basename(new URL(r.url()).pathname)); });
+      try {
+        await tab.goto(`${server.url}fixtures/manifest.json`);
+        const r = await tab.evaluate(defaultsInPage, { checks: b64(vectorChecks.checks) });
+        assert.deepEqual([r.loader, r.fromModule], ['wide', 'wide']);
+        for (const pool of r.pools) {
+          assert.deepEqual(pool.variants, ['wide']);
+          assert.ok(unb64(pool.verdicts).equals(Buffer.from(vectorChecks.expected)), 'Wycheproof and BIP340: the expected verdicts');
+        }
+        assert.ok(wasm.length > 0 && wasm.every((f) => f === 'ibd-wide.wasm'), `fetched: ${wasm.join(', ')}`);
+      } finally {
+        await tab.close();
+      }
+    });
+
+    if (e.name !== 'Chromium') return; // the page's controls and the unflagged run, through playwright's API
+
+    test(`${e.name}: the page picks the wide build where the browser has it and validates blocks with it`, { timeout: 240_000 }, async () => {
+      const tab = await browser.context.newPage();
+      const errors = [];
+      tab.on('pageerror', (err) => errors.push(err.message));
+      try {
+        await tab.goto(server.url);
+        await tab.locator('#blocks input').first().waitFor();
+        assert.equal(await tab.locator('[data-env="wide"]').innerText(), 'yes');
+        assert.equal(await tab.locator('#variant').inputValue(), 'wide');
+        await tab.selectOption('#workers', '2');
+        await tab.fill('#rounds', '1');
+        await tab.click('#blocks-none');
+        for (const h of [170, 866342]) await tab.check(`#blocks input[value="${h}"]`);
+        for (const box of ['#extra-scaling', '#extra-variants', '#extra-sweep']) await tab.setChecked(box, false);
+        await tab.click('#run');
+        await tab.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.run), null, { timeout: 200_000 });
+        const panels = await tab.locator('.error-panel').allInnerTexts();
+        assert.equal(await tab.evaluate(() => document.body.dataset.run), 'done', panels.join(' | '));
+        assert.deepEqual(panels, [], 'no variant fell back, no worker died');
+        const [download] = await Promise.all([tab.waitForEvent('download'), tab.click('#download')]);
+        const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
+        assert.equal(doc.variant, 'wide');
+        assert.equal(doc.environment.wide_arithmetic, true);
+        // The downloaded document is a measurement npm run project reads (--measurement FILE).
+        assert.equal(measurementProblem(doc), null);
+        assert.match(doc.environment.browser, /^Chromium \d+/);
+        assert.deepEqual(doc.blocks.map((b) => [b.height, b.block_valid]), [[170, true], [866342, true]]);
+        assert.equal(doc.exit_code, 0);
+        assert.deepEqual(doc.disagreements, []);
+        assert.match(await tab.locator('[data-stat="overall-sub"]').innerText(), /wide arithmetic/);
+        assert.deepEqual(errors, []);
+      } finally {
+        await tab.close();
+      }
+    });
+
+    test(`${e.name} without the flag: bestVariant is simd, and a forced wide load is refused before any fetch, saying why`, async () => {
+      const plain = await launchChromium();
+      try {
+        const tab = await plain.context.newPage();
+        const requests = [];
+        tab.on('request', (r) => requests.push(r.url()));
+        await tab.goto(`${server.url}fixtures/manifest.json`);
+        const r = await tab.evaluate(async () => {
+          const { loadWebEngine, bestVariant, wideArithmeticSupported } = await import('/wasm/engine-web.mjs');
+          let error = null;
+          try { await loadWebEngine('wide', { baseUrl: '/wasm/' }); } catch (e) { error = e.message; }
+          return { best: bestVariant(), wide: wideArithmeticSupported(), error };
+        });
+        assert.deepEqual([r.best, r.wide], ['simd', false]);
+        assert.match(r.error, /^the wasm variant "wide" needs wasm wide arithmetic \(i64\.mul_wide_u, i64\.add128\), which this browser does not run .*; use "simd" or "scalar"$/);
+        assert.ok(!requests.some((u) => u.endsWith('ibd-wide.wasm')), 'the wide .wasm was not fetched');
+      } finally {
+        await plain.close();
+      }
+    });
+  });
+}

@@ -10,8 +10,8 @@ const ms = (n) => (n === null || n === undefined ? '-' : n.toFixed(1));
 const ratio = (a, b) => (a && b ? `${(a / b).toFixed(2)}x` : '-');
 const kb = (n) => (n ? `${(n / 1024).toFixed(0)} KiB` : '-');
 
-/** Left-aligns the first column(s) and right-aligns the rest of a table of strings. */
-function table(header, rows, leftCols = 1) {
+/** Left-aligns the first column(s) and right-aligns the rest of a table of strings; the lines joined. */
+export function table(header, rows, leftCols = 1) {
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((r) => String(r[i]).length)));
   return all.map((r) => r.map((c, i) => (i < leftCols ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ').trimEnd()).join('\n');

@@ -16,7 +16,7 @@ import { VARIANTS, WIDE_VARIANT } from '../../wasm/variants.mjs';
 import { formatComparison } from './compare-report.mjs';
 import { loadCheckSets } from './compare-checks.mjs';
 import { measureChromium } from './chromium.mjs';
-import { chromiumWorkerContenders } from './chromium-contenders.mjs';
+import { chromiumWorkerContenders } from './browser-contenders.mjs';
 import { liftoffPasses } from './engine-liftoff.mjs';
 import { machineInfo } from '../shared/machine.mjs';
 import { verdictsSha256 } from './native-tool.mjs';
@@ -145,7 +145,7 @@ async function measure(plan, rounds, quick, sizes, loaded, errors, log) {
     .map((b) => ({ ...b, batchSize: plan.engineBatch }));
   // The wide variant where it runs: a Chromium launched with --wasm-wide-arithmetic (off by
   // default in Chromium 156; Firefox 155 ships it), simd beside it in the same worker, timed in
-  // the same rounds as every other contender (chromium-contenders.mjs).
+  // the same rounds as every other contender (browser-contenders.mjs).
   const noBrowser = browserUnavailable();
   const wide = noBrowser ? null : await part('Chromium, wide arithmetic', errors, log, () => chromiumWorkerContenders(sets, {
     variants: ['simd', WIDE_VARIANT], batchSize: plan.engineBatchWide, jsFlags: [WIDE_ARITHMETIC_JS_FLAG], label: 'Chromium Web Worker',

@@ -130,7 +130,7 @@ export function rateSummary(checks, roundsSeconds) {
  * @param {{rounds: number, batchSizes: number[], extraBuilds: Array<{window: number, dir: string,
  *   batchSize: number}>, extra?: object[], select?: (contender) => boolean, log: (m: string) => void}}
  *   options extraBuilds: other wasm builds (ECMULT_WINDOW_SIZE settings) timed at one batch
- *   size; extra: contenders built elsewhere (chromium-contenders.mjs), run in the same rounds;
+ *   size; extra: contenders built elsewhere (browser-contenders.mjs), run in the same rounds;
  *   select: keeps only the built contenders it returns true for (default: all)
  * @returns {Promise<{rows: object[], skipped: object[]}>} one row per contender and type:
  *   {name, kind, variant, window, batch_size, version, backend, type, checks, rounds_seconds

@@ -23,11 +23,12 @@
 // module, as the page's pool starts them), `--rounds` times each, interleaved; ms, median (min-max).
 import { fileURLToPath } from 'node:url';
 import { loadCheckSets } from './compare-checks.mjs';
-import { chromiumWorkerContenders } from './chromium-contenders.mjs';
+import { chromiumWorkerContenders } from './browser-contenders.mjs';
 import { runSpeed } from './speed.mjs';
 import { median } from '../core/verify-passes.mjs';
 import { int } from '../core/format.mjs';
-import { numberFlag, parseFlags, UsageError } from '../shared/args.mjs';
+import { speedCommand } from './speed-command.mjs';
+import { table } from './compare-report.mjs';
 import { browserUnavailable, launchChromium, WIDE_ARITHMETIC_JS_FLAG } from '../shared/chromium-launcher.mjs';
 import { LIFTOFF_FLAGS } from './engine-liftoff.mjs';
 import { pageColdStart, pageWorkerStartup } from './chromium.mjs';
@@ -152,12 +153,10 @@ export function wideReport(res) {
     const single = rows.find((r) => r.kind === 'native');
     const tiny = rows.find((r) => r.name === 'tiny-secp256k1');
     lines.push('', `${type.toUpperCase()}: ${int(res.checks[type].measured)} of ${int(res.checks[type].of)} checks`);
-    const table = [['contender', 'backend', 'sig/s', 'min - max', 'x native single', 'x tiny', 'verdicts'],
-      ...rows.map((r) => [r.name + (r.batch_size && r.kind !== 'native' ? ` (batch ${r.batch_size})` : ''), r.backend, int(r.sig_per_s),
+    lines.push(table(['contender', 'backend', 'sig/s', 'min - max', 'x native single', 'x tiny', 'verdicts'],
+      rows.map((r) => [r.name + (r.batch_size && r.kind !== 'native' ? ` (batch ${r.batch_size})` : ''), r.backend, int(r.sig_per_s),
         `${int(r.sig_per_s_min)} - ${int(r.sig_per_s_max)}`, single ? x(r.sig_per_s / single.sig_per_s) : '-',
-        tiny ? x(r.sig_per_s / tiny.sig_per_s) : '-', r.verdicts_match ? 'match' : 'MISMATCH'])];
-    const widths = table[0].map((_, i) => Math.max(...table.map((row) => String(row[i]).length)));
-    for (const row of table) lines.push(row.map((c, i) => (i >= 2 ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join('  '));
+        tiny ? x(r.sig_per_s / tiny.sig_per_s) : '-', r.verdicts_match ? 'match' : 'MISMATCH']), 2));
     const q = res.ratios[type];
     lines.push(`wide / simd, same browser, round by round: ${x(q.wide_over_simd.median)} (${x(q.wide_over_simd.min)} - ${x(q.wide_over_simd.max)}); Liftoff only: ${x(q.wide_over_simd_liftoff.median)} (${x(q.wide_over_simd_liftoff.min)} - ${x(q.wide_over_simd_liftoff.max)})`);
     lines.push(`wide / native single ${x(q.wide_over_native_single)}, / native stock ${x(q.wide_over_native_stock)}, / tiny-secp256k1 ${x(q.wide_over_tiny)}; simd in Node / native single ${x(q.simd_node_over_native_single)}`);
@@ -169,29 +168,6 @@ export function wideReport(res) {
   return lines.join('\n');
 }
 
-async function main() {
-  let values;
-  try {
-    ({ values } = parseFlags(process.argv.slice(2), {
-      rounds: { type: 'string' }, batch: { type: 'string' }, quick: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false }, help: { type: 'boolean', default: false },
-    }));
-    if (values.help) { console.log(USAGE); return 0; }
-    values.rounds = values.rounds === undefined ? 5 : numberFlag('rounds', values.rounds, { min: 1, max: 100 });
-    values.batch = values.batch === undefined ? 2048 : numberFlag('batch', values.batch, { min: 1, max: 8192 });
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    console.error(err.message);
-    return 2;
-  }
-  try {
-    const res = await measureWide({ ...values, log: (m) => (values.json ? null : console.error(m)) });
-    console.log(values.json ? JSON.stringify(res, null, 2) : wideReport(res));
-    return res.mismatched.length ? 1 : 0;
-  } catch (err) {
-    console.error(`wide-arithmetic: ${err.message}`);
-    return 1;
-  }
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.exitCode = await speedCommand({ name: 'wide-arithmetic', usage: USAGE, argv: process.argv.slice(2), measure: measureWide, report: wideReport });
 }
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await main();

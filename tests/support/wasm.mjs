@@ -1,7 +1,10 @@
 // Shared by the wasm tests: verify a check buffer on the calling thread (the same batch
 // verifier the workers run), and validate a fixture block.
 import { createBatchVerifier } from '../../wasm/batch-verifier.mjs';
-import { walkChecks } from '../../wasm/check-buffer.mjs';
+import assert from 'node:assert/strict';
+import { fixturesDir, loadBlocks } from '../../blocks-fixtures/loader.mjs';
+import { concatChecks, walkChecks } from '../../wasm/check-buffer.mjs';
+import { loadEngine } from '../../wasm/engine.mjs';
 
 const verifiers = new WeakMap();
 
@@ -54,4 +57,22 @@ export async function validateFixture(engine, block, verify = (checks) => verify
   } finally {
     v.delete();
   }
+}
+
+/**
+ * The final checks of the fixture blocks at `heights`, packed in height order, and their
+ * verdicts from a single-threaded validation in the simd variant under Node.
+ * @param {number[]} heights fixture heights (blocks-fixtures/manifest.json)
+ * @returns {Promise<{checks: Uint8Array, expected: Uint8Array}>} expected: one byte per record
+ * @throws (rejects) AssertionError when the checks hold no invalid or no valid verdict (a browser
+ *   test on them would prove less than it says).
+ */
+export async function fixtureChecksWithVerdicts(heights) {
+  const engine = await loadEngine('simd');
+  const results = [];
+  for (const block of await loadBlocks(fixturesDir(), { heights })) results.push(await validateFixture(engine, block));
+  const checks = concatChecks(results.map((r) => r.checks));
+  const expected = verifyChecks(engine, checks);
+  assert.ok(expected.includes(0) && expected.includes(1), 'the fixture checks hold valid and invalid ones');
+  return { checks, expected };
 }

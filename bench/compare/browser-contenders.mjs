@@ -1,10 +1,11 @@
-// ibd-wasm in a Chromium module Web Worker as contenders of the interleaved speed rounds
+// ibd-wasm in a Chromium (or Firefox ESR) module Web Worker as contenders of the interleaved speed rounds
 // (speed.mjs runSpeed `extra`): one worker holds one engine per variant and both check sets,
 // and times one pass (bench/core/wasm-pass.mjs) per request, so that its rounds interleave with
 // the native tool's and the Node contenders' round by round. Used with V8 flags the product's
 // browsers may run by default but Chromium 156 does not (--wasm-wide-arithmetic, for the 'wide'
 // variant): `npm run bench`, bench/compare/wide-arithmetic.mjs.
 import { launchChromium } from '../shared/chromium-launcher.mjs';
+import { launchFirefox } from '../shared/firefox-launcher.mjs';
 import { startServer } from '../../web/server.mjs';
 
 /** Runs in the page: starts the worker (its source passed in), loads the variants and the sets,
@@ -82,20 +83,51 @@ onmessage = async ({ data }) => {
  * @throws (rejects) Error when Chromium or the server cannot start, or a variant does not load
  *   there (the message names it: e.g. 'wide' without --wasm-wide-arithmetic).
  */
-export async function chromiumWorkerContenders(sets, { variants, batchSize, jsFlags = [], label }) {
+export function chromiumWorkerContenders(sets, { variants, batchSize, jsFlags = [], label }) {
+  return workerContenders(sets, {
+    variants, batchSize, label, kind: 'chromium-worker',
+    launch: async () => {
+      const browser = await launchChromium({ jsFlags });
+      const version = browser.context.browser()?.version() ?? '';
+      return { browser, backend: `Chromium ${version}${jsFlags.length ? ` --js-flags=${jsFlags.join(' ')}` : ''}`, version };
+    },
+  });
+}
+
+/**
+ * The same contenders in one module Web Worker of a headless Firefox ESR (SpiderMonkey) with
+ * `prefs` set (bench/shared/firefox-launcher.mjs).
+ * @param {{ecdsa: object, schnorr: object}} sets the check sets (compare-checks.mjs)
+ * @param {{variants: string[], batchSize: number, prefs?: Record<string, boolean>, label: string}} options
+ * @returns {Promise<{contenders: object[], browser: string, close: () => Promise<void>}>} as
+ *   chromiumWorkerContenders, with kind 'firefox-worker' and browser e.g. 'firefox/153.8.0'.
+ * @throws (rejects) Error when Firefox or the server cannot start, or a variant does not load there.
+ */
+export function firefoxWorkerContenders(sets, { variants, batchSize, prefs = {}, label }) {
+  return workerContenders(sets, {
+    variants, batchSize, label, kind: 'firefox-worker',
+    launch: async () => {
+      const browser = await launchFirefox({ prefs });
+      const set = Object.entries(prefs).map(([k, v]) => ` ${k}=${v}`).join('');
+      return { browser, backend: `Firefox ${browser.version.replace(/^firefox\//, '')}${set}`, version: browser.version };
+    },
+  });
+}
+
+async function workerContenders(sets, { variants, batchSize, label, kind, launch }) {
   const server = await startServer({ port: 0 });
   let browser;
   try {
-    browser = await launchChromium({ jsFlags });
+    const launched = await launch();
+    browser = launched.browser;
     const page = await browser.context.newPage();
     await page.goto(`${server.url}fixtures/manifest.json`);
     const b64 = Object.fromEntries(Object.entries(sets).map(([t, s]) => [t, Buffer.from(s.checks).toString('base64')]));
     await page.evaluate(startWorker, { source: WORKER_SOURCE, init: { variants, sets: b64, origin: server.url } });
-    const version = browser.context.browser()?.version() ?? 'Chromium';
     const call = (message) => page.evaluate((m) => globalThis.ibdBench.call(m), message);
     const contenders = variants.map((variant) => ({
-      name: `ibd-wasm ${variant}, ${label}`, kind: 'chromium-worker', variant, batch_size: batchSize,
-      backend: `Chromium ${version}${jsFlags.length ? ` --js-flags=${jsFlags.join(' ')}` : ''}, module Web Worker`,
+      name: `ibd-wasm ${variant}, ${label}`, kind, variant, batch_size: batchSize,
+      backend: `${launched.backend}, module Web Worker`,
       types: Object.keys(sets),
       warm: (type) => call({ op: 'warm', variant, type, batchSize }),
       pass: async (type) => {
@@ -104,7 +136,7 @@ export async function chromiumWorkerContenders(sets, { variants, batchSize, jsFl
       },
     }));
     const b = browser;
-    return { contenders, browser: version, close: async () => { await b.close(); await server.close(); } };
+    return { contenders, browser: launched.version, close: async () => { await b.close(); await server.close(); } };
   } catch (err) {
     await browser?.close();
     await server.close();
