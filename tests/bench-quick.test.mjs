@@ -116,7 +116,7 @@ const browsersMissing = browserUnavailable() ?? firefoxUnavailable() ?? false;
 test('the per-engine benchmark runs every build in every engine, each with the validation\'s verdicts', { skip: browsersMissing, timeout: 300_000 }, async () => {
   const { stdout } = await promisify(execFile)(process.execPath, [BROWSERS, '--quick', '--rounds', '1', '--json'], { timeout: 300_000, maxBuffer: 64 << 20 });
   const doc = JSON.parse(stdout);
-  assert.match(doc.browsers.firefox, /^firefox\/\d+/);
+  assert.match(doc.browsers.firefox, /^Firefox \d+/);
   assert.deepEqual(doc.mismatched, []);
   for (const type of ['ecdsa', 'schnorr']) {
     const names = doc.rows.filter((r) => r.type === type).map((r) => `${r.kind}/${r.variant ?? '-'}`).sort();
@@ -126,10 +126,21 @@ test('the per-engine benchmark runs every build in every engine, each with the v
       assert.equal(r.verdicts_match, true, `${r.name}: the validation's verdicts`);
       assert.ok(r.sig_per_s > 0, `${r.name}: a rate`);
     }
+    // With one round each ratio is that round's time quotient, from the rows' own times.
     const q = doc.ratios[type];
-    for (const span of [q.browser_over_node.Chromium, q.browser_over_node['Firefox ESR'], q.simd_over_scalar.Node,
-      q.simd_over_scalar.Chromium, q.simd_over_scalar['Firefox ESR'], q.wide_over_simd.Chromium, q.wide_over_simd['Firefox ESR']]) {
-      assert.ok(span.min <= span.median && span.median <= span.max && span.min > 0, JSON.stringify(span));
+    const seconds = (kind, variant) => doc.rows.find((r) => r.type === type && r.kind === kind && r.variant === variant).rounds_seconds[0];
+    const pairs = [
+      [q.browser_over_node.Chromium, ['wasm', 'simd'], ['chromium-worker', 'simd']],
+      [q.browser_over_node['Firefox ESR'], ['wasm', 'simd'], ['firefox-worker', 'simd']],
+      [q.simd_over_scalar.Node, ['wasm', 'scalar'], ['wasm', 'simd']],
+      [q.simd_over_scalar.Chromium, ['chromium-worker', 'scalar'], ['chromium-worker', 'simd']],
+      [q.simd_over_scalar['Firefox ESR'], ['firefox-worker', 'scalar'], ['firefox-worker', 'simd']],
+      [q.wide_over_simd.Chromium, ['chromium-worker', 'simd'], ['chromium-worker', 'wide']],
+      [q.wide_over_simd['Firefox ESR'], ['firefox-worker', 'simd'], ['firefox-worker', 'wide']],
+    ];
+    for (const [span, slower, faster] of pairs) {
+      const want = seconds(...slower) / seconds(...faster);
+      for (const k of ['median', 'min', 'max']) assert.equal(span[k], want, `${type} ${faster.join('/')} over ${slower.join('/')}: ${k}`);
     }
   }
 });

@@ -12,9 +12,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startServer } from '../web/server.mjs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { firefoxUnavailable, launchFirefox } from '../bench/shared/firefox-launcher.mjs';
 import { measurementProblem } from '../bench/workload/measurement.mjs';
 import { fixtureChecksWithVerdicts } from './support/wasm.mjs';
+
+/** The major version in a Firefox user-agent string. */
+const firefoxMajor = (ua) => Number(/Firefox\/(\d+)/.exec(ua)[1]);
 
 const HEIGHTS = [403200, 866342]; // p2sh multisig (with invalid CHECKMULTISIG trials), segwit + taproot
 const skip = firefoxUnavailable() ?? false;
@@ -66,6 +71,8 @@ for (const isolation of [true, false]) {
     assert.equal(r.isolated, isolation);
     assert.equal(r.transport, isolation ? 'shared' : 'transfer');
     assert.ok(['simd', 'wide'].includes(r.best), `bestVariant() ${r.best}: Firefox runs wasm SIMD`);
+    // Firefox turns wide arithmetic on by default from 155; before that, no preference, no wide.
+    if (firefoxMajor(r.ua) < 155) assert.equal(r.best, 'simd');
     assert.deepEqual(r.variants, [r.best, r.best]);
     assert.deepEqual(new Uint8Array(Buffer.from(r.verdicts, 'base64')), expected);
     assert.equal(r.replacements, 0);
@@ -98,7 +105,7 @@ async function runPage() {
     URL.createObjectURL = (blob) => { URL.createObjectURL = original; blob.text().then(resolve); return original(blob); };
   });
   $('#download').click();
-  return { state: document.body.dataset.run, variant, panels: [...document.querySelectorAll('.error-panel')].map((p) => p.innerText),
+  return { ua: navigator.userAgent, state: document.body.dataset.run, variant, panels: [...document.querySelectorAll('.error-panel')].map((p) => p.innerText),
     doc: JSON.parse(await saved) };
 }
 
@@ -108,9 +115,39 @@ test('Firefox ESR: the page validates blocks 170 and 866,342 in 2 workers, and i
   assert.deepEqual(r.panels, [], 'no variant fell back, no worker died');
   const { doc } = r;
   assert.equal(doc.variant, r.variant);
+  if (firefoxMajor(r.ua) < 155) assert.equal(doc.variant, 'simd', 'the page\'s default build where Firefox has no wide arithmetic');
   assert.match(doc.environment.browser, /^Firefox \d+/);
   assert.equal(measurementProblem(doc), null);
   assert.deepEqual(doc.blocks.map((b) => [b.height, b.block_valid]), [[170, true], [866342, true]]);
   assert.equal(doc.exit_code, 0);
   assert.deepEqual(doc.disagreements, []);
+});
+
+// kill -9 of the tab's content process while a call into it runs: puppeteer alone would wait for
+// an answer that never comes, then run the next call in Firefox's crash page.
+test('Firefox ESR: a tab whose content process is killed mid-call fails that call and the next, naming the crash', { skip, timeout: 120_000 }, async () => {
+  const own = await launchFirefox();
+  const server = await startServer({ port: 0 });
+  try {
+    const page = await own.context.newPage();
+    await page.goto(`${server.url}fixtures/manifest.json`);
+    assert.equal(await page.evaluate(() => 1 + 1), 2);
+    const children = () => execFileSync('pgrep', ['-f', '--', `-parentPid ${own.pid} `], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    // The content processes that hold sites (Fission: one per site, named so); this browser is
+    // the test's own, so all of them go.
+    const victims = children().filter((pid) => {
+      try { return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'Isolated Web Co'; } catch { return false; }
+    });
+    assert.ok(victims.length > 0, `a site's content process among Firefox ${own.pid}'s`);
+    const t0 = Date.now();
+    const hanging = page.evaluate(() => new Promise(() => {})); // never settles in a live tab
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const pid of victims) process.kill(pid, 'SIGKILL');
+    await assert.rejects(hanging, /^Error: the Firefox tab crashed: its content process died/);
+    assert.ok(Date.now() - t0 < 60_000, `the call failed after ${Date.now() - t0} ms`);
+    await assert.rejects(page.evaluate(() => 1), /^Error: the Firefox tab crashed/);
+  } finally {
+    await own.close();
+    await server.close();
+  }
 });

@@ -1,9 +1,11 @@
-// ibd-wasm in a Chromium (or Firefox ESR) module Web Worker as contenders of the interleaved speed rounds
+// ibd-wasm in a browser's module Web Worker as contenders of the interleaved speed rounds
 // (speed.mjs runSpeed `extra`): one worker holds one engine per variant and both check sets,
 // and times one pass (bench/core/wasm-pass.mjs) per request, so that its rounds interleave with
-// the native tool's and the Node contenders' round by round. Used with V8 flags the product's
-// browsers may run by default but Chromium 156 does not (--wasm-wide-arithmetic, for the 'wide'
-// variant): `npm run bench`, bench/compare/wide-arithmetic.mjs.
+// the native tool's and the Node contenders' round by round. Chromium (V8) with the flags it is
+// launched with, Firefox ESR (SpiderMonkey) with the preferences it is launched with: `npm run
+// bench` (Chromium with --wasm-wide-arithmetic, for the 'wide' variant),
+// bench/compare/wide-arithmetic.mjs, bench/compare/browsers.mjs (both browsers, with and
+// without the proposal).
 import { launchChromium } from '../shared/chromium-launcher.mjs';
 import { launchFirefox } from '../shared/firefox-launcher.mjs';
 import { startServer } from '../../web/server.mjs';
@@ -75,7 +77,8 @@ onmessage = async ({ data }) => {
  * `jsFlags`, one per variant, for speed.mjs runSpeed's `extra`.
  * @param {{ecdsa: object, schnorr: object}} sets the check sets (compare-checks.mjs)
  * @param {{variants: string[], batchSize: number, jsFlags?: string[], label: string}} options
- *   label: how the backend column names the browser and its flags
+ *   label: where the contender runs, after its variant in its name ('ibd-wasm simd, <label>');
+ *   the backend column names the browser's version and its flags
  * @returns {Promise<{contenders: object[], browser: string, close: () => Promise<void>}>}
  *   contenders as speed.mjs builds them ({name, kind: 'chromium-worker', variant, batch_size,
  *   backend, types, warm, pass}; pass(type) -> {seconds (wall time of the pass inside the worker),
@@ -99,6 +102,7 @@ export function chromiumWorkerContenders(sets, { variants, batchSize, jsFlags = 
  * `prefs` set (bench/shared/firefox-launcher.mjs).
  * @param {{ecdsa: object, schnorr: object}} sets the check sets (compare-checks.mjs)
  * @param {{variants: string[], batchSize: number, prefs?: Record<string, boolean>, label: string}} options
+ *   label: as chromiumWorkerContenders's; the backend column names the version and the prefs
  * @returns {Promise<{contenders: object[], browser: string, close: () => Promise<void>}>} as
  *   chromiumWorkerContenders, with kind 'firefox-worker' and browser e.g. 'firefox/153.8.0'.
  * @throws (rejects) Error when Firefox or the server cannot start, or a variant does not load there.
@@ -109,7 +113,7 @@ export function firefoxWorkerContenders(sets, { variants, batchSize, prefs = {},
     launch: async () => {
       const browser = await launchFirefox({ prefs });
       const set = Object.entries(prefs).map(([k, v]) => ` ${k}=${v}`).join('');
-      return { browser, backend: `Firefox ${browser.version.replace(/^firefox\//, '')}${set}`, version: browser.version };
+      return { browser, backend: `${browser.version}${set}`, version: browser.version };
     },
   });
 }

@@ -32,7 +32,7 @@ export async function speedCommand({ name, usage, argv, measure, report }) {
     console.log(values.json ? JSON.stringify(res, null, 2) : report(res));
     return res.mismatched.length ? 1 : 0;
   } catch (err) {
-    console.error(`${name}: ${err.message}`);
+    console.error(`${name}: ${String(err.message).split('\n')[0]}`);
     return 1;
   }
 }
