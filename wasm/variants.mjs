@@ -10,7 +10,7 @@ export const VARIANTS = Object.freeze(['simd', 'scalar']);
  * The variant that needs the wide-arithmetic proposal (i64.mul_wide_u, i64.add128) beside SIMD:
  * libsecp256k1's 5x52 field with 64x64->128-bit products (wasm/wide-arithmetic/). Firefox >= 155
  * runs it; Chromium 156 only with --js-flags=--wasm-wide-arithmetic (ECDSA 1.45x simd there);
- * Firefox ESR 153 only with javascript.options.wasm_wide_arithmetic (no faster than simd there:
+ * Firefox ESR 153 only with javascript.options.wasm_wide_arithmetic (0.99-1.20x simd there:
  * docs/performance.md, "Firefox ESR: the second engine"); Node 20 (V8 11.3) not at all. Loaded
  * where wideArithmeticSupported() (engine-web.mjs) says so.
  */
