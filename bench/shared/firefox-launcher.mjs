@@ -35,22 +35,25 @@ const firstLine = (err) => String(err?.message ?? err).split('\n')[0];
 /**
  * A tab whose goto and evaluate fail, naming the crash, when its content process dies before or
  * while they run. puppeteer would otherwise wait for an answer that never comes (until
- * FIREFOX_CALL_TIMEOUT_MS), or run the next call in Firefox's crash page. While a call runs, a
- * trivial probe goes into the tab each second: in a live tab it answers (or waits while the page
- * is busy), in a crashed one it is refused at once.
+ * FIREFOX_CALL_TIMEOUT_MS), or run the next call in Firefox's crash page. While an evaluate
+ * runs, a trivial probe goes into the tab each second: in a live tab it answers (or waits while
+ * the page is busy), in a crashed one it is refused at once. A call that fails is followed by one
+ * probe, which tells a crash from an error of the call's own.
  */
 function guardTab(page) {
   const evaluate = page.evaluate.bind(page);
   const goto = page.goto.bind(page);
   const shownCrash = () => page.url().startsWith('about:tabcrashed');
   let dead = null; // the crash, once seen: every later call fails with it
-  const guarded = (call) => new Promise((resolve, reject) => {
+  // probe: whether to probe while the call runs (not while a goto navigates: a probe may then
+  // meet a document being replaced and be refused without any crash).
+  const guarded = (call, probe) => new Promise((resolve, reject) => {
     if (!dead && shownCrash()) dead = crashError('the tab shows about:tabcrashed');
     if (dead) { reject(dead); return; }
     let settled = false;
     let probing = false;
-    const finish = (fn, value) => { if (!settled) { settled = true; clearInterval(watch); fn(value); } };
-    const watch = setInterval(() => {
+    const finish = (fn, value) => { if (!settled) { settled = true; if (watch) clearInterval(watch); fn(value); } };
+    const watch = probe && setInterval(() => {
       if (probing || settled) return;
       probing = true;
       evaluate(() => 1).then(() => { probing = false; }, (err) => {
@@ -65,8 +68,8 @@ function guardTab(page) {
       finish(reject, dead ?? err);
     });
   });
-  page.evaluate = (...args) => guarded(() => evaluate(...args));
-  page.goto = (...args) => guarded(() => goto(...args));
+  page.evaluate = (...args) => guarded(() => evaluate(...args), true);
+  page.goto = (...args) => guarded(() => goto(...args), false);
   return page;
 }
 
@@ -100,7 +103,7 @@ export async function launchFirefox({ prefs = {} } = {}) {
   } catch (err) {
     await browser?.close().catch(() => {});
     rmSync(profile, { recursive: true, force: true });
-    throw new Error(`cannot start ${FIREFOX}: ${String(err.message).split('\n')[0]}`, { cause: err });
+    throw new Error(`cannot start ${FIREFOX}: ${firstLine(err)}`, { cause: err });
   }
   return {
     context: { newPage: async () => guardTab(await browser.newPage()) },
