@@ -21,7 +21,7 @@ import { chromiumWorkerContenders, firefoxWorkerContenders } from './browser-con
 import { runSpeed } from './speed.mjs';
 import { median } from '../core/verify-passes.mjs';
 import { int } from '../core/format.mjs';
-import { speedCommand } from './speed-command.mjs';
+import { fewRoundsNote, speedCommand } from './speed-command.mjs';
 import { table } from './compare-report.mjs';
 import { browserUnavailable, WIDE_ARITHMETIC_JS_FLAG } from '../shared/chromium-launcher.mjs';
 import { firefoxUnavailable, WIDE_ARITHMETIC_FIREFOX_PREF } from '../shared/firefox-launcher.mjs';
@@ -35,7 +35,7 @@ const ENGINES = ['Node', 'Chromium', 'Firefox ESR'];
 const keep = (c) => (c.kind === 'native' && c.batch_size === 1) || (c.kind === 'wasm' && ['simd', 'scalar'].includes(c.variant)) ||
   c.name === 'tiny-secp256k1';
 
-/** A row's engine ('Node', 'Chromium', 'Firefox ESR') and whether the proposal was turned on. */
+/** A row's engine: 'Node', 'Chromium' or 'Firefox ESR' (null for native and tiny-secp256k1). */
 const engineOf = (r) => (r.kind === 'wasm' ? 'Node' : r.kind === 'chromium-worker' ? 'Chromium' : r.kind === 'firefox-worker' ? 'Firefox ESR' : null);
 
 /**
@@ -100,8 +100,8 @@ export function browsersReport(res) {
     'note: one core per contender, warm (256 records untimed first); sig/s median of the rounds (min - max); browsers in a module Web Worker,',
     `      no flags or preferences except for the wide build (Chromium --js-flags=${WIDE_ARITHMETIC_JS_FLAG}, Firefox ${WIDE_ARITHMETIC_FIREFOX_PREF}=true)`,
   ];
-  const rounds = res.rows[0]?.rounds_seconds.length ?? 0;
-  if (rounds < 5) lines.push(`note: ${rounds} round${rounds === 1 ? '' : 's'}: too few for a ratio to mean much on a shared or virtual machine (use --rounds 5 or more)`);
+  const few = fewRoundsNote(res.rows);
+  if (few) lines.push(few);
   for (const type of TYPES) {
     const rows = res.rows.filter((r) => r.type === type).sort((a, b) => b.sig_per_s - a.sig_per_s);
     const single = rows.find((r) => r.kind === 'native');

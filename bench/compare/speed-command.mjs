@@ -36,3 +36,13 @@ export async function speedCommand({ name, usage, argv, measure, report }) {
     return 1;
   }
 }
+
+/**
+ * The report's warning when the run had fewer than 5 rounds, else null.
+ * @param {{rounds_seconds: number[]}[]} rows runSpeed rows (all with the same round count)
+ * @returns {string|null}
+ */
+export function fewRoundsNote(rows) {
+  const rounds = rows[0]?.rounds_seconds.length ?? 0;
+  return rounds < 5 ? `note: ${rounds} round${rounds === 1 ? '' : 's'}: too few for a ratio to mean much on a shared or virtual machine (use --rounds 5 or more)` : null;
+}

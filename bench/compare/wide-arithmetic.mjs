@@ -27,7 +27,7 @@ import { chromiumWorkerContenders } from './browser-contenders.mjs';
 import { runSpeed } from './speed.mjs';
 import { median } from '../core/verify-passes.mjs';
 import { int } from '../core/format.mjs';
-import { speedCommand } from './speed-command.mjs';
+import { fewRoundsNote, speedCommand } from './speed-command.mjs';
 import { table } from './compare-report.mjs';
 import { browserUnavailable, launchChromium, WIDE_ARITHMETIC_JS_FLAG } from '../shared/chromium-launcher.mjs';
 import { LIFTOFF_FLAGS } from './engine-liftoff.mjs';
@@ -146,8 +146,8 @@ export function wideReport(res) {
     `machine: ${res.machine.cpu}, ${res.machine.cores} cores, Node ${res.machine.node}, V8 ${res.machine.v8}; Chromium ${res.browser} with --js-flags=${WIDE_ARITHMETIC_JS_FLAG}`,
     'note: one core per contender, warm (256 records untimed first); sig/s median of the rounds (min - max)',
   ];
-  const rounds = res.rows[0]?.rounds_seconds.length ?? 0;
-  if (rounds < 5) lines.push(`note: ${rounds} round${rounds === 1 ? '' : 's'}: too few for a ratio to mean much on a shared or virtual machine (use --rounds 5 or more)`);
+  const few = fewRoundsNote(res.rows);
+  if (few) lines.push(few);
   for (const type of TYPES) {
     const rows = res.rows.filter((r) => r.type === type).sort((a, b) => b.sig_per_s - a.sig_per_s);
     const single = rows.find((r) => r.kind === 'native');
