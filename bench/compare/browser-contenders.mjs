@@ -104,7 +104,7 @@ export function chromiumWorkerContenders(sets, { variants, batchSize, jsFlags = 
  * @param {{variants: string[], batchSize: number, prefs?: Record<string, boolean>, label: string}} options
  *   label: as chromiumWorkerContenders's; the backend column names the version and the prefs
  * @returns {Promise<{contenders: object[], browser: string, close: () => Promise<void>}>} as
- *   chromiumWorkerContenders, with kind 'firefox-worker' and browser e.g. 'firefox/153.8.0'.
+ *   chromiumWorkerContenders, with kind 'firefox-worker' and browser e.g. 'Firefox 153.8.0'.
  * @throws (rejects) Error when Firefox or the server cannot start, or a variant does not load there.
  */
 export function firefoxWorkerContenders(sets, { variants, batchSize, prefs = {}, label }) {
